@@ -1,0 +1,195 @@
+/*
+ * rummykit core: melds, deadwood, discards and lay-offs on card bitmasks.
+ *
+ * Plain C99, no Python.  Every function is pure: const inputs, caller-owned
+ * outputs, status codes for errors; no allocation, printing, aborting or
+ * mutable globals, so any call may run concurrently and without the GIL.
+ *
+ * PUBLIC CARD IDS AND MASK LAYOUT (one 52-card deck)
+ *
+ *   card id = suit * 13 + rank          mask bit = 1 << card id
+ *
+ *   rank:  A  2  3  4  5  6  7  8  9  T  J  Q  K
+ *          0  1  2  3  4  5  6  7  8  9 10 11 12
+ *
+ *   suit   | ids    | A  2  3  4  5  6  7  8  9  T  J  Q  K
+ *   -------+--------+---------------------------------------
+ *   C  0   |  0..12 | 0  1  2  3  4  5  6  7  8  9 10 11 12
+ *   D  1   | 13..25 | 13 14 15 16 17 18 19 20 21 22 23 24 25
+ *   H  2   | 26..38 | 26 27 28 29 30 31 32 33 34 35 36 37 38
+ *   S  3   | 39..51 | 39 40 41 42 43 44 45 46 47 48 49 50 51
+ *
+ * Bits 52..63 must be zero; a mask with any of them set is rejected with
+ * RK_ERR_BAD_MASK.  Internally the core works on four 13-bit suit lanes
+ * (runs live inside one suit, only sets cross suits), converted once at
+ * the boundary.
+ *
+ * RULES
+ * An rk_rules value holds the rules parameters (ace mode, card values) and
+ * the lookup tables derived from them (about 56 KiB).  Initialise it once
+ * with rk_rules_init() and share it read-only between threads.
+ *   - RK_ACES_LOW:  A-2-3 is a run, Q-K-A is not (Gin, Oklahoma default).
+ *   - RK_ACES_HIGH: Q-K-A is a run, A-2-3 is not (Kaluki).
+ *   - RK_ACES_BOTH: either, never K-A-2.
+ * Melds: sets of 3 or 4 cards of one rank; runs of 3 or more cards of one
+ * suit in consecutive rank order.  Card values are 1..255 per rank.
+ *
+ * ARRANGEMENTS
+ * An arrangement is a collection of disjoint melds; its deadwood is the sum
+ * of the values of the other cards.  Arrangements are canonical: two runs of
+ * one suit that could be joined into one run are always reported joined.
+ * When several arrangements are optimal, the one reported is the first in
+ * a fixed enumeration order (ranks from the lowest up; at each rank a set
+ * is preferred to extending runs, and both to leaving cards as deadwood).
+ */
+#ifndef RUMMYKIT_H
+#define RUMMYKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RK_NUM_RANKS 13
+#define RK_NUM_SUITS 4
+#define RK_NUM_CARDS 52
+#define RK_DECK_MASK ((rk_mask)0xFFFFFFFFFFFFFull) /* bits 0..51 */
+#define RK_MAX_MELDS 17                           /* 52 / 3 */
+#define RK_SUIT_PATTERNS 8192                     /* 2^13 */
+
+typedef uint64_t rk_mask;
+
+typedef enum rk_status {
+    RK_OK = 0,
+    RK_ERR_ARG = -1,      /* a NULL pointer or an out-of-range argument */
+    RK_ERR_BAD_MASK = -2, /* bits outside the deck */
+    RK_ERR_BAD_MELD = -3, /* a meld that is not a valid set or run */
+    RK_ERR_OVERLAP = -4,  /* cards used twice (melds overlap, or meld vs hand) */
+    RK_ERR_CAPACITY = -5, /* the output buffer is too small (partial output) */
+    RK_ERR_EMPTY = -6,    /* nothing to choose from (e.g. no card to discard) */
+    RK_ERR_NO_KNOCK = -7  /* no arrangement within the knock limit */
+} rk_status;
+
+typedef enum rk_aces { RK_ACES_LOW = 0, RK_ACES_HIGH = 1, RK_ACES_BOTH = 2 } rk_aces;
+
+typedef enum rk_meld_kind { RK_MELD_NONE = 0, RK_MELD_SET = 1, RK_MELD_RUN = 2 } rk_meld_kind;
+
+typedef struct rk_rules {
+    rk_aces aces;
+    uint8_t values[RK_NUM_RANKS];
+    /* per 13-bit suit pattern (bit = rank): */
+    uint16_t run_deadwood[RK_SUIT_PATTERNS]; /* least deadwood using runs only */
+    uint16_t run_capable[RK_SUIT_PATTERNS];  /* cards that lie in some run */
+    int16_t drop_gain[RK_SUIT_PATTERNS];     /* min over cards c of
+                                                run_deadwood[p - c] - run_deadwood[p] */
+    uint8_t drop_rank[RK_SUIT_PATTERNS];     /* the rank c achieving it */
+} rk_rules;
+
+typedef struct rk_arrangement {
+    int n_melds;
+    int deadwood;
+    rk_mask melds[RK_MAX_MELDS]; /* ordered by lowest card id */
+    rk_mask deadwood_cards;
+} rk_arrangement;
+
+typedef struct rk_layoff_result {
+    int deadwood;                        /* defender's final deadwood */
+    int n_knocker_melds;
+    rk_mask laid_off[RK_MAX_MELDS];      /* cards laid off on knocker meld i */
+    rk_mask laid_off_all;                /* union of laid_off[] */
+    rk_arrangement rest;                 /* defender's own melds afterwards */
+} rk_layoff_result;
+
+typedef struct rk_knock_choice {
+    rk_arrangement knocker;   /* the arrangement to show */
+    rk_layoff_result defender;/* the defender's best reply to it */
+    int margin;               /* defender deadwood - knocker deadwood */
+    int n_candidates;         /* legal arrangements considered */
+} rk_knock_choice;
+
+/* Flags for rk_choose_knock. */
+#define RK_KNOCK_MIN_DEADWOOD_ONLY 1u /* consider only least-deadwood arrangements (RULES Q26) */
+#define RK_KNOCK_NO_LAYOFFS 2u        /* the defender may not lay off (layoff-ban variant) */
+
+/* ---- rules ---------------------------------------------------------- */
+
+/* Fill *rules for an ace mode and per-rank card values (NULL: A=1, 2-9 face,
+ * T-K=10).  Values must be 1..255.  Takes about a millisecond. */
+rk_status rk_rules_init(rk_rules *rules, rk_aces aces, const uint8_t values[RK_NUM_RANKS]);
+
+/* ---- cards and melds ------------------------------------------------ */
+
+int rk_card_count(rk_mask mask);
+/* Deadwood value of the cards in mask (no melding), or a negative status. */
+int rk_mask_value(const rk_rules *rules, rk_mask mask);
+/* RK_MELD_SET, RK_MELD_RUN or RK_MELD_NONE for the cards of mask. */
+rk_meld_kind rk_meld_kind_of(const rk_rules *rules, rk_mask mask);
+/* Every meld contained in hand, ordered by (lowest card id, size).  Writes
+ * at most capacity masks; *count receives the total number (so a second
+ * call can size the buffer).  RK_ERR_CAPACITY if it did not fit. */
+rk_status rk_enumerate_melds(const rk_rules *rules, rk_mask hand, rk_mask *out, size_t capacity,
+                             size_t *count);
+
+/* ---- deadwood ------------------------------------------------------- */
+
+/* Least deadwood of a hand of any size, or a negative status. */
+int rk_deadwood(const rk_rules *rules, rk_mask hand);
+/* One optimal arrangement (see ARRANGEMENTS for the tie-break). */
+rk_status rk_best_arrangement(const rk_rules *rules, rk_mask hand, rk_arrangement *out);
+/* Every canonical arrangement whose deadwood is <= max_deadwood, or, when
+ * max_deadwood < 0, every optimal one; same count/capacity contract as
+ * rk_enumerate_melds.  Order: the enumeration order described above. */
+rk_status rk_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
+                          rk_arrangement *out, size_t capacity, size_t *count);
+
+/* ---- discards ------------------------------------------------------- */
+
+/* Least deadwood after discarding one card other than `forbidden` (a card
+ * id, or -1 for none), computed in one pass.  *card receives the discard:
+ * among equal results, the highest-valued card, then the highest card id.
+ * If after is not NULL, after[id] receives the deadwood left by discarding
+ * card id (for every card in hand, forbidden included; -1 for cards not
+ * in hand).  RK_ERR_EMPTY if no card may be discarded. */
+rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, int *card,
+                          int *deadwood, int16_t after[RK_NUM_CARDS]);
+
+/* ---- lay-offs (Gin family, RULES.md §0.7) --------------------------- */
+
+/* The defender's least final deadwood when they may first lay cards off on
+ * the knocker's melds (a 3-set takes its 4th card; runs extend at either
+ * end, chained) and then meld the rest.  Among equally good results the one
+ * laying off the fewest cards is chosen, then the first in a fixed order. */
+rk_status rk_layoff(const rk_rules *rules, const rk_mask *knocker_melds, size_t n_melds,
+                    rk_mask defender, rk_layoff_result *out);
+
+/* The knocker's arrangement that gives a known defender the worst result:
+ * the largest margin (defender deadwood - knocker deadwood), among the arrangements of
+ * `knocker` with deadwood <= limit (only the least-deadwood ones with
+ * RK_KNOCK_MIN_DEADWOOD_ONLY).  A hand that can go gin only considers gin
+ * arrangements, which take no lay-offs.  Ties: the smaller knocker
+ * deadwood, then the lexicographically smallest sorted list of melds
+ * (each meld read as its sorted card ids).  RK_ERR_NO_KNOCK if the hand
+ * cannot knock. */
+rk_status rk_choose_knock(const rk_rules *rules, rk_mask knocker, rk_mask defender, int limit,
+                          unsigned flags, rk_knock_choice *out);
+
+/* ---- batches -------------------------------------------------------- */
+
+/* out[i] = rk_deadwood(hands[i]).  On a bad mask, stops and stores its
+ * index in *bad_index (if not NULL) and returns RK_ERR_BAD_MASK. */
+rk_status rk_deadwood_batch(const rk_rules *rules, const rk_mask *hands, size_t n, int16_t *out,
+                            size_t *bad_index);
+/* deadwood[i], card[i] = rk_best_discard(hands[i], no forbidden card). */
+rk_status rk_best_discard_batch(const rk_rules *rules, const rk_mask *hands, size_t n,
+                                int16_t *deadwood, int8_t *card, size_t *bad_index);
+
+/* A short description of a status code (static storage). */
+const char *rk_status_message(rk_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RUMMYKIT_H */

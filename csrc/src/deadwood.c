@@ -1,0 +1,208 @@
+/* Least deadwood and best discard: the fast path.
+ *
+ * Runs live inside one suit, so with no set in play the least deadwood is
+ * the sum of four lookups in the per-suit table of run-only deadwood.  Sets
+ * are chosen per rank among the few choices that can matter (the 4-set,
+ * each 3-set, or none), and each choice again costs four lookups.  Hands
+ * with too many choices (very large hands) use the exact DP instead. */
+#include "internal.h"
+
+#define MAX_SET_CHOICES 2048
+
+typedef struct set_options {
+    int n_ranks;
+    int rank[RK_NUM_RANKS];
+    int n_opts[RK_NUM_RANKS];
+    uint8_t opt[RK_NUM_RANKS][6]; /* suits a set takes at that rank; 0 = no set */
+} set_options;
+
+/* Lists the set choices of every rank held in 3+ suits.  With `prune`
+ * (deadwood only), choices that can never beat another are left out and
+ * forced sets are taken out of *l at once: a card that lies in no possible
+ * run is always better in a set.  Without it (discards), every choice is
+ * kept, because discarding one card changes what can be pruned.  Returns
+ * the number of combinations, capped just above MAX_SET_CHOICES. */
+static long set_choices(const rk_rules *rules, rk_lanes *l, unsigned three, int prune,
+                        set_options *o) {
+    const rk_lanes full = *l;
+    long combos = 1;
+    o->n_ranks = 0;
+    for (unsigned bits = three; bits; bits &= bits - 1) {
+        int r = rk__ctz(bits);
+        unsigned held = 0, capable = 0;
+        for (int s = 0; s < RK_NUM_SUITS; s++) {
+            if (!((full.s[s] >> r) & 1u)) continue;
+            held |= 1u << s;
+            if ((rules->run_capable[full.s[s]] >> r) & 1u) capable |= 1u << s;
+        }
+        int k = o->n_ranks, n = 0;
+        if (prune && capable == 0) {
+            for (int s = 0; s < RK_NUM_SUITS; s++) l->s[s] &= (uint16_t)~(1u << r);
+            continue;
+        }
+        o->opt[k][n++] = (uint8_t)held;
+        if (held == 0xFu) {
+            for (int s = 0; s < RK_NUM_SUITS; s++)
+                if (!prune || ((capable >> s) & 1u)) o->opt[k][n++] = (uint8_t)(held & ~(1u << s));
+        }
+        if (!prune || rk__popcount(held) == 3 || rk__popcount(capable) >= 2) o->opt[k][n++] = 0;
+        o->rank[k] = r;
+        o->n_opts[k] = n;
+        o->n_ranks++;
+        combos *= n;
+        if (combos > MAX_SET_CHOICES) combos = MAX_SET_CHOICES + 1;
+    }
+    return combos;
+}
+
+static inline int run_sum(const rk_rules *rules, rk_lanes l) {
+    return rules->run_deadwood[l.s[0]] + rules->run_deadwood[l.s[1]] +
+           rules->run_deadwood[l.s[2]] + rules->run_deadwood[l.s[3]];
+}
+
+static inline rk_lanes remove_set(rk_lanes l, int rank, unsigned suits) {
+    for (int s = 0; s < RK_NUM_SUITS; s++)
+        if ((suits >> s) & 1u) l.s[s] &= (uint16_t)~(1u << rank);
+    return l;
+}
+
+static int least_over_choices(const rk_rules *rules, const set_options *o, int k, rk_lanes l) {
+    if (k == o->n_ranks) return run_sum(rules, l);
+    int best = RK_INF;
+    for (int i = 0; i < o->n_opts[k]; i++) {
+        int v = least_over_choices(rules, o, k + 1, remove_set(l, o->rank[k], o->opt[k][i]));
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
+    rk_lanes l = rk__split(hand);
+    unsigned three = rk__three_of_a_rank(l);
+    if (!three) return run_sum(rules, l);
+    set_options o;
+    if (set_choices(rules, &l, three, 1, &o) > MAX_SET_CHOICES) return rk__deadwood_dp(rules, hand);
+    return least_over_choices(rules, &o, 0, l);
+}
+
+int rk_deadwood(const rk_rules *rules, rk_mask hand) {
+    if (!rules) return RK_ERR_ARG;
+    if (hand & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+    return deadwood_fast(rules, hand);
+}
+
+/* ---- best discard --------------------------------------------------- */
+
+typedef struct discard_search {
+    const rk_rules *rules;
+    int forbidden; /* card id or -1 */
+    int best_deadwood, best_value, best_card;
+    int16_t *after; /* NULL unless the per-card vector is wanted */
+} discard_search;
+
+static inline void consider(discard_search *d, int deadwood, int card) {
+    int value = d->rules->values[card % RK_NUM_RANKS];
+    if (deadwood < d->best_deadwood ||
+        (deadwood == d->best_deadwood &&
+         (value > d->best_value || (value == d->best_value && card > d->best_card)))) {
+        d->best_deadwood = deadwood;
+        d->best_value = value;
+        d->best_card = card;
+    }
+}
+
+/* All cards outside the chosen sets are candidates: removing card c of
+ * suit s changes only that suit's lookup. */
+static void discard_leaf(discard_search *d, rk_lanes l) {
+    const rk_rules *rules = d->rules;
+    int base = run_sum(rules, l);
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        unsigned p = l.s[s];
+        if (!p) continue;
+        int without_suit = base - rules->run_deadwood[p];
+        int f = d->forbidden - 13 * s;
+        if (d->after || (f >= 0 && f < RK_NUM_RANKS && ((p >> f) & 1u))) {
+            for (unsigned bits = p; bits; bits &= bits - 1) {
+                int r = rk__ctz(bits), card = 13 * s + r;
+                int v = without_suit + rules->run_deadwood[p & ~(1u << r)];
+                if (d->after && v < d->after[card]) d->after[card] = (int16_t)v;
+                if (card != d->forbidden) consider(d, v, card);
+            }
+        } else {
+            consider(d, base + rules->drop_gain[p], 13 * s + rules->drop_rank[p]);
+        }
+    }
+}
+
+static void discard_over_choices(discard_search *d, const set_options *o, int k, rk_lanes l) {
+    if (k == o->n_ranks) {
+        discard_leaf(d, l);
+        return;
+    }
+    for (int i = 0; i < o->n_opts[k]; i++)
+        discard_over_choices(d, o, k + 1, remove_set(l, o->rank[k], o->opt[k][i]));
+}
+
+static void best_discard_core(discard_search *d, rk_mask hand) {
+    rk_lanes l = rk__split(hand);
+    unsigned three = rk__three_of_a_rank(l);
+    set_options o;
+    o.n_ranks = 0;
+    if (!three || set_choices(d->rules, &l, three, 0, &o) <= MAX_SET_CHOICES) {
+        discard_over_choices(d, &o, 0, l);
+        return;
+    }
+    for (rk_mask bits = hand; bits; bits &= bits - 1) { /* very large hands */
+        int card = rk__ctz(bits);
+        int v = deadwood_fast(d->rules, hand & ~((rk_mask)1 << card));
+        if (d->after) d->after[card] = (int16_t)v;
+        if (card != d->forbidden) consider(d, v, card);
+    }
+}
+
+rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, int *card,
+                          int *deadwood, int16_t after[RK_NUM_CARDS]) {
+    if (!rules || !card || !deadwood || forbidden < -1 || forbidden >= RK_NUM_CARDS)
+        return RK_ERR_ARG;
+    if (hand & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+    if (forbidden >= 0 && !((hand >> forbidden) & 1u)) return RK_ERR_ARG;
+    if (after)
+        for (int c = 0; c < RK_NUM_CARDS; c++) after[c] = ((hand >> c) & 1u) ? INT16_MAX : -1;
+    discard_search d = {rules, forbidden, RK_INF, -1, -1, after};
+    if ((hand & ~(forbidden >= 0 ? (rk_mask)1 << forbidden : 0)) == 0) return RK_ERR_EMPTY;
+    best_discard_core(&d, hand);
+    *card = d.best_card;
+    *deadwood = d.best_deadwood;
+    return RK_OK;
+}
+
+/* ---- batches -------------------------------------------------------- */
+
+rk_status rk_deadwood_batch(const rk_rules *rules, const rk_mask *hands, size_t n, int16_t *out,
+                            size_t *bad_index) {
+    if (!rules || (n && (!hands || !out))) return RK_ERR_ARG;
+    for (size_t i = 0; i < n; i++) {
+        if (hands[i] & ~RK_DECK_MASK) {
+            if (bad_index) *bad_index = i;
+            return RK_ERR_BAD_MASK;
+        }
+        out[i] = (int16_t)deadwood_fast(rules, hands[i]);
+    }
+    return RK_OK;
+}
+
+rk_status rk_best_discard_batch(const rk_rules *rules, const rk_mask *hands, size_t n,
+                                int16_t *deadwood, int8_t *card, size_t *bad_index) {
+    if (!rules || (n && (!hands || !deadwood || !card))) return RK_ERR_ARG;
+    for (size_t i = 0; i < n; i++) {
+        if (hands[i] & ~RK_DECK_MASK) {
+            if (bad_index) *bad_index = i;
+            return RK_ERR_BAD_MASK;
+        }
+        discard_search d = {rules, -1, RK_INF, -1, -1, NULL};
+        if (hands[i]) best_discard_core(&d, hands[i]);
+        deadwood[i] = (int16_t)(hands[i] ? d.best_deadwood : 0);
+        card[i] = (int8_t)d.best_card;
+    }
+    return RK_OK;
+}

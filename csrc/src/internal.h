@@ -1,0 +1,47 @@
+/* Internal helpers shared by the core's translation units (not installed). */
+#ifndef RK_INTERNAL_H
+#define RK_INTERNAL_H
+
+#include "rummykit/rummykit.h"
+
+#define RK_SUIT_BITS 0x1FFFu
+#define RK_INF 0x3FFFFFFF
+
+/* Four 13-bit suit lanes: lane[s] bit r = card (suit s, rank r). */
+typedef struct rk_lanes {
+    uint16_t s[RK_NUM_SUITS];
+} rk_lanes;
+
+static inline rk_lanes rk__split(rk_mask m) {
+    rk_lanes l;
+    l.s[0] = (uint16_t)(m & RK_SUIT_BITS);
+    l.s[1] = (uint16_t)((m >> 13) & RK_SUIT_BITS);
+    l.s[2] = (uint16_t)((m >> 26) & RK_SUIT_BITS);
+    l.s[3] = (uint16_t)((m >> 39) & RK_SUIT_BITS);
+    return l;
+}
+
+static inline rk_mask rk__join(rk_lanes l) {
+    return (rk_mask)l.s[0] | ((rk_mask)l.s[1] << 13) | ((rk_mask)l.s[2] << 26) |
+           ((rk_mask)l.s[3] << 39);
+}
+
+static inline int rk__popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline int rk__ctz(uint64_t x) { return __builtin_ctzll(x); }
+
+/* Ranks held in at least three of the four suits. */
+static inline unsigned rk__three_of_a_rank(rk_lanes l) {
+    unsigned a = l.s[0], b = l.s[1], c = l.s[2], d = l.s[3];
+    return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
+}
+
+/* Exact least deadwood by dynamic programming over ranks (any hand size). */
+int rk__deadwood_dp(const rk_rules *rules, rk_mask hand);
+
+/* Calls visit(user, a) for every canonical arrangement of hand with deadwood
+ * <= max_deadwood (every optimal one if max_deadwood < 0), in the documented
+ * order, until visit returns nonzero. */
+rk_status rk__visit_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
+                                 int (*visit)(void *user, const rk_arrangement *a), void *user);
+
+#endif
