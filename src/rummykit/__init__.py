@@ -1,0 +1,67 @@
+"""rummykit: a C-accelerated engine for the rummy family of card games.
+
+The hand-analysis core (melds, least deadwood, best discard, lay-offs and
+batch kernels) works on card bitmasks in C; see :mod:`rummykit.cards` for
+the card notation and mask layout and :mod:`rummykit.analysis` for the API.
+"""
+
+from rummykit.analysis import (
+    Arrangement,
+    Discard,
+    KnockChoice,
+    Layoff,
+    LayoffResult,
+    Meld,
+    arrangements,
+    as_meld,
+    best_discard,
+    best_discard_batch,
+    best_melds,
+    choose_knock,
+    deadwood,
+    deadwood_batch,
+    discard_deadwoods,
+    layoff,
+    melds,
+)
+from rummykit.cards import Card, cards_text, from_mask, parse_card, parse_cards, to_mask
+from rummykit.errors import (
+    IllegalActionError,
+    InvalidCardError,
+    InvalidMeldError,
+    InvalidOptionError,
+    RummykitError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Arrangement",
+    "Card",
+    "Discard",
+    "IllegalActionError",
+    "InvalidCardError",
+    "InvalidMeldError",
+    "InvalidOptionError",
+    "KnockChoice",
+    "Layoff",
+    "LayoffResult",
+    "Meld",
+    "RummykitError",
+    "arrangements",
+    "as_meld",
+    "best_discard",
+    "best_discard_batch",
+    "best_melds",
+    "cards_text",
+    "choose_knock",
+    "deadwood",
+    "deadwood_batch",
+    "discard_deadwoods",
+    "from_mask",
+    "layoff",
+    "melds",
+    "parse_card",
+    "parse_cards",
+    "to_mask",
+]

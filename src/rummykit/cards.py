@@ -1,0 +1,182 @@
+"""Cards, card text and the public bit-mask layout.
+
+A card id is ``suit * 13 + rank`` and a hand is the mask with bit ``1 << id``
+set for each card:
+
+====  ======  ==========================================
+suit  ids     A  2  3  4  5  6  7  8  9  T  J  Q  K
+====  ======  ==========================================
+C     0-12    0  1  2  3  4  5  6  7  8  9  10 11 12
+D     13-25   13 14 15 16 17 18 19 20 21 22 23 24 25
+H     26-38   26 27 28 29 30 31 32 33 34 35 36 37 38
+S     39-51   39 40 41 42 43 44 45 46 47 48 49 50 51
+====  ======  ==========================================
+
+Card text is a rank (``A 2 3 4 5 6 7 8 9 T J Q K``, also ``10``) followed by
+a suit (``C D H S`` or ``♣ ♦ ♥ ♠``), in any case.  A hand may be given as
+text (``"AS 2S 3S"``, ``"As,2s,3s"``), an iterable of card text, ``Card``
+objects or card ids, or an int mask.
+
+>>> to_mask("AC 2C")
+3
+>>> from_mask(0b101)
+[Card('AC'), Card('3C')]
+>>> Card("10h"), Card("Q♠").id, str(Card(0))
+(Card('TH'), 50, 'AC')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Union
+
+from rummykit.errors import InvalidCardError
+
+__all__ = [
+    "DECK_MASK",
+    "NUM_CARDS",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "CardsLike",
+    "cards_text",
+    "from_mask",
+    "parse_card",
+    "parse_cards",
+    "to_mask",
+]
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+NUM_CARDS = 52
+DECK_MASK = (1 << NUM_CARDS) - 1
+
+_RANK_OF = {r: i for i, r in enumerate(RANKS)} | {"10": 9}
+_SUIT_OF = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
+_SUIT_OF |= {"♧": 0, "♢": 1, "♡": 2, "♤": 3}
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class Card(int):
+    """One card of a 52-card deck: an int (its id) that prints as text.
+
+    ``Card("7H")``, ``Card("7♥")`` and ``Card(32)`` are the same card.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, card: int | str) -> Card:
+        if isinstance(card, str):
+            return parse_card(card)
+        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < NUM_CARDS:
+            return _CARDS[card]
+        raise InvalidCardError(f"not a card id (0..51): {card!r}")
+
+    @property
+    def id(self) -> int:
+        """The card id, ``suit * 13 + rank``."""
+        return int(self)
+
+    @property
+    def rank(self) -> int:
+        """0 for an ace up to 12 for a king."""
+        return int(self) % 13
+
+    @property
+    def suit(self) -> int:
+        """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+        return int(self) // 13
+
+    @property
+    def mask(self) -> int:
+        """The card's bit."""
+        return 1 << int(self)
+
+    @property
+    def symbol(self) -> str:
+        """Text with a suit symbol, e.g. ``7♥``."""
+        return RANKS[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return RANKS[self.rank] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card('{self}')"
+
+
+_CARDS = tuple(int.__new__(Card, i) for i in range(NUM_CARDS))
+
+CardsLike = Union[str, int, Card, Iterable[Union[str, int, Card]]]
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card token such as ``"7H"``, ``"10s"`` or ``"q♠"``."""
+    token = text.strip()
+    rank, suit = token[:-1].upper(), token[-1:].upper()
+    if rank in _RANK_OF and suit in _SUIT_OF:
+        return _CARDS[_SUIT_OF[suit] * 13 + _RANK_OF[rank]]
+    raise InvalidCardError(f"not a card: {text!r} (expected a rank A23456789TJQK and a suit CDHS)")
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse card text separated by spaces and/or commas, rejecting duplicates."""
+    cards = [parse_card(t) for t in _SEPARATORS.split(text.strip()) if t]
+    _reject_duplicates(cards)
+    return cards
+
+
+def _reject_duplicates(cards: list[Card]) -> None:
+    if len(set(cards)) != len(cards):
+        seen: set[int] = set()
+        for c in cards:
+            if c in seen:
+                raise InvalidCardError(f"duplicate card: {c}")
+            seen.add(c)
+
+
+def _as_card(item: object) -> Card:
+    if isinstance(item, str):
+        return parse_card(item)
+    if isinstance(item, int) and not isinstance(item, bool):
+        return Card(item)
+    raise InvalidCardError(f"not a card: {item!r}")
+
+
+def to_mask(cards: CardsLike) -> int:
+    """The mask of a hand given in any accepted form (see the module docstring)."""
+    if isinstance(cards, int) and not isinstance(cards, (bool, Card)):
+        if cards < 0 or cards & ~DECK_MASK:
+            raise InvalidCardError(f"mask {cards:#x} has bits outside the 52-card deck")
+        return cards
+    if isinstance(cards, Card):
+        return cards.mask
+    if isinstance(cards, str):
+        items: list[Card] = parse_cards(cards)
+    elif isinstance(cards, Iterable):
+        items = [_as_card(c) for c in cards]
+        _reject_duplicates(items)
+    else:
+        raise InvalidCardError(f"not cards: {cards!r}")
+    mask = 0
+    for c in items:
+        mask |= 1 << c
+    return mask
+
+
+def from_mask(mask: int) -> list[Card]:
+    """The cards of a mask, in card-id order."""
+    if not isinstance(mask, int) or mask < 0 or mask & ~DECK_MASK:
+        raise InvalidCardError(f"not a 52-card mask: {mask!r}")
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(_CARDS[low.bit_length() - 1])
+        mask ^= low
+    return cards
+
+
+def cards_text(cards: CardsLike) -> str:
+    """Space-separated text of a hand, in card-id order."""
+    return " ".join(str(c) for c in from_mask(to_mask(cards)))
