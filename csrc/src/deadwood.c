@@ -33,7 +33,7 @@ static long set_choices(const rk_rules *rules, rk_lanes *l, unsigned three, int 
         for (int s = 0; s < RK_NUM_SUITS; s++) {
             if (!((full.s[s] >> r) & 1u)) continue;
             held |= 1u << s;
-            if ((rules->run_capable[full.s[s]] >> r) & 1u) capable |= 1u << s;
+            if (prune && ((rules->run_capable[full.s[s]] >> r) & 1u)) capable |= 1u << s;
         }
         int k = o->n_ranks, n = 0;
         if (prune && capable == 0) {
@@ -76,10 +76,33 @@ static int least_over_choices(const rk_rules *rules, const set_options *o, int k
     return best;
 }
 
+/* One rank held 3+ times (the common case): a set there changes each of
+ * its suits by delta[s], so every choice is a sum of deltas. */
+static inline int one_rank_deadwood(const rk_rules *rules, rk_lanes l, int r) {
+    int base = 0, delta[RK_NUM_SUITS], held = 0, total = 0, worst = RK_INF;
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        int with = rules->run_deadwood[l.s[s]];
+        base += with;
+        delta[s] = 0;
+        if ((l.s[s] >> r) & 1u) {
+            delta[s] = rules->run_deadwood[l.s[s] & ~(1u << r)] - with;
+            total += delta[s];
+            held++;
+        }
+    }
+    int best = total < 0 ? total : 0; /* the set, or no set */
+    if (held == 4) /* a 3-set leaves out the suit with the worst delta */
+        for (int s = 0; s < RK_NUM_SUITS; s++)
+            if (-delta[s] < worst) worst = -delta[s];
+    if (held == 4 && total + worst < best) best = total + worst;
+    return base + best;
+}
+
 static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
     rk_lanes l = rk__split(hand);
     unsigned three = rk__three_of_a_rank(l);
     if (!three) return run_sum(rules, l);
+    if (!(three & (three - 1))) return one_rank_deadwood(rules, l, rk__ctz(three));
     set_options o;
     if (set_choices(rules, &l, three, 1, &o) > MAX_SET_CHOICES) return rk__deadwood_dp(rules, hand);
     return least_over_choices(rules, &o, 0, l);
@@ -96,43 +119,47 @@ int rk_deadwood(const rk_rules *rules, rk_mask hand) {
 typedef struct discard_search {
     const rk_rules *rules;
     int forbidden; /* card id or -1 */
-    int best_deadwood, best_value, best_card;
+    uint32_t best_key; /* deadwood << 14 | (255 - value) << 6 | (63 - card id), as drop_key */
     int16_t *after; /* NULL unless the per-card vector is wanted */
 } discard_search;
 
-static inline void consider(discard_search *d, int deadwood, int card) {
-    int value = d->rules->values[card % RK_NUM_RANKS];
-    if (deadwood < d->best_deadwood ||
-        (deadwood == d->best_deadwood &&
-         (value > d->best_value || (value == d->best_value && card > d->best_card)))) {
-        d->best_deadwood = deadwood;
-        d->best_value = value;
-        d->best_card = card;
-    }
+static inline uint32_t card_key(const rk_rules *rules, int deadwood, int card) {
+    return ((uint32_t)(deadwood + RK_DROP_OFFSET) << 14) |
+           ((uint32_t)(255 - rules->values[card % RK_NUM_RANKS]) << 6) | (uint32_t)(63 - card);
 }
 
-/* All cards outside the chosen sets are candidates: removing card c of
- * suit s changes only that suit's lookup. */
+/* Every card outside the chosen sets is a candidate: removing card c of
+ * suit s changes only that suit's lookup, and drop_key gives each suit's
+ * best card at once.  The suit of the forbidden card, and the per-card
+ * vector, take the slow loop. */
 static void discard_leaf(discard_search *d, rk_lanes l) {
     const rk_rules *rules = d->rules;
     int base = run_sum(rules, l);
+    uint32_t best = d->best_key;
     for (int s = 0; s < RK_NUM_SUITS; s++) {
         unsigned p = l.s[s];
-        if (!p) continue;
-        int without_suit = base - rules->run_deadwood[p];
         int f = d->forbidden - 13 * s;
-        if (d->after || (f >= 0 && f < RK_NUM_RANKS && ((p >> f) & 1u))) {
-            for (unsigned bits = p; bits; bits &= bits - 1) {
-                int r = rk__ctz(bits), card = 13 * s + r;
-                int v = without_suit + rules->run_deadwood[p & ~(1u << r)];
-                if (d->after && v < d->after[card]) d->after[card] = (int16_t)v;
-                if (card != d->forbidden) consider(d, v, card);
-            }
-        } else {
-            consider(d, base + rules->drop_gain[p], 13 * s + rules->drop_rank[p]);
+        if (!p) continue;
+        if (!d->after && !(f >= 0 && f < RK_NUM_RANKS && ((p >> f) & 1u))) {
+            /* drop_key holds the gain over this leaf's base */
+            uint32_t key = rules->drop_key[p] + ((uint32_t)base << 14) - (uint32_t)(13 * s);
+            if (key < best) best = key;
+            continue;
+        }
+        int without_suit = base - rules->run_deadwood[p];
+        for (unsigned bits = p; bits; bits &= bits - 1) {
+            int r = rk__ctz(bits), card = 13 * s + r;
+            int v = without_suit + rules->run_deadwood[p & ~(1u << r)];
+            if (d->after && v < d->after[card]) d->after[card] = (int16_t)v;
+            uint32_t key = card_key(rules, v, card);
+            if (card != d->forbidden && key < best) best = key;
         }
     }
+    d->best_key = best;
 }
+
+static int key_deadwood(uint32_t key) { return (int)(key >> 14) - RK_DROP_OFFSET; }
+static int key_card(uint32_t key) { return 63 - (int)(key & 63u); }
 
 static void discard_over_choices(discard_search *d, const set_options *o, int k, rk_lanes l) {
     if (k == o->n_ranks) {
@@ -156,7 +183,8 @@ static void best_discard_core(discard_search *d, rk_mask hand) {
         int card = rk__ctz(bits);
         int v = deadwood_fast(d->rules, hand & ~((rk_mask)1 << card));
         if (d->after) d->after[card] = (int16_t)v;
-        if (card != d->forbidden) consider(d, v, card);
+        uint32_t key = card_key(d->rules, v, card);
+        if (card != d->forbidden && key < d->best_key) d->best_key = key;
     }
 }
 
@@ -168,11 +196,11 @@ rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, in
     if (forbidden >= 0 && !((hand >> forbidden) & 1u)) return RK_ERR_ARG;
     if (after)
         for (int c = 0; c < RK_NUM_CARDS; c++) after[c] = ((hand >> c) & 1u) ? INT16_MAX : -1;
-    discard_search d = {rules, forbidden, RK_INF, -1, -1, after};
+    discard_search d = {rules, forbidden, UINT32_MAX, after};
     if ((hand & ~(forbidden >= 0 ? (rk_mask)1 << forbidden : 0)) == 0) return RK_ERR_EMPTY;
     best_discard_core(&d, hand);
-    *card = d.best_card;
-    *deadwood = d.best_deadwood;
+    *card = key_card(d.best_key);
+    *deadwood = key_deadwood(d.best_key);
     return RK_OK;
 }
 
@@ -199,10 +227,10 @@ rk_status rk_best_discard_batch(const rk_rules *rules, const rk_mask *hands, siz
             if (bad_index) *bad_index = i;
             return RK_ERR_BAD_MASK;
         }
-        discard_search d = {rules, -1, RK_INF, -1, -1, NULL};
+        discard_search d = {rules, -1, UINT32_MAX, NULL};
         if (hands[i]) best_discard_core(&d, hands[i]);
-        deadwood[i] = (int16_t)(hands[i] ? d.best_deadwood : 0);
-        card[i] = (int8_t)d.best_card;
+        deadwood[i] = (int16_t)(hands[i] ? key_deadwood(d.best_key) : 0);
+        card[i] = (int8_t)(hands[i] ? key_card(d.best_key) : -1);
     }
     return RK_OK;
 }

@@ -61,18 +61,15 @@ rk_status rk_rules_init(rk_rules *rules, rk_aces aces, const uint8_t values[RK_N
         rules->run_capable[p] = cap;
     }
     for (unsigned p = 0; p < RK_SUIT_PATTERNS; p++) {
-        int best = INT16_MAX, best_rank = 0;
+        uint32_t best = UINT32_MAX;
         for (int r = 0; r < RK_NUM_RANKS; r++) {
             if (!((p >> r) & 1u)) continue;
             int gain = (int)rules->run_deadwood[p & ~(1u << r)] - (int)rules->run_deadwood[p];
-            /* ties: the higher value, then the higher rank */
-            if (gain < best || (gain == best && values[r] >= values[best_rank])) {
-                best = gain;
-                best_rank = r;
-            }
+            uint32_t key = ((uint32_t)(gain + RK_DROP_OFFSET) << 14) |
+                           ((uint32_t)(255 - values[r]) << 6) | (uint32_t)(63 - r);
+            if (key < best) best = key;
         }
-        rules->drop_gain[p] = (int16_t)best;
-        rules->drop_rank[p] = (uint8_t)best_rank;
+        rules->drop_key[p] = best;
     }
     return RK_OK;
 }

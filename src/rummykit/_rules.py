@@ -18,20 +18,21 @@ DEFAULT_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 #: overriding the defaults, e.g. ``{"A": 11}``.
 Values = Union[Sequence[int], Mapping[str, int], None]
 
-_cache: dict[object, _core.Rules] = {}
+#: built rules by key: the ace mode alone for default values
+cache: dict[object, _core.Rules] = {}
 
 
 def core_rules(aces: str = "low", values: Values = None) -> _core.Rules:
     """The C rules object for an ace mode and card values (cached)."""
     key: object = aces if values is None else (aces, _values_key(values))
     try:
-        return _cache[key]
+        return cache[key]
     except (KeyError, TypeError):
         pass
     if not isinstance(aces, str) or aces not in ACE_MODES:
         raise InvalidOptionError(f"aces must be one of {sorted(ACE_MODES)}, got {aces!r}")
     rules = _core.Rules(ACE_MODES[aces], _normalise_values(values))
-    _cache[key] = rules
+    cache[key] = rules
     return rules
 
 

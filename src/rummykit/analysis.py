@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, NamedTuple, Union
 
 from rummykit import _core
 from rummykit._rules import Values, core_rules
+from rummykit._rules import cache as _default_rules
 from rummykit.cards import Card, CardsLike, from_mask, to_mask
 from rummykit.errors import InvalidCardError, InvalidMeldError
 
@@ -149,7 +150,11 @@ def deadwood(cards: CardsLike, *, aces: str = "low", values: Values = None) -> i
     >>> deadwood("QS KS AS"), deadwood("QS KS AS", aces="high")
     (21, 0)
     """
-    return _core.deadwood(core_rules(aces, values), _mask(cards))  # type: ignore[no-any-return]
+    try:  # the hot path: default values, rules already built
+        rules = _default_rules[aces] if values is None else core_rules(aces, values)
+    except (KeyError, TypeError):
+        rules = core_rules(aces, values)
+    return _core.deadwood(rules, cards if type(cards) is int else to_mask(cards))  # type: ignore[no-any-return]
 
 
 def best_melds(cards: CardsLike, *, aces: str = "low", values: Values = None) -> Arrangement:

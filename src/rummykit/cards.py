@@ -57,6 +57,12 @@ _RANK_OF = {r: i for i, r in enumerate(RANKS)} | {"10": 9}
 _SUIT_OF = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
 _SUIT_OF |= {"♧": 0, "♢": 1, "♡": 2, "♤": 3}
 _SEPARATORS = re.compile(r"[\s,]+")
+# every exact spelling of every card, for one dict lookup per token
+_TOKENS: dict[str, int] = {
+    rank_text + suit_text: suit * 13 + rank
+    for rank_text, rank in list(_RANK_OF.items()) + [(r.lower(), i) for r, i in _RANK_OF.items()]
+    for suit_text, suit in list(_SUIT_OF.items()) + [(s.lower(), i) for s, i in _SUIT_OF.items()]
+}
 
 
 class Card(int):
@@ -113,6 +119,9 @@ CardsLike = Union[str, int, Card, Iterable[Union[str, int, Card]]]
 
 def parse_card(text: str) -> Card:
     """Parse one card token such as ``"7H"``, ``"10s"`` or ``"q♠"``."""
+    card = _TOKENS.get(text)
+    if card is not None:
+        return _CARDS[card]
     token = text.strip()
     rank, suit = token[:-1].upper(), token[-1:].upper()
     if rank in _RANK_OF and suit in _SUIT_OF:
@@ -153,8 +162,8 @@ def to_mask(cards: CardsLike) -> int:
     if isinstance(cards, Card):
         return cards.mask
     if isinstance(cards, str):
-        items: list[Card] = parse_cards(cards)
-    elif isinstance(cards, Iterable):
+        return _text_mask(cards)
+    if isinstance(cards, Iterable):
         items = [_as_card(c) for c in cards]
         _reject_duplicates(items)
     else:
@@ -162,6 +171,21 @@ def to_mask(cards: CardsLike) -> int:
     mask = 0
     for c in items:
         mask |= 1 << c
+    return mask
+
+
+def _text_mask(text: str) -> int:
+    mask = 0
+    for token in _SEPARATORS.split(text) if "," in text else text.split():
+        card = _TOKENS.get(token)
+        if card is None:
+            if not token:
+                continue
+            card = parse_card(token)
+        bit = 1 << card
+        if mask & bit:
+            raise InvalidCardError(f"duplicate card: {_CARDS[card]}")
+        mask |= bit
     return mask
 
 

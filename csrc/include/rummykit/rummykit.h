@@ -26,7 +26,7 @@
  *
  * RULES
  * An rk_rules value holds the rules parameters (ace mode, card values) and
- * the lookup tables derived from them (about 56 KiB).  Initialise it once
+ * the lookup tables derived from them (about 64 KiB).  Initialise it once
  * with rk_rules_init() and share it read-only between threads.
  *   - RK_ACES_LOW:  A-2-3 is a run, Q-K-A is not (Gin, Oklahoma default).
  *   - RK_ACES_HIGH: Q-K-A is a run, A-2-3 is not (Kaluki).
@@ -82,10 +82,15 @@ typedef struct rk_rules {
     /* per 13-bit suit pattern (bit = rank): */
     uint16_t run_deadwood[RK_SUIT_PATTERNS]; /* least deadwood using runs only */
     uint16_t run_capable[RK_SUIT_PATTERNS];  /* cards that lie in some run */
-    int16_t drop_gain[RK_SUIT_PATTERNS];     /* min over cards c of
-                                                run_deadwood[p - c] - run_deadwood[p] */
-    uint8_t drop_rank[RK_SUIT_PATTERNS];     /* the rank c achieving it */
+    /* The best single card to drop from pattern p, as one sortable key:
+     * (run_deadwood[p - c] - run_deadwood[p] + RK_DROP_OFFSET) << 14
+     *   | (255 - value of c) << 6 | (63 - rank of c);
+     * the smallest key is the least deadwood, then the highest value, then
+     * the highest rank (UINT32_MAX for the empty pattern). */
+    uint32_t drop_key[RK_SUIT_PATTERNS];
 } rk_rules;
+
+#define RK_DROP_OFFSET 4096
 
 typedef struct rk_arrangement {
     int n_melds;
