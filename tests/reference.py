@@ -195,31 +195,53 @@ def _melds_by_card(melds: list[frozenset[int]]) -> dict[int, list[frozenset[int]
     return by_card
 
 
+# Order in which the brute force decides cards: rank-major (all four Aces,
+# then all Twos, ...).  Any fixed order is correct; this one keeps the memo
+# small for big hands because sets are decided together and runs only reach
+# a few ranks ahead.
+_DECISION_ORDER = tuple(sorted(range(52), key=lambda c: (rank_of(c), suit_of(c))))
+
+
+def _first_card(remaining) -> int:
+    """The first card of `remaining` (a frozenset) in _DECISION_ORDER."""
+    return next(c for c in _DECISION_ORDER if c in remaining)
+
+
 def min_deadwood(hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES) -> int:
     """Minimum deadwood over all arrangements of disjoint melds of `hand`.
 
-    Brute force: the lowest remaining card is either deadwood, or it lies in
-    one of the melds (of the original hand) containing it that fit inside the
-    remaining cards.  Memoised on the remaining frozenset."""
+    Brute force: the first undecided card (in rank-major order) is either
+    deadwood, or it lies in one of the melds (from all_melds of the original
+    hand) containing it that fit inside the undecided cards.  Memoised on the
+    undecided cards (as a bit mask).  With non-negative values a branch that
+    reaches deadwood 0 is optimal, so the search stops there.  Any hand size
+    0..52 works (near-full hands take up to a few seconds)."""
     _check_aces(aces)
     hand = _norm(hand)
-    by_card = _melds_by_card(all_melds(hand, aces))
-    memo: dict[frozenset[int], int] = {}
+    melds_with: dict[int, list[int]] = {}  # card -> masks of melds containing it
+    for m in all_melds(hand, aces):
+        for c in m:
+            melds_with.setdefault(c, []).append(to_mask(m))
+    order = [c for c in _DECISION_ORDER if c in hand]
+    can_stop_at_zero = min(values) >= 0
+    memo: dict[int, int] = {}
 
-    def solve(remaining: frozenset[int]) -> int:
-        if not remaining:
+    def solve(remaining: int) -> int:
+        if remaining == 0:
             return 0
         if remaining in memo:
             return memo[remaining]
-        c = min(remaining)
-        best = values[rank_of(c)] + solve(remaining - {c})  # c is deadwood
-        for m in by_card.get(c, ()):
-            if m <= remaining:
-                best = min(best, solve(remaining - m))
+        c = next(c for c in order if (remaining >> c) & 1)
+        best = values[rank_of(c)] + solve(remaining & ~(1 << c))  # c is deadwood
+        for m in melds_with.get(c, ()):
+            if best == 0 and can_stop_at_zero:
+                break
+            if remaining & m == m:  # meld fits inside the undecided cards
+                best = min(best, solve(remaining & ~m))
         memo[remaining] = best
         return best
 
-    return solve(hand)
+    return solve(to_mask(hand))
 
 
 # ---------------------------------------------------------------------------
@@ -244,7 +266,7 @@ def arrangements(hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES,
     `hand` whose deadwood is <= max_deadwood; if max_deadwood is None, all
     arrangements with exactly the minimum deadwood.
 
-    Every arrangement is generated exactly once (lowest remaining card is
+    Every arrangement is generated exactly once (the first undecided card is
     either deadwood or in exactly one chosen meld), branches whose deadwood
     already exceeds the bound are cut, and non-canonical arrangements (two
     mergeable same-suit runs) are discarded."""
@@ -262,7 +284,7 @@ def arrangements(hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES,
             if is_canonical(arr, aces):
                 result.add(arr)
             return
-        c = min(remaining)
+        c = _first_card(remaining)
         gen(remaining - {c}, chosen, dead + values[rank_of(c)])
         for m in by_card.get(c, ()):
             if m <= remaining:

@@ -279,9 +279,34 @@ static void test_arrangement_lists(void) {
         }
 }
 
+/* tests/data/vectors.csv, shared with the Python tests */
+static void test_vectors(const char *dir) {
+    char path[4096], line[512];
+    snprintf(path, sizeof path, "%s/vectors.csv", dir);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    if (!f) return;
+    int rows = 0;
+    CHECK(fgets(line, sizeof line, f) != NULL); /* header */
+    while (fgets(line, sizeof line, f)) {
+        char hand[256], aces[8], discard[4];
+        int dw, after, card, got_dw;
+        if (sscanf(line, "%255[^,],%7[^,],%d,%3[^,],%d", hand, aces, &dw, discard, &after) != 5) {
+            CHECK(0);
+            continue;
+        }
+        int mode = aces[0] == 'l' ? RK_ACES_LOW : aces[0] == 'h' ? RK_ACES_HIGH : RK_ACES_BOTH;
+        rk_mask h = parse(hand);
+        CHECK(rk_deadwood(&RULES[mode], h) == dw);
+        CHECK(rk_best_discard(&RULES[mode], h, -1, &card, &got_dw, NULL) == RK_OK);
+        CHECK((rk_mask)1 << card == parse(discard) && got_dw == after);
+        rows++;
+    }
+    fclose(f);
+    CHECK(rows == 1200);
+}
+
 int main(int argc, char **argv) {
-    (void)argc;
-    (void)argv;
     for (int a = 0; a < 3; a++) CHECK(rk_rules_init(&RULES[a], (rk_aces)a, NULL) == RK_OK);
     test_worked_examples();
     test_knock_choice();
@@ -289,6 +314,7 @@ int main(int argc, char **argv) {
     test_arrangement_lists();
     test_random_against_brute_force();
     test_large_hands();
+    if (argc > 1) test_vectors(argv[1]);
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
         return 1;

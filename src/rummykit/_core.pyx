@@ -173,6 +173,8 @@ def _as_masks(masks):
     import numpy as np  # imported on first batch call, keeping `import rummykit` light
 
     arr = np.ascontiguousarray(masks)
+    if arr.size == 0 and arr.ndim == 1:
+        return np.zeros(0, dtype=np.uint64)
     if arr.ndim != 1 or arr.dtype.kind not in "iu":
         raise InvalidCardError(f"masks must be a 1-D integer array, got {arr.dtype} with shape {arr.shape}")
     if arr.dtype.kind == "i" and arr.size and arr.min() < 0:

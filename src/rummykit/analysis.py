@@ -10,7 +10,7 @@ the rules keywords ``aces`` (``"low"``: A-2-3 is a run, Q-K-A is not;
 >>> best_discard("7S 8S 9S KC KD KH KS 2H 3C 4D 5S")
 Discard(card=Card('5S'), deadwood=9)
 >>> print(best_melds("AS 2S 3S 7H 7D 7C 9S TS JS KD"))
-[AS 2S 3S] [7C 7D 7H] [9S TS JS] KD (deadwood 10)
+[7C 7D 7H] [AS 2S 3S] [9S TS JS] KD (deadwood 10)
 """
 
 from __future__ import annotations

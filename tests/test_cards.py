@@ -1,0 +1,74 @@
+"""Card text, Card objects and the public mask layout."""
+
+from __future__ import annotations
+
+import pytest
+
+import rummykit as rk
+from rummykit import Card, InvalidCardError
+
+
+def test_layout_is_suit_major_with_aces_low() -> None:
+    assert Card("AC").id == 0 and Card("KC").id == 12
+    assert Card("AD").id == 13 and Card("AH").id == 26 and Card("KS").id == 51
+    assert rk.to_mask("AC 2C") == 0b11
+    assert rk.to_mask("KS") == 1 << 51
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["AS 2S 3S", "As,2s,3s", "as, 2S ,3s", "A♠ 2♠ 3♠", "AS\t2S\n3S", ["AS", "2S", "3S"], [39, 40, 41]],
+)
+def test_hand_forms(text: object) -> None:
+    assert rk.to_mask(text) == (1 << 39) | (1 << 40) | (1 << 41)  # type: ignore[arg-type]
+
+
+def test_ten_and_symbols() -> None:
+    assert Card("10H") == Card("TH") == Card("th") == Card("10♥") == Card("T♡")
+    assert Card("Q♠").symbol == "Q♠" and str(Card("q♠")) == "QS"
+    assert repr(Card(0)) == "Card('AC')"
+    assert Card(Card("7D")) == Card("7D")
+    assert (Card("7D").rank, Card("7D").suit, Card("7D").mask) == (6, 1, 1 << 19)
+
+
+def test_mask_round_trip() -> None:
+    for mask in (0, 1, rk.to_mask("AS KD 7H"), (1 << 52) - 1):
+        assert rk.to_mask(rk.from_mask(mask)) == mask
+    assert rk.from_mask(rk.to_mask("KS AC")) == [Card("AC"), Card("KS")]
+    assert rk.cards_text("KS,AC") == "AC KS"
+
+
+@pytest.mark.parametrize(
+    ("bad", "named"),
+    [
+        ("AS 1S", "1S"),
+        ("AS 2X", "2X"),
+        ("AS 2", "'2'"),
+        ("11S", "11S"),
+        ("AS AS", "duplicate card: AS"),
+        ("as,AS", "duplicate card: AS"),
+        (["AS", "AS"], "duplicate card: AS"),
+        ([39, 39], "duplicate card: AS"),
+        ([52], "52"),
+        ([-1], "-1"),
+        ([True], "True"),
+        ([1.5], "1.5"),
+        (1 << 52, "outside"),
+        (-1, "outside"),
+        (3.0, "3.0"),
+        (None, "None"),
+    ],
+)
+def test_bad_cards_are_named(bad: object, named: str) -> None:
+    with pytest.raises(InvalidCardError, match=named.replace("(", r"\(")):
+        rk.to_mask(bad)  # type: ignore[arg-type]
+
+
+def test_invalid_card_error_is_a_value_error() -> None:
+    assert issubclass(InvalidCardError, ValueError)
+    with pytest.raises(ValueError):
+        Card("ZZ")
+    with pytest.raises(InvalidCardError):
+        Card(52)
+    with pytest.raises(InvalidCardError):
+        rk.from_mask(1 << 60)

@@ -1,0 +1,17 @@
+"""Runs the docstring examples of the installed package."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["rummykit.cards", "rummykit.analysis"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_docstrings(name: str) -> None:
+    module = importlib.import_module(name)
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
