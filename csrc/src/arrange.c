@@ -101,39 +101,62 @@ static int moves_at(const plan *pl, int slot, unsigned st, move out[32]) {
 
 static int32_t min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
 
-/* Forward pass: F[slot][state] = least cost to reach it.  Returns the least
- * total cost (RK_INF if no arrangement). */
-static int32_t forward(const plan *pl, cost_table F) {
-    for (int i = 0; i <= SLOTS; i++)
-        for (int j = 0; j < STATES; j++) F[i][j] = RK_INF;
-    F[0][0] = 0;
+/* The states reached at each slot, as lists (typically a handful). */
+typedef struct reach {
+    int n[SLOTS + 1];
+    uint8_t state[SLOTS + 1][STATES];
+} reach;
+
+/* Forward pass: F[slot][state] = least cost to reach it (valid only for
+ * listed states).  Returns the least total cost (RK_INF if none). */
+static int32_t forward(const plan *pl, cost_table F, reach *R) {
+    uint64_t seen[4];
     move mv[32];
-    for (int slot = 0; slot < SLOTS; slot++)
-        for (unsigned st = 0; st < STATES; st++) {
-            if (F[slot][st] >= RK_INF) continue;
+    R->n[0] = 1;
+    R->state[0][0] = 0;
+    F[0][0] = 0;
+    for (int slot = 0; slot < SLOTS; slot++) {
+        memset(seen, 0, sizeof seen);
+        R->n[slot + 1] = 0;
+        for (int i = 0; i < R->n[slot]; i++) {
+            unsigned st = R->state[slot][i];
             int n = moves_at(pl, slot, st, mv);
-            for (int k = 0; k < n; k++)
-                F[slot + 1][mv[k].next] = min_i32(F[slot + 1][mv[k].next], F[slot][st] + mv[k].cost);
+            for (int k = 0; k < n; k++) {
+                unsigned next = mv[k].next;
+                int32_t c = F[slot][st] + mv[k].cost;
+                if (!((seen[next >> 6] >> (next & 63)) & 1u)) {
+                    seen[next >> 6] |= (uint64_t)1 << (next & 63);
+                    R->state[slot + 1][R->n[slot + 1]++] = (uint8_t)next;
+                    F[slot + 1][next] = c;
+                } else {
+                    F[slot + 1][next] = min_i32(F[slot + 1][next], c);
+                }
+            }
         }
+    }
     int32_t best = RK_INF;
-    for (unsigned st = 0; st < STATES; st++)
+    for (int i = 0; i < R->n[SLOTS]; i++) {
+        unsigned st = R->state[SLOTS][i];
         if (closable(st) == 0xFu) best = min_i32(best, F[SLOTS][st]);
+    }
     return best;
 }
 
-/* Backward pass over the states reached forward: V[slot][state] = least
- * cost to finish from there. */
-static void backward(const plan *pl, cost_table F, cost_table V) {
-    for (unsigned st = 0; st < STATES; st++)
-        V[SLOTS][st] = (F[SLOTS][st] < RK_INF && closable(st) == 0xFu) ? 0 : RK_INF;
+/* Backward pass over the reached states: V[slot][state] = least cost to
+ * finish from there. */
+static void backward(const plan *pl, const reach *R, cost_table V) {
     move mv[32];
+    for (int i = 0; i < R->n[SLOTS]; i++) {
+        unsigned st = R->state[SLOTS][i];
+        V[SLOTS][st] = closable(st) == 0xFu ? 0 : RK_INF;
+    }
     for (int slot = SLOTS - 1; slot >= 0; slot--)
-        for (unsigned st = 0; st < STATES; st++) {
-            V[slot][st] = RK_INF;
-            if (F[slot][st] >= RK_INF) continue;
+        for (int i = 0; i < R->n[slot]; i++) {
+            unsigned st = R->state[slot][i];
+            int32_t best = RK_INF;
             int n = moves_at(pl, slot, st, mv);
-            for (int k = 0; k < n; k++)
-                V[slot][st] = min_i32(V[slot][st], mv[k].cost + V[slot + 1][mv[k].next]);
+            for (int k = 0; k < n; k++) best = min_i32(best, mv[k].cost + V[slot + 1][mv[k].next]);
+            V[slot][st] = best;
         }
 }
 
@@ -152,11 +175,12 @@ int rk__deadwood_dp(const rk_rules *rules, rk_mask hand) {
     unsigned cand = high_ace_candidates(rules, hand);
     int32_t best = RK_INF;
     cost_table F;
+    reach R;
     plan pl;
     for (unsigned hi = 0; hi < 16; hi++) {
         if (hi & ~cand) continue;
         plan_init(&pl, rules, hand, hi);
-        best = min_i32(best, forward(&pl, F));
+        best = min_i32(best, forward(&pl, F, &R));
     }
     return (int)best;
 }
@@ -254,6 +278,7 @@ static rk_status visit_arrangements(const rk_rules *rules, rk_mask hand, int max
     if (bound > RK_NUM_CARDS * 255) bound = RK_NUM_CARDS * 255; /* every card as deadwood */
     unsigned cand = high_ace_candidates(rules, hand);
     cost_table F, V;
+    reach R;
     plan pl;
     walker w;
     memset(&w, 0, sizeof w);
@@ -265,8 +290,8 @@ static rk_status visit_arrangements(const rk_rules *rules, rk_mask hand, int max
     for (unsigned hi = 0; hi < 16 && !w.stopped; hi++) {
         if (hi & ~cand) continue;
         plan_init(&pl, rules, hand, hi);
-        if (forward(&pl, F) > bound) continue;
-        backward(&pl, F, V);
+        if (forward(&pl, F, &R) > bound) continue;
+        backward(&pl, &R, V);
         walk(&w, 0, 0, 0);
     }
     return RK_OK;

@@ -135,6 +135,16 @@ rk_status rk_layoff(const rk_rules *rules, const rk_mask *knocker_melds, size_t 
     return rk_best_arrangement(rules, defender & ~out->laid_off_all, &out->rest);
 }
 
+int rk_layoff_deadwood(const rk_rules *rules, const rk_mask *knocker_melds, size_t n_melds,
+                       rk_mask defender) {
+    if (!rules) return RK_ERR_ARG;
+    if (defender & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+    rk_status st = check_melds(rules, knocker_melds, n_melds, defender);
+    if (st != RK_OK) return st;
+    rk_layoff_result out;
+    return best_layoff(rules, knocker_melds, n_melds, defender, &out);
+}
+
 /* ---- the knocker's choice ------------------------------------------- */
 
 /* Compares melds as sorted lists of card ids. */

@@ -150,6 +150,8 @@ static void test_worked_examples(void) {
     CHECK(rk_layoff(r, knocker, 2, parse("9C TC JC 5S 5D 5C JH 6H 4C 4D"), &lr) == RK_OK);
     CHECK(lr.deadwood == 8 && lr.laid_off[0] == parse("JH 6H") && lr.laid_off[1] == 0);
     CHECK(lr.rest.deadwood == 8 && lr.rest.n_melds == 2);
+    CHECK(rk_layoff_deadwood(r, knocker, 2, parse("9C TC JC 5S 5D 5C JH 6H 4C 4D")) == 8);
+    CHECK(rk_layoff_deadwood(r, knocker, 2, parse("7H")) == RK_ERR_OVERLAP);
     /* EX-G01: no lay-off */
     rk_mask g01[3] = {parse("2S 3S 4S"), parse("6H 6D 6C"), parse("TH JH QH")};
     CHECK(rk_layoff(r, g01, 3, parse("KS KD KC 7D 8D 9D AH 4C TS QC"), &lr) == RK_OK);

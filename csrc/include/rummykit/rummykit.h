@@ -168,6 +168,10 @@ rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, in
  * laying off the fewest cards is chosen, then the first in a fixed order. */
 rk_status rk_layoff(const rk_rules *rules, const rk_mask *knocker_melds, size_t n_melds,
                     rk_mask defender, rk_layoff_result *out);
+/* The same least final deadwood alone (no arrangement built): the hot call
+ * of playouts.  Returns it, or a negative status. */
+int rk_layoff_deadwood(const rk_rules *rules, const rk_mask *knocker_melds, size_t n_melds,
+                       rk_mask defender);
 
 /* The knocker's arrangement that gives a known defender the worst result:
  * the largest margin (defender deadwood - knocker deadwood), among the arrangements of
