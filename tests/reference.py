@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Iterable
+from collections.abc import Iterable
 
 DEFAULT_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
@@ -147,7 +147,7 @@ def is_valid_meld(cards: Iterable[int], aces: str = "low") -> bool:
     return _is_set(m) or _is_run(m, aces)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _deck_melds(aces: str) -> tuple[frozenset[int], ...]:
     """Every valid meld in the full 52-card deck for an ace mode (computed
     once): all 3- and 4-card sets of each rank, and every contiguous window of

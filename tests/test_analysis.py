@@ -8,7 +8,6 @@ import pytest
 import rummykit as rk
 from rummykit import Card, InvalidCardError, InvalidMeldError, InvalidOptionError
 
-
 # --- RULES.md §3 worked examples (card level) -----------------------------
 
 

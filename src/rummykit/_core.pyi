@@ -1,6 +1,6 @@
 """Type stub of the private compiled bridge (see _core.pyx)."""
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -13,8 +13,8 @@ KNOCK_NO_LAYOFFS: int
 MELD_SET: int
 MELD_RUN: int
 
-_RawArrangement = tuple[tuple[int, ...], int, int]
-_RawLayoff = tuple[int, tuple[int, ...], _RawArrangement]
+_RawArrangement: TypeAlias = tuple[tuple[int, ...], int, int]
+_RawLayoff: TypeAlias = tuple[int, tuple[int, ...], _RawArrangement]
 
 class NoKnockError(ValueError): ...
 
@@ -35,5 +35,7 @@ def layoff(rules: Rules, knocker_melds: list[int], defender: int) -> _RawLayoff:
 def choose_knock(
     rules: Rules, knocker: int, defender: int, limit: int, flags: int
 ) -> tuple[_RawArrangement, _RawLayoff, int, int]: ...
-def deadwood_batch(rules: Rules, masks: npt.ArrayLike) -> np.ndarray: ...
-def best_discard_batch(rules: Rules, masks: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]: ...
+def deadwood_batch(rules: Rules, masks: npt.ArrayLike) -> np.ndarray[Any, np.dtype[np.int16]]: ...
+def best_discard_batch(
+    rules: Rules, masks: npt.ArrayLike
+) -> tuple[np.ndarray[Any, np.dtype[np.int16]], np.ndarray[Any, np.dtype[np.int8]]]: ...

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Union
 
 from rummykit import _core
 from rummykit.cards import RANKS
@@ -16,7 +15,7 @@ DEFAULT_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 #: 13 values indexed by rank (A..K), or a mapping from rank text to value
 #: overriding the defaults, e.g. ``{"A": 11}``.
-Values = Union[Sequence[int], Mapping[str, int], None]
+Values = Sequence[int] | Mapping[str, int] | None
 
 #: built rules by key: the ace mode alone for default values
 cache: dict[object, _core.Rules] = {}

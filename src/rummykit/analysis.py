@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummykit import _core
 from rummykit._rules import Values, core_rules
@@ -154,7 +154,7 @@ def deadwood(cards: CardsLike, *, aces: str = "low", values: Values = None) -> i
         rules = _default_rules[aces] if values is None else core_rules(aces, values)
     except (KeyError, TypeError):
         rules = core_rules(aces, values)
-    return _core.deadwood(rules, cards if type(cards) is int else to_mask(cards))  # type: ignore[no-any-return]
+    return _core.deadwood(rules, cards if type(cards) is int else to_mask(cards))
 
 
 def best_melds(cards: CardsLike, *, aces: str = "low", values: Values = None) -> Arrangement:
@@ -209,7 +209,7 @@ def as_meld(cards: CardsLike, *, aces: str = "low", values: Values = None) -> Me
     return Meld(mask, "set" if kind == _core.MELD_SET else "run")
 
 
-def _card_or_none(card: Union[str, int, None]) -> int:
+def _card_or_none(card: str | int | None) -> int:
     if card is None:
         return -1
     return int(Card(card))
@@ -218,7 +218,7 @@ def _card_or_none(card: Union[str, int, None]) -> int:
 def best_discard(
     cards: CardsLike,
     *,
-    forbidden: Union[str, int, None] = None,
+    forbidden: str | int | None = None,
     aces: str = "low",
     values: Values = None,
 ) -> Discard:
@@ -279,7 +279,7 @@ def _layoff_result(rules: _core.Rules, shown: list[Meld], raw: tuple) -> LayoffR
 
 
 def layoff(
-    knocker_melds: Union[Arrangement, Iterable[object]],
+    knocker_melds: Arrangement | Iterable[object],
     defender_cards: CardsLike,
     *,
     aces: str = "low",
@@ -342,15 +342,15 @@ def choose_knock(
 
 def deadwood_batch(
     masks: npt.ArrayLike, *, aces: str = "low", values: Values = None
-) -> np.ndarray:  # type: ignore[type-arg]
+) -> np.ndarray[Any, np.dtype[np.int16]]:
     """Least deadwood of each mask of a 1-D integer array (int16 result).
     The GIL is released while the C loop runs."""
-    return _core.deadwood_batch(core_rules(aces, values), masks)  # type: ignore[no-any-return]
+    return _core.deadwood_batch(core_rules(aces, values), masks)
 
 
 def best_discard_batch(
     masks: npt.ArrayLike, *, aces: str = "low", values: Values = None
-) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[type-arg]
+) -> tuple[np.ndarray[Any, np.dtype[np.int16]], np.ndarray[Any, np.dtype[np.int8]]]:
     """The best discard of each mask: (int16 deadwood, int8 card id; -1 for
     an empty hand).  The GIL is released while the C loop runs."""
-    return _core.best_discard_batch(core_rules(aces, values), masks)  # type: ignore[no-any-return]
+    return _core.best_discard_batch(core_rules(aces, values), masks)

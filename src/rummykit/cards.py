@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Union
 
 from rummykit.errors import InvalidCardError
 
@@ -73,7 +72,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, card: int | str) -> Card:
+    def __new__(cls, card: int | str) -> Card:  # noqa: PYI034 (cards are interned)
         if isinstance(card, str):
             return parse_card(card)
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < NUM_CARDS:
@@ -114,7 +113,7 @@ class Card(int):
 
 _CARDS = tuple(int.__new__(Card, i) for i in range(NUM_CARDS))
 
-CardsLike = Union[str, int, Card, Iterable[Union[str, int, Card]]]
+CardsLike = str | int | Card | Iterable[str | int | Card]
 
 
 def parse_card(text: str) -> Card:

@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import reference as ref  # noqa: E402
+import reference as ref
 
 SEED = 20261202
 ROWS_PER_KIND = 200
