@@ -68,7 +68,7 @@ static int moves_at(const plan *pl, int slot, unsigned st, move out[32]) {
     unsigned sets[6];
     int n_sets = 0;
     if (slot != 13) {
-        int c = rk__popcount(m);
+        int c = rk__suit_count(m);
         if (c >= 3) sets[n_sets++] = m;
         if (c == 4)
             for (int s = 0; s < RK_NUM_SUITS; s++) sets[n_sets++] = m & ~(1u << s);
@@ -90,7 +90,7 @@ static int moves_at(const plan *pl, int slot, unsigned st, move out[32]) {
                 out[n].run = (uint8_t)r;
                 out[n].set = (uint8_t)sets[i];
                 out[n].next = (uint8_t)next;
-                out[n].cost = rk__popcount(rest & ~r) * pl->value[slot];
+                out[n].cost = rk__suit_count(rest & ~r) * pl->value[slot];
                 n++;
             }
             if (r == 0) break;

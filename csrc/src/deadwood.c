@@ -25,27 +25,30 @@ typedef struct set_options {
 static long set_choices(const rk_rules *rules, rk_lanes *l, unsigned three, int prune,
                         set_options *o) {
     const rk_lanes full = *l;
+    unsigned cap[RK_NUM_SUITS] = {0, 0, 0, 0};
     long combos = 1;
     o->n_ranks = 0;
+    if (prune) {
+        for (int s = 0; s < RK_NUM_SUITS; s++) cap[s] = rules->run_capable[full.s[s]];
+        /* ranks where no card can be in a run: the set is forced */
+        unsigned forced = three & ~(cap[0] | cap[1] | cap[2] | cap[3]);
+        for (int s = 0; s < RK_NUM_SUITS; s++) l->s[s] &= (uint16_t)~forced;
+        three &= ~forced;
+    }
     for (unsigned bits = three; bits; bits &= bits - 1) {
         int r = rk__ctz(bits);
         unsigned held = 0, capable = 0;
         for (int s = 0; s < RK_NUM_SUITS; s++) {
-            if (!((full.s[s] >> r) & 1u)) continue;
-            held |= 1u << s;
-            if (prune && ((rules->run_capable[full.s[s]] >> r) & 1u)) capable |= 1u << s;
+            held |= ((full.s[s] >> r) & 1u) << s;
+            capable |= ((cap[s] >> r) & 1u) << s;
         }
         int k = o->n_ranks, n = 0;
-        if (prune && capable == 0) {
-            for (int s = 0; s < RK_NUM_SUITS; s++) l->s[s] &= (uint16_t)~(1u << r);
-            continue;
-        }
         o->opt[k][n++] = (uint8_t)held;
         if (held == 0xFu) {
             for (int s = 0; s < RK_NUM_SUITS; s++)
                 if (!prune || ((capable >> s) & 1u)) o->opt[k][n++] = (uint8_t)(held & ~(1u << s));
         }
-        if (!prune || rk__popcount(held) == 3 || rk__popcount(capable) >= 2) o->opt[k][n++] = 0;
+        if (!prune || rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) o->opt[k][n++] = 0;
         o->rank[k] = r;
         o->n_opts[k] = n;
         o->n_ranks++;
@@ -98,14 +101,66 @@ static inline int one_rank_deadwood(const rk_rules *rules, rk_lanes l, int r) {
     return base + best;
 }
 
+/* Several ranks with sets in play (k <= 4 after pruning): each suit's final
+ * pattern depends only on which of those k ranks it gives to sets, so each
+ * suit's 2^k patterns are looked up once and every choice is four reads of
+ * that small table.  `choice` packs, per suit, the k-bit subset (4 bits a
+ * suit). */
+typedef struct packed_search {
+    uint16_t t[RK_NUM_SUITS][16];       /* run deadwood per suit and subset */
+    uint16_t packed[RK_NUM_RANKS][6];   /* each option's suits, as packed subset bits */
+    int floor;                          /* sum of each suit's least entry: nothing beats it */
+    int best;
+} packed_search;
+
+static void least_over_packed(packed_search *ps, const set_options *o, int k, unsigned choice) {
+    if (k == o->n_ranks) {
+        int v = ps->t[0][choice & 15u] + ps->t[1][(choice >> 4) & 15u] +
+                ps->t[2][(choice >> 8) & 15u] + ps->t[3][choice >> 12];
+        if (v < ps->best) ps->best = v;
+        return;
+    }
+    for (int i = 0; i < o->n_opts[k] && ps->best > ps->floor; i++)
+        least_over_packed(ps, o, k + 1, choice | ps->packed[k][i]);
+}
+
+static int several_ranks_deadwood(const rk_rules *rules, rk_lanes l, unsigned three) {
+    set_options o;
+    if (set_choices(rules, &l, three, 1, &o) > MAX_SET_CHOICES) return -1;
+    if (o.n_ranks > 4) return least_over_choices(rules, &o, 0, l);
+    packed_search ps;
+    unsigned subsets = 1u << o.n_ranks;
+    ps.floor = 0;
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        uint16_t pattern[16];
+        int least = RK_INF;
+        pattern[0] = l.s[s];
+        for (unsigned sub = 0; sub < subsets; sub++) {
+            if (sub) pattern[sub] = (uint16_t)(pattern[sub & (sub - 1)] & ~(1u << o.rank[rk__ctz(sub)]));
+            ps.t[s][sub] = rules->run_deadwood[pattern[sub]];
+            if (ps.t[s][sub] < least) least = ps.t[s][sub];
+        }
+        ps.floor += least;
+    }
+    for (int j = 0; j < o.n_ranks; j++)
+        for (int i = 0; i < o.n_opts[j]; i++) {
+            unsigned w = 0;
+            for (int s = 0; s < RK_NUM_SUITS; s++)
+                if ((o.opt[j][i] >> s) & 1u) w |= 1u << (4 * s + j);
+            ps.packed[j][i] = (uint16_t)w;
+        }
+    ps.best = RK_INF;
+    least_over_packed(&ps, &o, 0, 0);
+    return ps.best;
+}
+
 static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
     rk_lanes l = rk__split(hand);
     unsigned three = rk__three_of_a_rank(l);
     if (!three) return run_sum(rules, l);
     if (!(three & (three - 1))) return one_rank_deadwood(rules, l, rk__ctz(three));
-    set_options o;
-    if (set_choices(rules, &l, three, 1, &o) > MAX_SET_CHOICES) return rk__deadwood_dp(rules, hand);
-    return least_over_choices(rules, &o, 0, l);
+    int dw = several_ranks_deadwood(rules, l, three);
+    return dw >= 0 ? dw : rk__deadwood_dp(rules, hand);
 }
 
 int rk_deadwood(const rk_rules *rules, rk_mask hand) {

@@ -26,7 +26,17 @@ static inline rk_mask rk__join(rk_lanes l) {
            ((rk_mask)l.s[3] << 39);
 }
 
-static inline int rk__popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* Portable SWAR popcount: the default x86-64 target has no POPCNT
+ * instruction and the compiler builtin would call into libgcc. */
+static inline int rk__popcount(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* Popcount of a 4-bit suit set. */
+static inline int rk__suit_count(unsigned suits) { return (0x4332322132212110ull >> (4 * (suits & 15u))) & 15; }
 static inline int rk__ctz(uint64_t x) { return __builtin_ctzll(x); }
 
 /* Ranks held in at least three of the four suits. */
