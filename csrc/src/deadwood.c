@@ -163,6 +163,8 @@ static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
     return dw >= 0 ? dw : rk__deadwood_dp(rules, hand);
 }
 
+int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand) { return deadwood_fast(rules, hand); }
+
 int rk_deadwood(const rk_rules *rules, rk_mask hand) {
     if (!rules) return RK_ERR_ARG;
     if (hand & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;

@@ -45,6 +45,9 @@ static inline unsigned rk__three_of_a_rank(rk_lanes l) {
     return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
 }
 
+/* rk_deadwood without argument checks (for a valid mask). */
+int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand);
+
 /* Exact least deadwood by dynamic programming over ranks (any hand size). */
 int rk__deadwood_dp(const rk_rules *rules, rk_mask hand);
 

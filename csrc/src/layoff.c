@@ -44,7 +44,8 @@ static void run_extensions(extensions *e, int suit, uint16_t run, uint16_t held,
 static void meld_extensions(const rk_rules *rules, rk_mask meld, rk_mask defender, extensions *e) {
     e->n = 0;
     add_option(e, 0);
-    if (rk_meld_kind_of(rules, meld) == RK_MELD_SET) {
+    rk_lanes run = rk__split(meld), held = rk__split(defender);
+    if (rk__popcount(run.s[0] | run.s[1] | run.s[2] | run.s[3]) == 1) { /* a set: one rank */
         if (rk__popcount(meld) == 3) {
             int rank = rk__ctz(meld) % RK_NUM_RANKS;
             rk_mask rank_cards = 0;
@@ -55,7 +56,7 @@ static void meld_extensions(const rk_rules *rules, rk_mask meld, rk_mask defende
         return;
     }
     int suit = rk__ctz(meld) / RK_NUM_RANKS;
-    rk_lanes run = rk__split(meld), held = rk__split(defender);
+    if (!held.s[suit]) return;
     if (rules->aces != RK_ACES_HIGH) run_extensions(e, suit, run.s[suit], held.s[suit], 0);
     if (rules->aces != RK_ACES_LOW) run_extensions(e, suit, run.s[suit], held.s[suit], 1);
 }
@@ -72,7 +73,7 @@ typedef struct layoff_search {
 
 static void search(layoff_search *ls, int k, rk_mask used) {
     if (k == ls->n) {
-        int d = rk_deadwood(ls->rules, ls->defender & ~used);
+        int d = rk__deadwood_unchecked(ls->rules, ls->defender & ~used);
         int count = rk__popcount(used);
         if (d < ls->best_deadwood || (d == ls->best_deadwood && count < ls->best_count)) {
             ls->best_deadwood = d;
