@@ -97,7 +97,9 @@ class Figure:
 class Figures:
     rows: dict[str, Figure] = field(default_factory=dict)
 
-    def add(self, key: str, name: str, value: float, unit: str, target: str = "", note: str = "") -> None:
+    def add(
+        self, key: str, name: str, value: float, unit: str, target: str = "", note: str = ""
+    ) -> None:
         self.rows[key] = Figure(name, value, unit, target, note)
 
     def get(self, key: str) -> float | None:
@@ -114,7 +116,7 @@ def figures(request: pytest.FixtureRequest) -> Figures:
     return request.config.stash.setdefault(FIGURES_KEY, Figures())
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
     figs = config.stash.get(FIGURES_KEY, None)
     if figs is None or not figs.rows:
         return
@@ -122,7 +124,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: igno
     tr.section("rummykit benchmark figures (median)")
     width = max(len(r.name) for r in figs.rows.values())
     for row in figs.rows.values():
-        value = f"{row.value:,.1f} {row.unit}" if row.value < 1000 else f"{row.value:,.0f} {row.unit}"
+        value = (
+            f"{row.value:,.1f} {row.unit}" if row.value < 1000 else f"{row.value:,.0f} {row.unit}"
+        )
         line = f"{row.name:<{width}}  {value:>14}"
         if row.target:
             line += f"   target {row.target}"

@@ -23,12 +23,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import reference as ref  # tests/reference.py, put on sys.path by conftest.py
 
 import rummykit as rk
 from rummykit import _core
 from rummykit._rules import DEFAULT_VALUES, core_rules
-
-import reference as ref  # tests/reference.py, put on sys.path by conftest.py
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -40,23 +39,23 @@ REF_HANDS_10 = 40
 REF_HANDS_11 = 12
 
 
-def consume(iterator) -> None:  # type: ignore[no-untyped-def]
+def consume(iterator) -> None:
     """Run an iterator to its end at C speed (no per-item Python bytecode)."""
     deque(iterator, maxlen=0)
 
 
-def median_seconds(benchmark) -> float | None:  # type: ignore[no-untyped-def]
+def median_seconds(benchmark) -> float | None:
     """Median seconds per round of the finished benchmark (None if disabled)."""
     stats = getattr(benchmark, "stats", None)
     return None if stats is None else float(stats.stats.median)
 
 
-def min_seconds(benchmark) -> float | None:  # type: ignore[no-untyped-def]
+def min_seconds(benchmark) -> float | None:
     stats = getattr(benchmark, "stats", None)
     return None if stats is None else float(stats.stats.min)
 
 
-def record(benchmark, figures, key, name, per_round, unit="ns", target="", note=""):  # type: ignore[no-untyped-def]
+def record(benchmark, figures, key, name, per_round, unit="ns", target="", note=""):
     """Store median/min per item in extra_info and the session table.
     ``per_round`` items are processed per round; ``unit`` is ns, us or ms."""
     scale = {"ns": 1e9, "us": 1e6, "ms": 1e3}[unit]
@@ -65,7 +64,9 @@ def record(benchmark, figures, key, name, per_round, unit="ns", target="", note=
         return None
     value = med / per_round * scale
     benchmark.extra_info[f"{unit}_per_item_median"] = round(value, 3)
-    benchmark.extra_info[f"{unit}_per_item_min"] = round(min_seconds(benchmark) / per_round * scale, 3)
+    benchmark.extra_info[f"{unit}_per_item_min"] = round(
+        min_seconds(benchmark) / per_round * scale, 3
+    )
     benchmark.extra_info["items_per_round"] = per_round
     if target:
         benchmark.extra_info["target"] = target
@@ -73,7 +74,7 @@ def record(benchmark, figures, key, name, per_round, unit="ns", target="", note=
     return value
 
 
-def ratio(benchmark, figures, key, name, slow_key, fast_key, note=""):  # type: ignore[no-untyped-def]
+def ratio(benchmark, figures, key, name, slow_key, fast_key, note=""):
     """Speed-up slow/fast of two recorded figures (same unit assumed ns/us/ms)."""
     slow, fast = figures.rows.get(slow_key), figures.rows.get(fast_key)
     if slow is None or fast is None:
@@ -100,27 +101,43 @@ def card_text(mask: int) -> str:
 
 
 def test_batch_deadwood_random10(benchmark, figures, random10):
-    result = benchmark.pedantic(rk.deadwood_batch, args=(random10,), rounds=30, iterations=1, warmup_rounds=2)
+    result = benchmark.pedantic(
+        rk.deadwood_batch, args=(random10,), rounds=30, iterations=1, warmup_rounds=2
+    )
     assert result.dtype == np.int16 and result.shape == random10.shape
     sample = range(0, len(random10), len(random10) // 2000)
     assert [int(result[i]) for i in sample] == [rk.deadwood(int(random10[i])) for i in sample]
     assert [int(result[i]) for i in range(REF_HANDS_10)] == [
         ref.min_deadwood(cards_of(m)) for m in random10[:REF_HANDS_10]
     ]
-    record(benchmark, figures, "batch_dw_random10", "batch deadwood, random 10-card", len(random10),
-           target="<= 8 ns/hand")
+    record(
+        benchmark,
+        figures,
+        "batch_dw_random10",
+        "batch deadwood, random 10-card",
+        len(random10),
+        target="<= 8 ns/hand",
+    )
 
 
 def test_batch_deadwood_dense10(benchmark, figures, dense10):
     assert all(len(cards_of(m)) == 10 for m in dense10[:100])
-    result = benchmark.pedantic(rk.deadwood_batch, args=(dense10,), rounds=30, iterations=1, warmup_rounds=2)
+    result = benchmark.pedantic(
+        rk.deadwood_batch, args=(dense10,), rounds=30, iterations=1, warmup_rounds=2
+    )
     sample = range(0, len(dense10), len(dense10) // 2000)
     assert [int(result[i]) for i in sample] == [rk.deadwood(int(dense10[i])) for i in sample]
     assert [int(result[i]) for i in range(REF_HANDS_10)] == [
         ref.min_deadwood(cards_of(m)) for m in dense10[:REF_HANDS_10]
     ]
-    value = record(benchmark, figures, "batch_dw_dense10", "batch deadwood, meld-dense 10-card",
-                   len(dense10), target="<= 3x random")
+    value = record(
+        benchmark,
+        figures,
+        "batch_dw_dense10",
+        "batch deadwood, meld-dense 10-card",
+        len(dense10),
+        target="<= 3x random",
+    )
     base = figures.get("batch_dw_random10")
     if value is not None and base:
         benchmark.extra_info["dense_over_random"] = round(value / base, 2)
@@ -128,14 +145,21 @@ def test_batch_deadwood_dense10(benchmark, figures, dense10):
 
 
 def test_batch_best_discard_random11(benchmark, figures, random11):
-    dw, card = benchmark.pedantic(rk.best_discard_batch, args=(random11,), rounds=20, iterations=1,
-                                  warmup_rounds=2)
+    dw, card = benchmark.pedantic(
+        rk.best_discard_batch, args=(random11,), rounds=20, iterations=1, warmup_rounds=2
+    )
     assert dw.dtype == np.int16 and card.dtype == np.int8 and dw.shape == random11.shape
     for i in range(0, len(random11), len(random11) // 1000):
         scalar = rk.best_discard(int(random11[i]))
         assert (int(card[i]), int(dw[i])) == (int(scalar.card), scalar.deadwood)
-    record(benchmark, figures, "batch_bd_random11", "batch best discard, random 11-card", len(random11),
-           target="<= 25 ns/hand")
+    record(
+        benchmark,
+        figures,
+        "batch_bd_random11",
+        "batch best discard, random 11-card",
+        len(random11),
+        target="<= 25 ns/hand",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -157,8 +181,14 @@ def test_scalar_deadwood_int(benchmark, figures, random10, masks10):
     benchmark(lambda: consume(map(rk.deadwood, masks10)))
     expected = rk.deadwood_batch(random10[:SCALAR_HANDS]).tolist()
     assert [rk.deadwood(m) for m in masks10] == expected
-    record(benchmark, figures, "scalar_dw_int", "deadwood(int mask), 10-card", SCALAR_HANDS,
-           target="<= 250 ns/call")
+    record(
+        benchmark,
+        figures,
+        "scalar_dw_int",
+        "deadwood(int mask), 10-card",
+        SCALAR_HANDS,
+        target="<= 250 ns/call",
+    )
 
 
 def test_scalar_deadwood_text(benchmark, figures, random10, masks10):
@@ -173,7 +203,9 @@ def test_scalar_deadwood_list(benchmark, figures, random10, masks10):
     lists = [card_text(m).split() for m in masks10]
     benchmark(lambda: consume(map(rk.deadwood, lists)))
     assert [rk.deadwood(x) for x in lists] == rk.deadwood_batch(random10[:SCALAR_HANDS]).tolist()
-    record(benchmark, figures, "scalar_dw_list", 'deadwood(["AS", "2S", ...]), 10-card', SCALAR_HANDS)
+    record(
+        benchmark, figures, "scalar_dw_list", 'deadwood(["AS", "2S", ...]), 10-card', SCALAR_HANDS
+    )
 
 
 def test_scalar_best_discard11(benchmark, figures, random11, masks11):
@@ -181,8 +213,14 @@ def test_scalar_best_discard11(benchmark, figures, random11, masks11):
     dw, card = rk.best_discard_batch(random11[:SCALAR_HANDS])
     got = [rk.best_discard(m) for m in masks11]
     assert [(int(d.card), d.deadwood) for d in got] == list(zip(card.tolist(), dw.tolist()))
-    record(benchmark, figures, "scalar_bd11", "best_discard(int mask), 11-card", SCALAR_HANDS,
-           note="(public engine ~17 us)")
+    record(
+        benchmark,
+        figures,
+        "scalar_bd11",
+        "best_discard(int mask), 11-card",
+        SCALAR_HANDS,
+        note="(public engine ~17 us)",
+    )
 
 
 def test_scalar_best_melds10(benchmark, figures, random10, masks10):
@@ -191,8 +229,14 @@ def test_scalar_best_melds10(benchmark, figures, random10, masks10):
     benchmark(lambda: consume(map(rk.best_melds, masks10)))
     expected = rk.deadwood_batch(random10[:SCALAR_HANDS]).tolist()
     assert [rk.best_melds(m).deadwood for m in masks10] == expected
-    record(benchmark, figures, "scalar_best_melds", "best_melds(int mask), 10-card", SCALAR_HANDS,
-           unit="us")
+    record(
+        benchmark,
+        figures,
+        "scalar_best_melds",
+        "best_melds(int mask), 10-card",
+        SCALAR_HANDS,
+        unit="us",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -228,7 +272,7 @@ def test_layoff_one_defender(benchmark, figures, knocks):
     arrangements = [(rk.best_melds(k), d) for k, d in knocks]
     assert all(1 <= a.deadwood <= 10 for a, _ in arrangements)
 
-    def run():  # type: ignore[no-untyped-def]
+    def run():
         for a, d in arrangements:
             rk.layoff(a, d)
 
@@ -236,20 +280,34 @@ def test_layoff_one_defender(benchmark, figures, knocks):
     for a, d in arrangements[:25]:
         melds = [cards_of(m.mask) for m in a.melds]
         assert rk.layoff(a, d).deadwood == ref.layoff_deadwood(melds, cards_of(d))
-    record(benchmark, figures, "layoff_py", "layoff(), one defender (public API)", len(arrangements),
-           unit="us", target="<= 100 ns in C")
+    record(
+        benchmark,
+        figures,
+        "layoff_py",
+        "layoff(), one defender (public API)",
+        len(arrangements),
+        unit="us",
+        note="(C target <= 100 ns: see C rk_layoff_deadwood)",
+    )
 
 
 def test_layoff_one_defender_core(benchmark, figures, knocks):
-    """The bare C solve plus one Cython call (no result objects): the
-    closest Python-side figure to the C target."""
+    """One Cython call: the C lay-off solve plus the defender's own melds,
+    returned as plain tuples (no result objects)."""
     rules = core_rules()
     jobs = [([m.mask for m in rk.best_melds(k).melds], d) for k, d in knocks]
     benchmark(lambda: consume(_core.layoff(rules, m, d) for m, d in jobs))
     for (m, d), (k, _) in zip(jobs[:25], knocks):
         assert _core.layoff(rules, m, d)[0] == rk.layoff(rk.best_melds(k), d).deadwood
-    record(benchmark, figures, "layoff_core", "_core.layoff(), one defender", len(jobs), unit="ns",
-           target="<= 100 ns in C")
+    record(
+        benchmark,
+        figures,
+        "layoff_core",
+        "_core.layoff(), one defender",
+        len(jobs),
+        unit="ns",
+        note="(Python call to the C solve + arrangement)",
+    )
 
 
 def test_choose_knock(benchmark, figures, knocks):
@@ -258,7 +316,9 @@ def test_choose_knock(benchmark, figures, knocks):
         choice = rk.choose_knock(k, d)
         assert choice.margin == ref.knock_value(cards_of(k), cards_of(d), 10)
         assert choice.arrangement.deadwood <= 10
-    record(benchmark, figures, "choose_knock", "choose_knock(), 10 v 10 cards", len(knocks), unit="us")
+    record(
+        benchmark, figures, "choose_knock", "choose_knock(), 10 v 10 cards", len(knocks), unit="us"
+    )
 
 
 # --------------------------------------------------------------------------
@@ -268,29 +328,69 @@ def test_choose_knock(benchmark, figures, knocks):
 
 def test_reference_min_deadwood10(benchmark, figures, random10):
     hands = [frozenset(cards_of(m)) for m in random10[:REF_HANDS_10]]
-    result = benchmark.pedantic(lambda: [ref.min_deadwood(h) for h in hands], rounds=5, iterations=1,
-                                warmup_rounds=1)
+    result = benchmark.pedantic(
+        lambda: [ref.min_deadwood(h) for h in hands], rounds=5, iterations=1, warmup_rounds=1
+    )
     assert result == rk.deadwood_batch(random10[:REF_HANDS_10]).tolist()
-    record(benchmark, figures, "ref_dw10", "reference min_deadwood, 10-card", len(hands), unit="us",
-           note="(issue: ~67 us)")
-    ratio(benchmark, figures, "x_scalar_vs_ref_dw", "  speed-up deadwood(int) vs reference", "ref_dw10",
-          "scalar_dw_int")
-    ratio(benchmark, figures, "x_batch_vs_ref_dw", "  speed-up batch deadwood vs reference", "ref_dw10",
-          "batch_dw_random10")
+    record(
+        benchmark,
+        figures,
+        "ref_dw10",
+        "reference min_deadwood, 10-card",
+        len(hands),
+        unit="us",
+        note="(issue: ~67 us)",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "x_scalar_vs_ref_dw",
+        "  speed-up deadwood(int) vs reference",
+        "ref_dw10",
+        "scalar_dw_int",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "x_batch_vs_ref_dw",
+        "  speed-up batch deadwood vs reference",
+        "ref_dw10",
+        "batch_dw_random10",
+    )
 
 
 def test_reference_best_discard11(benchmark, figures, random11):
     hands = [frozenset(cards_of(m)) for m in random11[:REF_HANDS_11]]
-    result = benchmark.pedantic(lambda: [ref.best_discard(h) for h in hands], rounds=3, iterations=1,
-                                warmup_rounds=1)
+    result = benchmark.pedantic(
+        lambda: [ref.best_discard(h) for h in hands], rounds=3, iterations=1, warmup_rounds=1
+    )
     dw, card = rk.best_discard_batch(random11[:REF_HANDS_11])
     assert result == list(zip(card.tolist(), dw.tolist()))
-    record(benchmark, figures, "ref_bd11", "reference best_discard, 11-card", len(hands), unit="us",
-           note="(issue: ~720 us)")
-    ratio(benchmark, figures, "x_scalar_vs_ref_bd", "  speed-up best_discard(int) vs reference", "ref_bd11",
-          "scalar_bd11")
-    ratio(benchmark, figures, "x_batch_vs_ref_bd", "  speed-up batch best discard vs reference", "ref_bd11",
-          "batch_bd_random11")
+    record(
+        benchmark,
+        figures,
+        "ref_bd11",
+        "reference best_discard, 11-card",
+        len(hands),
+        unit="us",
+        note="(issue: ~720 us)",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "x_scalar_vs_ref_bd",
+        "  speed-up best_discard(int) vs reference",
+        "ref_bd11",
+        "scalar_bd11",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "x_batch_vs_ref_bd",
+        "  speed-up batch best discard vs reference",
+        "ref_bd11",
+        "batch_bd_random11",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -299,7 +399,7 @@ def test_reference_best_discard11(benchmark, figures, random11):
 
 
 @pytest.fixture(scope="module")
-def spiel_utils():  # type: ignore[no-untyped-def]
+def spiel_utils():
     try:
         import pyspiel
     except ImportError as exc:
@@ -318,12 +418,31 @@ def test_openspiel_min_deadwood10(benchmark, figures, spiel_utils, random10):
     f = spiel_utils.min_deadwood
     benchmark(lambda: consume(map(f, hands)))
     assert [f(h) for h in hands] == rk.deadwood_batch(random10[:SPIEL_HANDS]).tolist()
-    record(benchmark, figures, "spiel_dw10", "OpenSpiel min_deadwood, 10-card", len(hands), unit="us",
-           note="(issue: ~1.2 us)")
-    ratio(benchmark, figures, "x_scalar_vs_spiel_dw", "  speed-up deadwood(int) vs OpenSpiel", "spiel_dw10",
-          "scalar_dw_int")
-    ratio(benchmark, figures, "x_batch_vs_spiel_dw", "  speed-up batch deadwood vs OpenSpiel", "spiel_dw10",
-          "batch_dw_random10")
+    record(
+        benchmark,
+        figures,
+        "spiel_dw10",
+        "OpenSpiel min_deadwood, 10-card",
+        len(hands),
+        unit="us",
+        note="(issue: ~1.2 us)",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "x_scalar_vs_spiel_dw",
+        "  speed-up deadwood(int) vs OpenSpiel",
+        "spiel_dw10",
+        "scalar_dw_int",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "x_batch_vs_spiel_dw",
+        "  speed-up batch deadwood vs OpenSpiel",
+        "spiel_dw10",
+        "batch_dw_random10",
+    )
 
 
 def test_openspiel_min_deadwood11(benchmark, figures, spiel_utils, random11):
@@ -337,10 +456,23 @@ def test_openspiel_min_deadwood11(benchmark, figures, spiel_utils, random11):
     exact = rk.best_discard_batch(random11[:SPIEL_HANDS])[0].tolist()
     assert all(t >= e for t, e in zip(theirs, exact))
     benchmark.extra_info["hands_above_exact"] = sum(t != e for t, e in zip(theirs, exact))
-    record(benchmark, figures, "spiel_dw11", "OpenSpiel min_deadwood, 11-card", len(hands), unit="us",
-           note=f"({benchmark.extra_info['hands_above_exact']}/{len(hands)} hands above exact)")
-    ratio(benchmark, figures, "x_scalar_vs_spiel_bd", "  speed-up best_discard(int) vs OpenSpiel",
-          "spiel_dw11", "scalar_bd11")
+    record(
+        benchmark,
+        figures,
+        "spiel_dw11",
+        "OpenSpiel min_deadwood, 11-card",
+        len(hands),
+        unit="us",
+        note=f"({benchmark.extra_info['hands_above_exact']}/{len(hands)} hands above exact)",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "x_scalar_vs_spiel_bd",
+        "  speed-up best_discard(int) vs OpenSpiel",
+        "spiel_dw11",
+        "scalar_bd11",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -348,8 +480,7 @@ def test_openspiel_min_deadwood11(benchmark, figures, spiel_utils, random11):
 # --------------------------------------------------------------------------
 
 IMPORT_SNIPPET = (
-    "import time; t = time.perf_counter(); import rummykit; "
-    "print(time.perf_counter() - t)"
+    "import time; t = time.perf_counter(); import rummykit; print(time.perf_counter() - t)"
 )
 
 
@@ -358,9 +489,14 @@ def test_import_time(benchmark, figures):
     interpreter start-up; the figure reported is the import alone)."""
     times: list[float] = []
 
-    def run():  # type: ignore[no-untyped-def]
-        out = subprocess.run([sys.executable, "-c", IMPORT_SNIPPET], capture_output=True, text=True,
-                             check=True, cwd=tempfile.gettempdir())
+    def run():
+        out = subprocess.run(
+            [sys.executable, "-c", IMPORT_SNIPPET],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tempfile.gettempdir(),
+        )
         times.append(float(out.stdout.strip()))
 
     benchmark.pedantic(run, rounds=10, iterations=1, warmup_rounds=1)
@@ -380,8 +516,15 @@ def test_rules_tables(benchmark, figures, c_bench):
     if c_bench is not None:
         size = int(_run_c_bench(c_bench, [])["size"]["rk_rules"])
         benchmark.extra_info["sizeof_rk_rules_bytes"] = size
-    record(benchmark, figures, "rules_init", "rules tables init (rk_rules_init)", 1, unit="us",
-           note=f"sizeof(rk_rules) = {size} bytes" if size is not None else "sizeof(rk_rules) ~64 KiB")
+    record(
+        benchmark,
+        figures,
+        "rules_init",
+        "rules tables init (rk_rules_init)",
+        1,
+        unit="us",
+        note=f"sizeof(rk_rules) = {size} bytes" if size is not None else "sizeof(rk_rules) ~64 KiB",
+    )
 
 
 # --------------------------------------------------------------------------
@@ -390,7 +533,7 @@ def test_rules_tables(benchmark, figures, c_bench):
 
 
 @pytest.fixture(scope="module")
-def c_bench(tmp_path_factory):  # type: ignore[no-untyped-def]
+def c_bench(tmp_path_factory):
     """benchmarks/c/bench_core.c compiled with the core sources (-O3, as the
     Release build); None when no C compiler is found."""
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
@@ -398,15 +541,26 @@ def c_bench(tmp_path_factory):  # type: ignore[no-untyped-def]
         return None
     exe = tmp_path_factory.mktemp("c_bench") / "bench_core"
     sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
-    cmd = [cc, "-std=c99", "-O3", "-DNDEBUG", f"-I{REPO / 'csrc' / 'include'}",
-           str(Path(__file__).parent / "c" / "bench_core.c"), *sources, "-o", str(exe)]
+    cmd = [
+        cc,
+        "-std=c99",
+        "-O3",
+        "-DNDEBUG",
+        f"-I{REPO / 'csrc' / 'include'}",
+        str(Path(__file__).parent / "c" / "bench_core.c"),
+        *sources,
+        "-o",
+        str(exe),
+    ]
     subprocess.run(cmd, check=True, capture_output=True, timeout=120)
     return exe
 
 
 def _run_c_bench(exe: Path, deals: list[tuple[int, int]]) -> dict[str, dict[str, str]]:
     stdin = "".join(f"{k:x} {d:x}\n" for k, d in deals)
-    out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True, timeout=120)
+    out = subprocess.run(
+        [str(exe)], input=stdin, capture_output=True, text=True, check=True, timeout=120
+    )
     parsed: dict[str, dict[str, str]] = {"size": {}, "deal": {}, "time": {}}
     for line in out.stdout.splitlines():
         kind, key, rest = line.split(" ", 2)
@@ -415,21 +569,23 @@ def _run_c_bench(exe: Path, deals: list[tuple[int, int]]) -> dict[str, dict[str,
 
 
 def test_c_core(benchmark, figures, c_bench, knocks):
-    """rk_deadwood, rk_best_arrangement, rk_layoff and rk_choose_knock timed
-    in C over the knock deals (the pytest-benchmark time is the whole
-    program run; the per-call figures are in extra_info)."""
+    """rk_deadwood, rk_best_arrangement, rk_layoff, rk_layoff_deadwood (the
+    lay-off solve alone) and rk_choose_knock, timed in C over the knock
+    deals.  The pytest-benchmark time is the whole program run; the per-call
+    figures are in extra_info and the summary table."""
     if c_bench is None:
         pytest.skip("no C compiler")
     result = benchmark.pedantic(_run_c_bench, args=(c_bench, knocks), rounds=1, iterations=1)
     for i, (k, d) in enumerate(knocks):
-        layoff_dw, margin, defender_dw = map(int, result["deal"][str(i)].split())
+        layoff_dw, margin, defender_dw, layoff_only = map(int, result["deal"][str(i)].split())
         assert defender_dw == rk.deadwood(d)
-        assert layoff_dw == rk.layoff(rk.best_melds(k), d).deadwood
+        assert layoff_dw == layoff_only == rk.layoff(rk.best_melds(k), d).deadwood
         assert margin == rk.choose_knock(k, d).margin
     names = {
         "rk_deadwood": ("c_deadwood", "C rk_deadwood, 10-card", ""),
         "rk_best_arrangement": ("c_best_arrangement", "C rk_best_arrangement, 10-card", ""),
-        "rk_layoff": ("c_layoff", "C rk_layoff, one defender", "<= 100 ns"),
+        "rk_layoff": ("c_layoff", "C rk_layoff (+ defender's melds)", ""),
+        "rk_layoff_deadwood": ("c_layoff_dw", "C rk_layoff_deadwood, one defender", "<= 100 ns"),
         "rk_choose_knock": ("c_choose_knock", "C rk_choose_knock, 10 v 10 cards", ""),
     }
     for fn, (key, name, target) in names.items():

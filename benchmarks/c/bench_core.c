@@ -9,9 +9,10 @@
  * knocker's 10 cards can knock); empty input prints only the size line.
  * Output:
  *   "size rk_rules BYTES"
- *   "deal I LAYOFF_DEADWOOD MARGIN DEFENDER_DEADWOOD" per deal (the
- *       knocker's melds are those of rk_best_arrangement; the margin is
- *       rk_choose_knock's with limit 10),
+ *   "deal I LAYOFF MARGIN DEFENDER_DEADWOOD LAYOFF_DEADWOOD" per deal:
+ *       rk_layoff's deadwood (the knocker's melds are those of
+ *       rk_best_arrangement), rk_choose_knock's margin (limit 10),
+ *       rk_deadwood of the defender, rk_layoff_deadwood (same melds),
  *   "time NAME NS_PER_CALL" per timed function (median of 9 passes, each
  *       repeating the loop over all deals for at least 20 ms). */
 #define _POSIX_C_SOURCE 199309L
@@ -62,6 +63,13 @@ static void run_layoff(void) {
         rk_layoff(&rules, knocker_arr[i].melds, (size_t)knocker_arr[i].n_melds, defender[i], &r);
         s += r.deadwood;
     }
+    sink += s;
+}
+
+static void run_layoff_deadwood(void) {
+    long s = 0;
+    for (size_t i = 0; i < n_deals; i++)
+        s += rk_layoff_deadwood(&rules, knocker_arr[i].melds, (size_t)knocker_arr[i].n_melds, defender[i]);
     sink += s;
 }
 
@@ -118,11 +126,14 @@ int main(void) {
             fprintf(stderr, "deal %zu failed\n", i);
             return 1;
         }
-        printf("deal %zu %d %d %d\n", i, r.deadwood, c.margin, rk_deadwood(&rules, defender[i]));
+        printf("deal %zu %d %d %d %d\n", i, r.deadwood, c.margin, rk_deadwood(&rules, defender[i]),
+               rk_layoff_deadwood(&rules, knocker_arr[i].melds, (size_t)knocker_arr[i].n_melds,
+                                  defender[i]));
     }
     printf("time rk_deadwood %.1f\n", time_ns(run_deadwood));
     printf("time rk_best_arrangement %.1f\n", time_ns(run_best_arrangement));
     printf("time rk_layoff %.1f\n", time_ns(run_layoff));
+    printf("time rk_layoff_deadwood %.1f\n", time_ns(run_layoff_deadwood));
     printf("time rk_choose_knock %.1f\n", time_ns(run_choose_knock));
     return 0;
 }
