@@ -25,6 +25,12 @@ from rummykit.analysis import (
     melds,
 )
 from rummykit.cards import Card, cards_text, from_mask, parse_card, parse_cards, to_mask
+from rummykit.games import Game, game_names
+from rummykit.knock.actions import Action, parse_action
+from rummykit.knock.game import KnockGame
+from rummykit.knock.showdown import HandResult
+from rummykit.knock.state import KnockState
+from rummykit.scoring import HollywoodSheet, settle
 from rummykit.errors import (
     IllegalActionError,
     InvalidCardError,
@@ -36,7 +42,13 @@ from rummykit.errors import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "Action",
     "Arrangement",
+    "Game",
+    "HandResult",
+    "HollywoodSheet",
+    "KnockGame",
+    "KnockState",
     "Card",
     "Discard",
     "IllegalActionError",
@@ -59,9 +71,12 @@ __all__ = [
     "deadwood_batch",
     "discard_deadwoods",
     "from_mask",
+    "game_names",
     "layoff",
     "melds",
+    "parse_action",
     "parse_card",
     "parse_cards",
+    "settle",
     "to_mask",
 ]

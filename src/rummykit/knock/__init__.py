@@ -1,0 +1,1 @@
+"""The knock games: Gin Rummy, Oklahoma Gin and Oklahoma Rummy."""

@@ -1,0 +1,106 @@
+"""A knock game (Gin Rummy, Oklahoma Gin, Oklahoma Rummy): rules plus the
+entry points that create hands and score them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rummykit.cards import Card, CardsLike, to_mask
+from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError
+from rummykit.knock.rules import KnockRules, knock_rules
+from rummykit.knock.showdown import HandResult, limit_and_multiplier, resolve_knock
+from rummykit.knock.state import KnockState
+from rummykit.scoring import settle
+
+__all__ = ["KnockGame"]
+
+
+def _rng(seed: Any) -> Any:
+    import numpy as np
+
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
+        return np.random.default_rng(seed)
+    raise InvalidOptionError(f"seed must be a non-negative int, a numpy Generator or None, got {seed!r}")
+
+
+class KnockGame:
+    """Gin Rummy, Oklahoma Gin or Oklahoma Rummy with a set of options.
+
+    >>> game = KnockGame("oklahoma-gin")
+    >>> state = game.new_hand(seed=1, dealer=0)
+    >>> state.current_player, state.phase_name, len(state.stock)
+    (1, 'draw', 31)
+    """
+
+    family = "knock"
+
+    def __init__(self, name: str = "gin", **options: Any) -> None:
+        self.rules: KnockRules = knock_rules(name, **options)
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.num_players
+
+    def __repr__(self) -> str:
+        given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
+        return f"Game({self.rules.name!r}{given})"
+
+    def new_hand(self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None) -> KnockState:
+        """Deal a hand.  ``seed`` is an int, a ``numpy.random.Generator`` or
+        None (fresh entropy); ``deck`` gives the card order explicitly, top
+        first (tests and replays); ``dealer`` defaults to a seeded draw."""
+        rng = _rng(seed)
+        n = self.rules.num_players
+        if dealer is None:
+            dealer = int(rng.integers(n))
+        elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        if deck is None:
+            order = [int(c) for c in rng.permutation(52)]
+        else:
+            order = [int(Card(c)) for c in deck]
+            if len(order) != 52 or len(set(order)) != 52:
+                raise InvalidCardError(f"deck must hold each of the 52 cards once, got {len(order)} cards, "
+                                       f"{len(set(order))} distinct")
+        return KnockState(self, order, dealer, int(rng.integers(2**62)))
+
+    def showdown(
+        self,
+        knocker: CardsLike,
+        defenders: Sequence[CardsLike],
+        upcard: int | str | None = None,
+        knocker_melds: object = None,
+    ) -> HandResult:
+        """Score a knock directly.  ``knocker`` is the knocker's final cards
+        after the knock discard, ``defenders`` the other hands in turn order
+        after the knocker, ``upcard`` the hand's original upcard (knock limit,
+        ace rule, spade multiplier).  Lists in the result are in that order:
+        ``winner`` 0 is the knocker, i is ``defenders[i-1]``.  An illegal
+        knock raises :class:`IllegalActionError`."""
+        hands = [to_mask(knocker)] + [to_mask(d) for d in defenders]
+        if len(hands) != self.rules.num_players:
+            raise IllegalActionError(f"{self.rules.name} has {self.rules.num_players} players, got {len(hands)} hands")
+        seen = 0
+        for h in hands:
+            if h & seen:
+                raise InvalidCardError("a card is in two hands")
+            seen |= h
+        card = None if upcard is None else Card(upcard)
+        if card is not None and seen >> card & 1:
+            raise InvalidCardError(f"the upcard {card} is also in a hand")
+        limit, gin_only, multiplier = limit_and_multiplier(self.rules, card)
+        return resolve_knock(self.rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier,
+                             knocker_melds=knocker_melds)
+
+    def settle(self, points: Sequence[int], boxes: Sequence[int]) -> list[int]:
+        """The two-player game settlement (RULES.md §1.6.1) with this game's
+        game bonus, box bonus and shutout rule."""
+        r = self.rules
+        return settle(points, boxes, game_bonus=r.game_bonus, box_bonus=r.box_bonus, shutout_rule=r.shutout_rule)

@@ -1,0 +1,380 @@
+"""The knock-game state machine (RULES.md Appendix A): deal, upcard offer,
+draw, discard or knock, the stock floor, restocks, and the showdown.
+
+A state is a handful of ints and tuples; ``apply_action`` pushes the old
+ones on a stack so that ``undo`` is a pop and ``clone`` a shallow copy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rummykit import _core
+from rummykit._rules import core_rules
+from rummykit.cards import Card, from_mask
+from rummykit.errors import IllegalActionError
+from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action, parse_action
+from rummykit.knock.showdown import HandResult, dead_hand, knock_is_legal, limit_and_multiplier, resolve_knock
+
+if TYPE_CHECKING:
+    from rummykit.knock.game import KnockGame
+
+__all__ = ["PHASES", "KnockState"]
+
+# phases
+OFFER_NONDEALER, OFFER_DEALER, FORCED_STOCK_DRAW, DRAW, DISCARD, LAST_CHANCE, KNOCK_ONLY, END = range(8)
+PHASES = ("offer_nondealer", "offer_dealer", "forced_stock_draw", "draw", "discard", "last_chance",
+          "knock_only", "end")
+
+# the fields an action may change, in snapshot order
+_FIELDS = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside",
+           "result", "knock_card", "shown_melds", "turns")
+
+
+class KnockState:
+    """One hand of a knock game.  Create it with ``game.new_hand()``.
+
+    OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
+    ``clone``, ``undo``, ``is_terminal``, ``returns``) and checked verbs for
+    people (``play("discard 7H")``, ``can_*``/``verify_*``).
+    """
+
+    __slots__ = ("game", "rules", "n", "dealer", "upcard", "limit", "gin_only", "multiplier", "deck",
+                 "shuffle_seed", "_core_rules", "history", "_stack", "_legal", *_FIELDS)
+
+    game: KnockGame
+    hands: tuple[int, ...]
+    stock: tuple[int, ...]  # top of the stock last
+    discards: tuple[int, ...]  # top of the pile last
+    known: tuple[int, ...]  # per seat: cards others saw them take from the discard pile
+    result: HandResult | None
+
+    def __init__(self, game: KnockGame, deck: list[int], dealer: int, shuffle_seed: int) -> None:
+        rules = game.rules
+        n = rules.num_players
+        self.game, self.rules, self.n, self.dealer = game, rules, n, dealer
+        self.deck, self.shuffle_seed = tuple(deck), shuffle_seed
+        self._core_rules = core_rules(rules.aces)
+        size = rules.hand_size
+        hands = [0] * n
+        for i in range(size * n):  # one card at a time, from the dealer's left
+            hands[(dealer + 1 + i) % n] |= 1 << deck[i]
+        upcard = deck[size * n]
+        self.upcard = Card(upcard)
+        self.limit, self.gin_only, self.multiplier = limit_and_multiplier(rules, self.upcard)
+        self.hands = tuple(hands)
+        self.stock = tuple(reversed(deck[size * n + 1:]))
+        self.discards = (upcard,)
+        self.known = (0,) * n
+        self.taken = -1
+        self.restocks = 0
+        self.set_aside = -1
+        self.result = None
+        self.knock_card = -1
+        self.shown_melds: tuple[int, ...] | None = None  # an explicit knock arrangement
+        self.turns = 0  # completed turns
+        self.player = (dealer + 1) % n
+        self.phase = OFFER_NONDEALER if rules.first_turn_procedure == "upcard_offer" else DRAW
+        self.history: list[int] = []
+        self._stack: list[tuple[Any, ...]] = []
+        self._legal: list[int] | None = None
+
+    # --- views ----------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act (-4, OpenSpiel's terminal id, when the hand is over)."""
+        return -4 if self.phase == END else self.player
+
+    @property
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
+    def is_terminal(self) -> bool:
+        return self.phase == END
+
+    def returns(self) -> list[int]:
+        """Each seat's points for the hand (0 until it ends, and for a dead hand)."""
+        return list(self.result.points) if self.result is not None else [0] * self.n
+
+    def hand(self, seat: int) -> list[Card]:
+        return from_mask(self.hands[seat])
+
+    @property
+    def top_discard(self) -> Card | None:
+        return Card(self.discards[-1]) if self.discards else None
+
+    def __repr__(self) -> str:
+        return (f"<KnockState {self.rules.name} {PHASES[self.phase]} player={self.player} "
+                f"stock={len(self.stock)} upcard={self.upcard} actions={len(self.history)}>")
+
+    # --- legal actions (the one source of truth) --------------------------
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted (empty at the end of the hand)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _knock_deadwoods(self) -> list[tuple[int, int]]:
+        return _core.deadwood_after_discards(self._core_rules, self.hands[self.player])
+
+    def _can_knock(self, deadwood: int) -> bool:
+        return knock_is_legal(self.rules, deadwood, self.limit, self.gin_only)
+
+    def _compute_legal(self) -> list[int]:
+        phase = self.phase
+        if phase == DISCARD or phase == KNOCK_ONLY:
+            forbid = self.taken if self.rules.forbid_discarding_taken_card else -1
+            discards, knocks = [], []
+            for card, deadwood in self._knock_deadwoods():
+                if card == forbid:
+                    continue
+                discards.append(card)
+                if self._can_knock(deadwood):
+                    knocks.append(KNOCK + card)
+            if phase == KNOCK_ONLY:
+                return knocks
+            if self.rules.big_gin_bonus is not None and _core.deadwood(self._core_rules, self.hands[self.player]) == 0:
+                knocks.append(BIG_GIN)
+            return discards + knocks
+        if phase == DRAW:
+            return [DRAW_STOCK, TAKE] if self.discards else [DRAW_STOCK]
+        if phase == OFFER_NONDEALER or phase == OFFER_DEALER:
+            return [TAKE, PASS]
+        if phase == FORCED_STOCK_DRAW:
+            return [DRAW_STOCK]
+        if phase == LAST_CHANCE:
+            return [TAKE, PASS] if self._last_chance_knock_exists() else [PASS]
+        return []
+
+    def _last_chance_knock_exists(self) -> bool:
+        card = self.discards[-1]
+        hand = self.hands[self.player] | (1 << card)
+        pairs = _core.deadwood_after_discards(self._core_rules, hand)
+        return any(c != card and self._can_knock(dw) for c, dw in pairs)
+
+    # --- checked verbs for people --------------------------------------------
+
+    def verify_action(self, action: int | str | Action) -> int:
+        """The action id if it is legal now; else :class:`IllegalActionError`
+        naming the rule that forbids it."""
+        action_id = self._as_id(action)
+        if action_id in self.legal_actions():
+            return action_id
+        raise IllegalActionError(self._why_illegal(action_id))
+
+    def can_act(self, action: int | str | Action) -> bool:
+        try:
+            self.verify_action(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def verify_discard(self, card: int | str) -> None:
+        self.verify_action(Action(Card(card)))
+
+    def can_discard(self, card: int | str) -> bool:
+        return self.can_act(Action(Card(card)))
+
+    def verify_knock(self, card: int | str) -> None:
+        self.verify_action(Action(KNOCK + Card(card)))
+
+    def can_knock(self, card: int | str) -> bool:
+        return self.can_act(Action(KNOCK + Card(card)))
+
+    def play(self, action: int | str | Action, *, player: int | None = None) -> None:
+        """Apply a checked action given as text, an :class:`Action` or an id.
+        With ``player``, also check that it is that seat's turn."""
+        if player is not None and player != self.current_player:
+            raise IllegalActionError(f"out of turn: it is seat {self.current_player}'s turn, not {player}'s")
+        self.apply_action(self.verify_action(action))
+
+    def _as_id(self, action: int | str | Action) -> int:
+        if isinstance(action, Action):
+            return action.id
+        if isinstance(action, str):
+            return parse_action(action).id
+        return Action.from_id(action).id
+
+    def _why_illegal(self, action_id: int) -> str:
+        action, phase = Action(action_id), PHASES[self.phase]
+        if self.phase == END:
+            return f"{action}: the hand is over"
+        card = action.card
+        if card is not None:
+            if self.phase not in (DISCARD, KNOCK_ONLY):
+                return f"{action}: not now, the phase is {phase} (draw first)"
+            if not self.hands[self.player] >> card & 1:
+                return f"{action}: {card} is not in seat {self.player}'s hand"
+            if card == self.taken and self.rules.forbid_discarding_taken_card:
+                return f"{action}: the card just taken from the discard pile may not be discarded this turn"
+            if self.phase == KNOCK_ONLY and action.kind == "discard":
+                return f"{action}: after taking the last-chance discard the player must knock"
+            if action.kind == "knock":
+                after = dict(self._knock_deadwoods())[card]
+                if self.gin_only and after:
+                    return f"{action}: the upcard is an ace, only gin may end the hand (deadwood {after})"
+                return f"{action}: deadwood {after} is over the knock limit {self.limit}"
+        if action_id == BIG_GIN:
+            return "big gin: needs big_gin_bonus and all eleven cards melded"
+        if action_id == TAKE and self.phase == LAST_CHANCE:
+            return "take: the last-chance discard may only be taken to knock at once"
+        if action_id == TAKE and not self.discards:
+            return "take: the discard pile is empty"
+        return f"{action}: not allowed in phase {phase}"
+
+    # --- transitions -------------------------------------------------------
+
+    def apply_action(self, action_id: int) -> None:
+        """Apply a legal action id (trusted for speed; ``play`` checks it)."""
+        self._stack.append(tuple(getattr(self, f) for f in _FIELDS))
+        self.history.append(action_id)
+        self._legal = None
+        phase, p = self.phase, self.player
+        if action_id < KNOCK:
+            self._discard(p, action_id)
+        elif action_id < DRAW_STOCK:
+            self._knock(p, action_id - KNOCK)
+        elif action_id == DRAW_STOCK:
+            self._draw_stock(p)
+        elif action_id == TAKE:
+            self._take(p, phase)
+        elif action_id == PASS:
+            self._pass(phase)
+        elif action_id == BIG_GIN:
+            self._end_with_knock(p, self.hands[p], big_gin=True)
+
+    def undo(self) -> None:
+        """Take back the last action."""
+        if not self._stack:
+            raise IllegalActionError("nothing to undo")
+        for name, value in zip(_FIELDS, self._stack.pop()):
+            setattr(self, name, value)
+        self.history.pop()
+        self._legal = None
+
+    def clone(self) -> KnockState:
+        """An independent copy (history and undo stack included)."""
+        other = object.__new__(KnockState)
+        for name in KnockState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.history = list(self.history)
+        other._stack = list(self._stack)
+        return other
+
+    def _set_hand(self, p: int, mask: int) -> None:
+        hands = list(self.hands)
+        hands[p] = mask
+        self.hands = tuple(hands)
+
+    def _set_known(self, p: int, mask: int) -> None:
+        known = list(self.known)
+        known[p] = mask
+        self.known = tuple(known)
+
+    def _next_turn(self) -> None:
+        self.turns += 1
+        if 0 <= self.rules.max_turns <= self.turns:
+            self._end_dead()
+            return
+        self.player = (self.player + 1) % self.n
+        self.phase = DRAW
+        self.taken = -1
+
+    def _discard(self, p: int, card: int) -> None:
+        bit = 1 << card
+        self._set_hand(p, self.hands[p] & ~bit)
+        self._set_known(p, self.known[p] & ~bit)
+        self.discards = self.discards + (card,)
+        rule = self.rules.stock_end_rule
+        if rule != "reshuffle" and len(self.stock) <= 2:
+            if rule == "dead_at_2_last_chance" and self.phase == DISCARD:
+                self.player, self.phase, self.taken = (p + 1) % self.n, LAST_CHANCE, -1
+                return
+            self._end_dead()
+            return
+        self._next_turn()
+
+    def _draw_stock(self, p: int) -> None:
+        if not self.stock and not self._restock():
+            self._end_dead()
+            return
+        card = self.stock[-1]
+        self.stock = self.stock[:-1]
+        self._set_hand(p, self.hands[p] | 1 << card)
+        self.phase, self.taken = DISCARD, -1
+        if self.rules.stock_end_rule == "dead_on_draw" and len(self.stock) <= 2:
+            self._end_dead()
+
+    def _restock(self) -> bool:
+        """RULES.md §0.8 reshuffle_keep_top: the top discard stays; the rest
+        is shuffled (seeded by the hand and the restock count) into the stock."""
+        limit = self.rules.max_restocks
+        if len(self.discards) < 2 or (limit >= 0 and self.restocks >= limit):
+            return False
+        import numpy as np
+
+        rng = np.random.default_rng([self.shuffle_seed, self.restocks])
+        pile = list(self.discards[:-1])
+        self.stock = tuple(pile[i] for i in rng.permutation(len(pile)))
+        self.discards = self.discards[-1:]
+        self.restocks += 1
+        return True
+
+    def _take(self, p: int, phase: int) -> None:
+        card = self.discards[-1]
+        self.discards = self.discards[:-1]
+        self._set_hand(p, self.hands[p] | 1 << card)
+        self._set_known(p, self.known[p] | 1 << card)
+        self.taken = card
+        self.phase = KNOCK_ONLY if phase == LAST_CHANCE else DISCARD
+
+    def _pass(self, phase: int) -> None:
+        if phase == OFFER_NONDEALER:
+            self.player, self.phase = self.dealer, OFFER_DEALER
+        elif phase == OFFER_DEALER:
+            self.player, self.phase = (self.dealer + 1) % self.n, FORCED_STOCK_DRAW
+            if self.rules.refused_upcard_set_aside:
+                self.set_aside, self.discards = self.discards[-1], self.discards[:-1]
+        else:  # LAST_CHANCE refused
+            self._end_dead()
+
+    def _knock(self, p: int, card: int) -> None:
+        self.knock_card = card
+        self._end_with_knock(p, self.hands[p] & ~(1 << card))
+
+    def _end_with_knock(self, p: int, final: int, *, big_gin: bool = False, knocker_melds: object = None) -> None:
+        order = [(p + i) % self.n for i in range(self.n)]
+        hands = [final] + [self.hands[s] for s in order[1:]]
+        result = resolve_knock(self.rules, hands, limit=self.limit, gin_only=self.gin_only,
+                               multiplier=self.multiplier, knocker_melds=knocker_melds, big_gin=big_gin)
+        self._set_hand(p, final)
+        self.result = result.reorder(order, self.n)
+        self.phase = END
+
+    def _end_dead(self) -> None:
+        self.result = dead_hand(self.n, self.multiplier, self.limit)
+        self.phase = END
+
+    def knock(self, card: int | str, melds: object = None) -> None:
+        """Knock discarding ``card`` and showing explicit ``melds`` (a list of
+        melds, or an Arrangement); ``melds=None`` is the automatic choice.
+        Checked like :meth:`play`."""
+        c = Card(card)
+        action_id = self.verify_action(Action(KNOCK + c))
+        if melds is None:
+            self.apply_action(action_id)
+            return
+        self._stack.append(tuple(getattr(self, f) for f in _FIELDS))
+        try:
+            self.knock_card = c
+            self._end_with_knock(self.player, self.hands[self.player] & ~c.mask, knocker_melds=melds)
+        except Exception:
+            for name, value in zip(_FIELDS, self._stack.pop()):
+                setattr(self, name, value)
+            raise
+        assert self.result is not None and self.result.knocker_melds is not None
+        self.shown_melds = tuple(m.mask for m in self.result.knocker_melds.melds)
+        self.history.append(action_id)
+        self._legal = None
