@@ -28,7 +28,7 @@ PHASES = ("offer_nondealer", "offer_dealer", "forced_stock_draw", "draw", "disca
 
 # the fields an action may change, in snapshot order
 _FIELDS = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside",
-           "result", "knock_card", "shown_melds", "turns")
+           "result", "knock_card", "shown_melds", "turns", "drawn")
 
 
 class KnockState:
@@ -73,6 +73,7 @@ class KnockState:
         self.knock_card = -1
         self.shown_melds: tuple[int, ...] | None = None  # an explicit knock arrangement
         self.turns = 0  # completed turns
+        self.drawn: tuple[tuple[int, ...], ...] = ((),) * n  # per seat, the cards drawn from the stock
         self.player = (dealer + 1) % n
         self.phase = OFFER_NONDEALER if rules.first_turn_procedure == "upcard_offer" else DRAW
         self.history: list[int] = []
@@ -303,6 +304,7 @@ class KnockState:
         card = self.stock[-1]
         self.stock = self.stock[:-1]
         self._set_hand(p, self.hands[p] | 1 << card)
+        self.drawn = self.drawn[:p] + (self.drawn[p] + (card,),) + self.drawn[p + 1:]
         self.phase, self.taken = DISCARD, -1
         if self.rules.stock_end_rule == "dead_on_draw" and len(self.stock) <= 2:
             self._end_dead()
