@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent.parent / "tests"
-if str(TESTS_DIR) not in sys.path:  # the pure-Python brute force, tests/reference.py
-    sys.path.insert(0, str(TESTS_DIR))
+for _path in (TESTS_DIR, Path(__file__).resolve().parent):  # tests/reference.py, benchutil.py
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 #: hands per batch benchmark
 BATCH_SIZE = 200_000

@@ -224,3 +224,21 @@ def best_discard_batch(Rules rules, masks):
         raise bad_mask_error(view, bad)
     check(st)
     return dw, card
+
+
+def discard_actions(Rules rules, mask, int forbidden, int knock_max, int knock_base):
+    """Sorted action ids of a discard step: each card but `forbidden`
+    (discard ids = card ids), then `knock_base + card` for every card whose
+    discard leaves deadwood <= knock_max (-1: no knock)."""
+    cdef int16_t after[52]
+    cdef int card = -1, dw = 0
+    cdef rk_mask m = as_mask(mask)
+    cdef list discards = [], knocks = []
+    check(rk_best_discard(rules.ptr, m, -1, &card, &dw, after))
+    for i in range(52):
+        if after[i] < 0 or i == forbidden:
+            continue
+        discards.append(i)
+        if after[i] <= knock_max:
+            knocks.append(knock_base + i)
+    return discards + knocks

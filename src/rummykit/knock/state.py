@@ -7,6 +7,7 @@ ones on a stack so that ``undo`` is a pop and ``clone`` a shallow copy.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
@@ -14,7 +15,7 @@ from rummykit._rules import core_rules
 from rummykit.cards import Card, from_mask
 from rummykit.errors import IllegalActionError
 from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action, parse_action
-from rummykit.knock.showdown import HandResult, dead_hand, knock_is_legal, limit_and_multiplier, resolve_knock
+from rummykit.knock.showdown import HandResult, dead_hand, limit_and_multiplier, resolve_knock
 
 if TYPE_CHECKING:
     from rummykit.knock.game import KnockGame
@@ -29,6 +30,7 @@ PHASES = ("offer_nondealer", "offer_dealer", "forced_stock_draw", "draw", "disca
 # the fields an action may change, in snapshot order
 _FIELDS = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside",
            "result", "knock_card", "shown_melds", "turns", "drawn")
+_snapshot = attrgetter(*_FIELDS)
 
 
 class KnockState:
@@ -40,7 +42,7 @@ class KnockState:
     """
 
     __slots__ = ("game", "rules", "n", "dealer", "upcard", "limit", "gin_only", "multiplier", "deck",
-                 "shuffle_seed", "_core_rules", "history", "_stack", "_legal", *_FIELDS)
+                 "shuffle_seed", "_core_rules", "_knock_max", "history", "_stack", "_legal", *_FIELDS)
 
     game: KnockGame
     hands: tuple[int, ...]
@@ -62,6 +64,8 @@ class KnockState:
         upcard = deck[size * n]
         self.upcard = Card(upcard)
         self.limit, self.gin_only, self.multiplier = limit_and_multiplier(rules, self.upcard)
+        # the most deadwood a knock may leave (gin is always allowed)
+        self._knock_max = 0 if self.gin_only else self.limit - (rules.knock_compare == "lt")
         self.hands = tuple(hands)
         self.stock = tuple(reversed(deck[size * n + 1:]))
         self.discards = (upcard,)
@@ -121,24 +125,19 @@ class KnockState:
         return _core.deadwood_after_discards(self._core_rules, self.hands[self.player])
 
     def _can_knock(self, deadwood: int) -> bool:
-        return knock_is_legal(self.rules, deadwood, self.limit, self.gin_only)
+        return deadwood <= self._knock_max
 
     def _compute_legal(self) -> list[int]:
         phase = self.phase
         if phase == DISCARD or phase == KNOCK_ONLY:
             forbid = self.taken if self.rules.forbid_discarding_taken_card else -1
-            discards, knocks = [], []
-            for card, deadwood in self._knock_deadwoods():
-                if card == forbid:
-                    continue
-                discards.append(card)
-                if self._can_knock(deadwood):
-                    knocks.append(KNOCK + card)
+            hand = self.hands[self.player]
+            legal: list[int] = _core.discard_actions(self._core_rules, hand, forbid, self._knock_max, KNOCK)
             if phase == KNOCK_ONLY:
-                return knocks
-            if self.rules.big_gin_bonus is not None and _core.deadwood(self._core_rules, self.hands[self.player]) == 0:
-                knocks.append(BIG_GIN)
-            return discards + knocks
+                return [a for a in legal if a >= KNOCK]
+            if self.rules.big_gin_bonus is not None and _core.deadwood(self._core_rules, hand) == 0:
+                legal.append(BIG_GIN)
+            return legal
         if phase == DRAW:
             return [DRAW_STOCK, TAKE] if self.discards else [DRAW_STOCK]
         if phase == OFFER_NONDEALER or phase == OFFER_DEALER:
@@ -229,7 +228,7 @@ class KnockState:
 
     def apply_action(self, action_id: int) -> None:
         """Apply a legal action id (trusted for speed; ``play`` checks it)."""
-        self._stack.append(tuple(getattr(self, f) for f in _FIELDS))
+        self._stack.append(_snapshot(self))
         self.history.append(action_id)
         self._legal = None
         phase, p = self.phase, self.player
@@ -368,7 +367,7 @@ class KnockState:
         if melds is None:
             self.apply_action(action_id)
             return
-        self._stack.append(tuple(getattr(self, f) for f in _FIELDS))
+        self._stack.append(_snapshot(self))
         try:
             self.knock_card = c
             self._end_with_knock(self.player, self.hands[self.player] & ~c.mask, knocker_melds=melds)

@@ -1,0 +1,55 @@
+"""Helpers shared by the benchmark modules: run loops at C speed and record
+per-item figures in ``extra_info`` and the end-of-session table."""
+
+from __future__ import annotations
+
+from collections import deque
+
+
+def consume(iterator) -> None:
+    """Run an iterator to its end at C speed (no per-item Python bytecode)."""
+    deque(iterator, maxlen=0)
+
+
+def median_seconds(benchmark) -> float | None:
+    """Median seconds per round of the finished benchmark (None if disabled)."""
+    stats = getattr(benchmark, "stats", None)
+    return None if stats is None else float(stats.stats.median)
+
+
+def min_seconds(benchmark) -> float | None:
+    stats = getattr(benchmark, "stats", None)
+    return None if stats is None else float(stats.stats.min)
+
+
+def record(benchmark, figures, key, name, per_round, unit="ns", target="", note=""):
+    """Store median/min per item in extra_info and the session table.
+    ``per_round`` items are processed per round; ``unit`` is ns, us or ms."""
+    scale = {"ns": 1e9, "us": 1e6, "ms": 1e3}[unit]
+    med = median_seconds(benchmark)
+    if med is None:
+        return None
+    value = med / per_round * scale
+    benchmark.extra_info[f"{unit}_per_item_median"] = round(value, 3)
+    benchmark.extra_info[f"{unit}_per_item_min"] = round(
+        min_seconds(benchmark) / per_round * scale, 3
+    )
+    benchmark.extra_info["items_per_round"] = per_round
+    if target:
+        benchmark.extra_info["target"] = target
+    figures.add(key, name, value, unit, target, note)
+    return value
+
+
+def ratio(benchmark, figures, key, name, slow_key, fast_key, note=""):
+    """Speed-up slow/fast of two recorded figures (same unit assumed ns/us/ms)."""
+    slow, fast = figures.rows.get(slow_key), figures.rows.get(fast_key)
+    if slow is None or fast is None:
+        return None
+    scale = {"ns": 1.0, "us": 1e3, "ms": 1e6}
+    value = slow.value * scale[slow.unit] / (fast.value * scale[fast.unit])
+    benchmark.extra_info[f"speedup_{key}"] = round(value, 1)
+    figures.add(key, name, value, "x", note=note)
+    return value
+
+
