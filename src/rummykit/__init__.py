@@ -29,7 +29,10 @@ from rummykit.games import Game, game_names
 from rummykit.knock.actions import Action, parse_action
 from rummykit.knock.game import KnockGame
 from rummykit.knock.showdown import HandResult
-from rummykit.knock.state import KnockState
+from rummykit.knock.state import KnockState, Phase
+
+#: the state class of every game (the knock games so far)
+GameState = KnockState
 from rummykit.scoring import HollywoodSheet, settle
 from rummykit.errors import (
     IllegalActionError,
@@ -45,6 +48,7 @@ __all__ = [
     "Action",
     "Arrangement",
     "Game",
+    "GameState",
     "HandResult",
     "HollywoodSheet",
     "KnockGame",
@@ -59,6 +63,7 @@ __all__ = [
     "Layoff",
     "LayoffResult",
     "Meld",
+    "Phase",
     "RummykitError",
     "arrangements",
     "as_meld",

@@ -7,6 +7,7 @@ ones on a stack so that ``undo`` is a pop and ``clone`` a shallow copy.
 
 from __future__ import annotations
 
+from enum import IntEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -20,12 +21,25 @@ from rummykit.knock.showdown import HandResult, dead_hand, limit_and_multiplier,
 if TYPE_CHECKING:
     from rummykit.knock.game import KnockGame
 
-__all__ = ["PHASES", "KnockState"]
+__all__ = ["PHASES", "KnockState", "Phase"]
 
-# phases
-OFFER_NONDEALER, OFFER_DEALER, FORCED_STOCK_DRAW, DRAW, DISCARD, LAST_CHANCE, KNOCK_ONLY, END = range(8)
-PHASES = ("offer_nondealer", "offer_dealer", "forced_stock_draw", "draw", "discard", "last_chance",
-          "knock_only", "end")
+
+
+class Phase(IntEnum):
+    """The decision points of RULES.md Appendix A (END: the hand is over)."""
+
+    OFFER_NONDEALER = 0
+    OFFER_DEALER = 1
+    FORCED_STOCK_DRAW = 2
+    DRAW = 3
+    DISCARD = 4  # discard or knock
+    LAST_CHANCE = 5  # dead_at_2_last_chance: take the discard to knock, or pass
+    KNOCK_ONLY = 6  # after taking the last-chance discard
+    END = 7
+
+
+OFFER_NONDEALER, OFFER_DEALER, FORCED_STOCK_DRAW, DRAW, DISCARD, LAST_CHANCE, KNOCK_ONLY, END = Phase
+PHASES = tuple(p.name.lower() for p in Phase)
 
 # the fields an action may change, in snapshot order
 _FIELDS = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside",
@@ -93,6 +107,7 @@ class KnockState:
 
     @property
     def phase_name(self) -> str:
+        """The phase as text: ``"draw"``, ``"discard"``, ..."""
         return PHASES[self.phase]
 
     def is_terminal(self) -> bool:
@@ -112,6 +127,50 @@ class KnockState:
     def __repr__(self) -> str:
         return (f"<KnockState {self.rules.name} {PHASES[self.phase]} player={self.player} "
                 f"stock={len(self.stock)} upcard={self.upcard} actions={len(self.history)}>")
+
+    # --- information for AI (rummykit.knock.observe) -----------------------
+
+    def observation(self, player: int) -> Any:
+        """What ``player`` may know now (a KnockObservation)."""
+        from rummykit.knock.observe import observation
+
+        return observation(self, player)
+
+    def observation_tensor(self, player: int) -> Any:
+        """``observation(player)`` as a float32 vector (layout: rummykit.knock.observe)."""
+        from rummykit.knock.observe import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` has seen, with perfect recall, as text."""
+        from rummykit.knock.observe import information_state_string
+
+        return information_state_string(self, player)
+
+    def determinize(self, player: int, rng: Any = None) -> KnockState:
+        """A full state that looks exactly the same to ``player``, the hidden
+        cards resampled with ``rng`` (seed or numpy Generator).  It cannot be
+        undone past this point."""
+        from rummykit.knock.observe import determinize
+
+        return determinize(self, player, rng)
+
+    # --- hand histories (rummykit.knock.record) ------------------------------
+
+    def to_json(self) -> str:
+        """The hand history as JSON; ``GameState.from_json`` replays it."""
+        from rummykit.knock.record import to_json
+
+        return to_json(self)
+
+    @classmethod
+    def from_json(cls, text: str) -> KnockState:
+        """Replay a hand history; a malformed or illegal record raises a
+        ``RummykitError`` subclass naming the problem."""
+        from rummykit.knock.record import from_json
+
+        return from_json(text)
 
     # --- legal actions (the one source of truth) --------------------------
 
@@ -264,14 +323,13 @@ class KnockState:
         return other
 
     def _set_hand(self, p: int, mask: int) -> None:
-        hands = list(self.hands)
-        hands[p] = mask
-        self.hands = tuple(hands)
+        h = self.hands
+        self.hands = h[:p] + (mask,) + h[p + 1:]
 
     def _set_known(self, p: int, mask: int) -> None:
-        known = list(self.known)
-        known[p] = mask
-        self.known = tuple(known)
+        k = self.known
+        if k[p] != mask:
+            self.known = k[:p] + (mask,) + k[p + 1:]
 
     def _next_turn(self) -> None:
         self.turns += 1
