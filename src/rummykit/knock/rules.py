@@ -176,6 +176,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "match_mode": ("off", "match_points"),
     "game_end": ("target", "fixed_hands"),
     "ring_payout_model": ("slot_scaled", "normalized"),
+    "ring_winner_min_share": (0.75,),
 }
 BOOLS = {f.name for f in dataclasses.fields(KnockRules) if f.type in ("bool", bool)}
 NON_NEGATIVE_INTS = ("knock_limit", "gin_bonus", "undercut_bonus", "knock_bonus", "gin_extra_boxes",
@@ -230,6 +231,8 @@ def _check_combination(r: KnockRules) -> None:
         raise InvalidOptionError("first_turn_procedure='upcard_offer' needs 2 players")
     if r.partnerships:
         raise InvalidOptionError("partnerships (RULES.md §4 Q30) are not supported yet")
+    if not r.auto_showdown:
+        raise InvalidOptionError("auto_showdown=False (declared melds and lay-offs) is not supported yet")
     if r.scoring_model == "classic_two_player" and not two:
         raise InvalidOptionError("scoring_model='classic_two_player' needs 2 players")
     if r.scoring_sheet == "hollywood" and not two:
