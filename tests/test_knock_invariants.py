@@ -22,6 +22,8 @@ VARIANTS = [
     ("oklahoma_seed002", {"num_players": 4, "max_restocks": 2}),
     ("oklahoma_ring_seed003", {"num_players": 3, "max_restocks": 2}),
     ("gin_multi", {"num_players": 3, "max_restocks": 2}),
+    ("gin", {"auto_showdown": False}),
+    ("oklahoma-rummy", {"num_players": 4, "auto_showdown": False, "layoff_onto_prior_layoffs": True, "max_turns": 300}),
 ]
 
 
@@ -31,8 +33,9 @@ def play_random(state: rk.KnockState, rng: random.Random, max_actions: int = 5_0
         legal = state.legal_actions()
         assert legal and legal == sorted(set(legal))
         cards = sum(state.hands) | sum(1 << c for c in state.stock) | sum(1 << c for c in state.discards)
-        cards |= (1 << state.set_aside) if state.set_aside >= 0 else 0
-        count = sum(h.bit_count() for h in state.hands) + len(state.stock) + len(state.discards) + (state.set_aside >= 0)
+        aside = [c for c in (state.set_aside, state.knock_card) if c >= 0]  # refused upcard, face-down knock card
+        cards |= sum(1 << c for c in aside)
+        count = sum(h.bit_count() for h in state.hands) + len(state.stock) + len(state.discards) + len(aside)
         assert cards == deck and count == 52, "cards conserved, none in two places"
         state.apply_action(rng.choice(legal))
         assert len(state.history) <= max_actions, "the hand terminates"

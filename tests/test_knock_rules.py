@@ -63,7 +63,6 @@ def test_options_as_keywords() -> None:
         ("gin", {"ace_upcard_gin_only": True}, "ace_upcard_gin_only"),
         ("gin", {"max_restocks": -2}, "max_restocks"),
         ("oklahoma-rummy", {"num_players": 4, "partnerships": True}, "partnerships"),
-        ("gin", {"auto_showdown": False}, "auto_showdown"),
         ("gin", {"big_gin_bonus": 40}, "big_gin_bonus"),
     ],
 )

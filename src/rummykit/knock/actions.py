@@ -13,17 +13,27 @@ id         action
            (``take upcard``, ``take discard``, ``draw discard``)
 106        ``pass``: refuse the upcard offer, or the last-chance discard
 107        ``big gin``: show all eleven cards melded (``big_gin_bonus`` only)
+108-476    ``meld ...``: in a manual showdown (``auto_showdown=False``), lay
+           down meld number id - 108 of :data:`MELD_TABLE` (``meld 7H 8H 9H``)
+477-684    ``lay off C on M``: lay card C = (id - 477) // 4 off on the
+           knocker's meld number M = (id - 477) % 4 + 1, in the order shown
+685        ``done``: end this defender's declaration (the rest is deadwood)
 =========  ===============================================================
+
+:data:`MELD_TABLE` lists every meld of the deck: the sets by rank (the 4-set,
+then the 3-sets leaving out C, D, H, S), then the runs by suit, lowest card
+and length (ace-low runs, then the ace-high runs Q-K-A, J-Q-K-A, ...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rummykit.cards import Card, parse_card
+from rummykit.cards import Card, from_mask, parse_card, to_mask
 from rummykit.errors import IllegalActionError
 
-__all__ = ["BIG_GIN", "DISCARD", "DRAW_STOCK", "KNOCK", "NUM_ACTIONS", "PASS", "TAKE", "Action", "parse_action"]
+__all__ = ["BIG_GIN", "DISCARD", "DONE", "DRAW_STOCK", "KNOCK", "LAYOFF", "MELD", "MELD_TABLE", "NUM_ACTIONS", "PASS",
+           "TAKE", "Action", "parse_action"]
 
 DISCARD = 0
 KNOCK = 52
@@ -31,14 +41,31 @@ DRAW_STOCK = 104
 TAKE = 105
 PASS = 106
 BIG_GIN = 107
-NUM_ACTIONS = 108
+MELD = 108
+LAYOFF = MELD + 369
+LAYOFF_SLOTS = 4
+DONE = LAYOFF + 52 * LAYOFF_SLOTS
+NUM_ACTIONS = DONE + 1
 
-_NAMED = {DRAW_STOCK: "draw stock", TAKE: "take", PASS: "pass", BIG_GIN: "big gin"}
+
+def _meld_table() -> tuple[int, ...]:
+    from rummykit import _core
+    from rummykit._rules import core_rules
+
+    return tuple(_core.melds(core_rules("both"), (1 << 52) - 1))
+
+
+#: every meld of the deck, as masks (the ``meld`` action ids, in order)
+MELD_TABLE: tuple[int, ...] = _meld_table()
+MELD_INDEX: dict[int, int] = {m: i for i, m in enumerate(MELD_TABLE)}
+assert len(MELD_TABLE) == LAYOFF - MELD
+
+_NAMED = {DRAW_STOCK: "draw stock", TAKE: "take", PASS: "pass", BIG_GIN: "big gin", DONE: "done"}
 _TEXT = {
     "draw stock": DRAW_STOCK, "draw": DRAW_STOCK, "stock": DRAW_STOCK, "draw_stock": DRAW_STOCK,
     "take": TAKE, "take upcard": TAKE, "take discard": TAKE, "draw discard": TAKE, "take_upcard": TAKE,
     "draw_discard": TAKE, "upcard": TAKE,
-    "pass": PASS, "big gin": BIG_GIN, "big_gin": BIG_GIN,
+    "pass": PASS, "big gin": BIG_GIN, "big_gin": BIG_GIN, "done": DONE,
 }
 
 
@@ -55,6 +82,10 @@ class Action:
             return "discard"
         if self.id < DRAW_STOCK:
             return "knock"
+        if MELD <= self.id < LAYOFF:
+            return "meld"
+        if LAYOFF <= self.id < DONE:
+            return "lay off"
         return _NAMED[self.id]
 
     @property
@@ -63,7 +94,19 @@ class Action:
             return Card(self.id)
         if self.id < DRAW_STOCK:
             return Card(self.id - KNOCK)
+        if LAYOFF <= self.id < DONE:
+            return Card((self.id - LAYOFF) // LAYOFF_SLOTS)
         return None
+
+    @property
+    def meld(self) -> int | None:
+        """The meld mask of a ``meld`` action."""
+        return MELD_TABLE[self.id - MELD] if MELD <= self.id < LAYOFF else None
+
+    @property
+    def slot(self) -> int | None:
+        """The knocker's meld (0-based, in the order shown) of a ``lay off`` action."""
+        return (self.id - LAYOFF) % LAYOFF_SLOTS if LAYOFF <= self.id < DONE else None
 
     @classmethod
     def from_id(cls, action_id: int) -> Action:
@@ -72,6 +115,10 @@ class Action:
         return cls(action_id)
 
     def __str__(self) -> str:
+        if self.meld is not None:
+            return "meld " + " ".join(str(c) for c in from_mask(self.meld))
+        if self.slot is not None:
+            return f"lay off {self.card} on {self.slot + 1}"
         card = self.card
         return f"{self.kind} {card}" if card is not None else self.kind
 
@@ -87,6 +134,23 @@ def parse_action(text: str) -> Action:
     words = " ".join(text.lower().replace("_", " ").split())
     if words in _TEXT:
         return Action(_TEXT[words])
+    if words.startswith("meld "):
+        try:
+            mask = to_mask(words[5:])
+        except ValueError:
+            raise IllegalActionError(f"not an action: {text!r}") from None
+        if mask not in MELD_INDEX:
+            raise IllegalActionError(f"not a meld: {text!r}")
+        return Action(MELD + MELD_INDEX[mask])
+    if words.startswith(("lay off ", "layoff ")):
+        parts = words.split()[-3:]
+        if len(parts) == 3 and parts[1] == "on" and parts[2].isdigit() and 1 <= int(parts[2]) <= LAYOFF_SLOTS:
+            try:
+                card = parse_card(parts[0])
+            except ValueError:
+                raise IllegalActionError(f"not an action: {text!r}") from None
+            return Action(LAYOFF + card * LAYOFF_SLOTS + int(parts[2]) - 1)
+        raise IllegalActionError(f"not an action: {text!r} (expected 'lay off 7H on 1')")
     verb, _, rest = words.rpartition(" ")
     try:
         card = parse_card(rest)

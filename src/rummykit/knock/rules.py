@@ -231,8 +231,6 @@ def _check_combination(r: KnockRules) -> None:
         raise InvalidOptionError("first_turn_procedure='upcard_offer' needs 2 players")
     if r.partnerships:
         raise InvalidOptionError("partnerships (RULES.md §4 Q30) are not supported yet")
-    if not r.auto_showdown:
-        raise InvalidOptionError("auto_showdown=False (declared melds and lay-offs) is not supported yet")
     if r.scoring_model == "classic_two_player" and not two:
         raise InvalidOptionError("scoring_model='classic_two_player' needs 2 players")
     if r.scoring_sheet == "hollywood" and not two:

@@ -25,7 +25,7 @@ from rummykit.errors import IllegalActionError, InvalidMeldError
 from rummykit.knock.rules import KnockRules
 from rummykit.scoring import HandScore, score_hand
 
-__all__ = ["HandResult", "knock_is_legal", "resolve_knock"]
+__all__ = ["HandResult", "Replies", "declared_result", "knock_is_legal", "knocker_arrangement", "resolve_knock"]
 
 
 @dataclass(frozen=True)
@@ -105,13 +105,15 @@ def knock_is_legal(rules: KnockRules, least_deadwood: int, limit: int, gin_only:
 
 
 @dataclass(frozen=True)
-class _Replies:
-    deadwood: tuple[int, ...]  # knock order, knocker first
+class Replies:
+    """Each player's final deadwood, own melds and lay-offs, knock order."""
+
+    deadwood: tuple[int, ...]
     melds: tuple[tuple[Meld, ...], ...]
     layoffs: tuple[tuple[Layoff, ...], ...]
 
 
-def _defender_replies(rules: KnockRules, hands: list[int], shown: Arrangement) -> _Replies:
+def _defender_replies(rules: KnockRules, hands: list[int], shown: Arrangement) -> Replies:
     """Each defender melds and, unless the knocker went gin or lay-offs are
     banned, first lays off on the knocker's melds: the original melds plus
     their own chains (plus earlier defenders' lay-offs with
@@ -136,7 +138,7 @@ def _defender_replies(rules: KnockRules, hands: list[int], shown: Arrangement) -
             deadwood.append(own.deadwood)
             melds.append(own.melds)
             layoffs.append(())
-    return _Replies(tuple(deadwood), tuple(melds), tuple(layoffs))
+    return Replies(tuple(deadwood), tuple(melds), tuple(layoffs))
 
 
 def _outcome(rules: KnockRules, deadwood: tuple[int, ...], big_gin: bool) -> tuple[str, str, int]:
@@ -152,7 +154,7 @@ def _outcome(rules: KnockRules, deadwood: tuple[int, ...], big_gin: bool) -> tup
     return "knock", "knock", 0
 
 
-def _score(rules: KnockRules, replies: _Replies, multiplier: int, big_gin: bool) -> tuple[str, int, HandScore]:
+def _score(rules: KnockRules, replies: Replies, multiplier: int, big_gin: bool) -> tuple[str, int, HandScore]:
     outcome, scoring_outcome, winner = _outcome(rules, replies.deadwood, big_gin)
     score = score_hand(rules.scoring, knocker=0, deadwood=replies.deadwood, outcome=scoring_outcome,
                        winner=winner, multiplier=multiplier)
@@ -205,7 +207,7 @@ def _explicit_arrangement(rules: KnockRules, hand: int, melds: object) -> Arrang
     return Arrangement(tuple(shown), tuple(from_mask(rest)), _core.mask_value(core_rules(aces), rest))
 
 
-def resolve_knock(
+def knocker_arrangement(
     rules: KnockRules,
     hands: list[int],
     *,
@@ -214,12 +216,11 @@ def resolve_knock(
     multiplier: int,
     knocker_melds: object = None,
     big_gin: bool = False,
-) -> HandResult:
-    """Score a knock; ``hands`` in knock order (the knocker's final cards
-    after the knock discard first).  Raises :class:`IllegalActionError` for
-    a knock the rules do not allow."""
-    aces = rules.aces
-    least = _core.deadwood(core_rules(aces), hands[0])
+) -> Arrangement:
+    """The arrangement the knocker shows (explicit, or chosen by RULES.md
+    §4 Q26); :class:`IllegalActionError` for a knock the rules do not allow.
+    ``hands`` in knock order."""
+    least = _core.deadwood(core_rules(rules.aces), hands[0])
     if not _within(rules, least, limit, gin_only):
         rule = "gin only (ace upcard)" if gin_only else f"deadwood {least} over the knock limit {limit}"
         raise IllegalActionError(f"illegal knock: {rule}")
@@ -231,11 +232,43 @@ def resolve_knock(
             raise IllegalActionError(f"illegal knock: the melds shown leave deadwood {shown.deadwood}, over the limit {limit}")
     if big_gin and shown.deadwood:
         raise IllegalActionError("big gin needs all eleven cards melded")
-    replies = _defender_replies(rules, hands, shown)
+    return shown
+
+
+def resolve_knock(
+    rules: KnockRules,
+    hands: list[int],
+    *,
+    limit: int,
+    gin_only: bool,
+    multiplier: int,
+    knocker_melds: object = None,
+    big_gin: bool = False,
+) -> HandResult:
+    """Score a knock with the defenders' best replies; ``hands`` in knock
+    order (the knocker's final cards after the knock discard first).
+    Raises :class:`IllegalActionError` for a knock the rules do not allow."""
+    shown = knocker_arrangement(rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier,
+                                knocker_melds=knocker_melds, big_gin=big_gin)
+    return declared_result(rules, shown, _defender_replies(rules, hands, shown), limit=limit,
+                           multiplier=multiplier, big_gin=big_gin)
+
+
+def declared_result(
+    rules: KnockRules,
+    shown: Arrangement,
+    replies: Replies,
+    *,
+    limit: int,
+    multiplier: int,
+    big_gin: bool = False,
+) -> HandResult:
+    """The hand result once every defender's melds and lay-offs are known
+    (computed, or declared in a manual showdown); knock order."""
     outcome, winner, score = _score(rules, replies, multiplier, big_gin)
     extra = rules.gin_extra_boxes if outcome in ("gin", "big_gin") else rules.undercut_extra_boxes if outcome == "undercut" else 0
     won = (1 + extra) * (multiplier if rules.spade_double_boxes else 1)
-    boxes = tuple(won if i == winner else 0 for i in range(len(hands)))
+    boxes = tuple(won if i == winner else 0 for i in range(len(replies.deadwood)))
     return HandResult(outcome, winner, 0, replies.deadwood, score.points, score.credits, score.charges, boxes,
                       multiplier, limit, shown, replies.melds, replies.layoffs)
 

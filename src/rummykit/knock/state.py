@@ -7,6 +7,7 @@ ones on a stack so that ``undo`` is a pop and ``clone`` a shallow copy.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -15,13 +16,35 @@ from rummykit import _core
 from rummykit._rules import core_rules
 from rummykit.cards import Card, from_mask
 from rummykit.errors import IllegalActionError
-from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action, parse_action
-from rummykit.knock.showdown import HandResult, dead_hand, limit_and_multiplier, resolve_knock
+from rummykit.analysis import Arrangement, Layoff, Meld, as_meld
+from rummykit.knock.actions import (
+    BIG_GIN,
+    DONE,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    LAYOFF_SLOTS,
+    MELD,
+    MELD_INDEX,
+    PASS,
+    TAKE,
+    Action,
+    parse_action,
+)
+from rummykit.knock.showdown import (
+    HandResult,
+    Replies,
+    dead_hand,
+    declared_result,
+    knocker_arrangement,
+    limit_and_multiplier,
+    resolve_knock,
+)
 
 if TYPE_CHECKING:
     from rummykit.knock.game import KnockGame
 
-__all__ = ["PHASES", "KnockState", "Phase"]
+__all__ = ["PHASES", "KnockState", "Phase", "Showdown"]
 
 
 
@@ -35,16 +58,35 @@ class Phase(IntEnum):
     DISCARD = 4  # discard or knock
     LAST_CHANCE = 5  # dead_at_2_last_chance: take the discard to knock, or pass
     KNOCK_ONLY = 6  # after taking the last-chance discard
-    END = 7
+    SHOWDOWN = 7  # auto_showdown=False: each defender declares melds and lay-offs
+    END = 8
 
 
-OFFER_NONDEALER, OFFER_DEALER, FORCED_STOCK_DRAW, DRAW, DISCARD, LAST_CHANCE, KNOCK_ONLY, END = Phase
+OFFER_NONDEALER, OFFER_DEALER, FORCED_STOCK_DRAW, DRAW, DISCARD, LAST_CHANCE, KNOCK_ONLY, SHOWDOWN, END = Phase
+
+
+@dataclass(frozen=True)
+class Showdown:
+    """A manual showdown in progress (``auto_showdown=False``)."""
+
+    knocker: int
+    shown: Arrangement  # what the knocker shows
+    table: tuple[int, ...]  # the knocker's melds as the defender to move may extend them
+    can_lay_off: bool  # not after gin, nor with allow_layoff_on_knock=False
+    big_gin: bool
+    used: tuple[int, ...]  # per seat: cards declared (melded or laid off)
+    melds: tuple[tuple[int, ...], ...]  # per seat: melds declared
+    layoffs: tuple[tuple[tuple[int, int], ...], ...]  # per seat: (knocker meld slot, card) laid off
 PHASES = tuple(p.name.lower() for p in Phase)
 
 # the fields an action may change, in snapshot order
 _FIELDS = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside",
-           "result", "knock_card", "shown_melds", "turns", "drawn")
+           "result", "knock_card", "shown_melds", "turns", "drawn", "showdown")
 _snapshot = attrgetter(*_FIELDS)
+
+
+def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return values[:i] + (value,) + values[i + 1:]
 
 
 class KnockState:
@@ -92,6 +134,7 @@ class KnockState:
         self.shown_melds: tuple[int, ...] | None = None  # an explicit knock arrangement
         self.turns = 0  # completed turns
         self.drawn: tuple[tuple[int, ...], ...] = ((),) * n  # per seat, the cards drawn from the stock
+        self.showdown: Showdown | None = None
         self.player = (dealer + 1) % n
         self.phase = OFFER_NONDEALER if rules.first_turn_procedure == "upcard_offer" else DRAW
         self.history: list[int] = []
@@ -205,7 +248,22 @@ class KnockState:
             return [DRAW_STOCK]
         if phase == LAST_CHANCE:
             return [TAKE, PASS] if self._last_chance_knock_exists() else [PASS]
+        if phase == SHOWDOWN:
+            return self._showdown_actions()
         return []
+
+    def _showdown_actions(self) -> list[int]:
+        sd, p = self.showdown, self.player
+        assert sd is not None
+        rest = self.hands[p] & ~sd.used[p]
+        legal = [MELD + MELD_INDEX[m] for m in _core.melds(self._core_rules, rest)]
+        if sd.can_lay_off:
+            for slot, meld in enumerate(sd.table):
+                for card in from_mask(rest):
+                    if _core.meld_kind(self._core_rules, meld | 1 << card):
+                        legal.append(LAYOFF + card * LAYOFF_SLOTS + slot)
+        legal.append(DONE)
+        return sorted(legal)
 
     def _last_chance_knock_exists(self) -> bool:
         card = self.discards[-1]
@@ -260,6 +318,10 @@ class KnockState:
         action, phase = Action(action_id), PHASES[self.phase]
         if self.phase == END:
             return f"{action}: the hand is over"
+        if action_id >= MELD:
+            if self.phase != SHOWDOWN:
+                return f"{action}: only in a manual showdown (auto_showdown=False)"
+            return f"{action}: not a meld or lay-off of seat {self.player}'s undeclared cards"
         card = action.card
         if card is not None:
             if self.phase not in (DISCARD, KNOCK_ONLY):
@@ -303,6 +365,8 @@ class KnockState:
             self._pass(phase)
         elif action_id == BIG_GIN:
             self._end_with_knock(p, self.hands[p], big_gin=True)
+        else:
+            self._declare(p, action_id)
 
     def undo(self) -> None:
         """Take back the last action."""
@@ -406,9 +470,61 @@ class KnockState:
     def _end_with_knock(self, p: int, final: int, *, big_gin: bool = False, knocker_melds: object = None) -> None:
         order = [(p + i) % self.n for i in range(self.n)]
         hands = [final] + [self.hands[s] for s in order[1:]]
-        result = resolve_knock(self.rules, hands, limit=self.limit, gin_only=self.gin_only,
-                               multiplier=self.multiplier, knocker_melds=knocker_melds, big_gin=big_gin)
+        options = dict(limit=self.limit, gin_only=self.gin_only, multiplier=self.multiplier,
+                       knocker_melds=knocker_melds, big_gin=big_gin)
+        if self.rules.auto_showdown:
+            result = resolve_knock(self.rules, hands, **options)  # type: ignore[arg-type]
+            self._set_hand(p, final)
+            self.result = result.reorder(order, self.n)
+            self.phase = END
+            return
+        shown = knocker_arrangement(self.rules, hands, **options)  # type: ignore[arg-type]
         self._set_hand(p, final)
+        table = tuple(m.mask for m in shown.melds)
+        self.showdown = Showdown(
+            knocker=p, shown=shown, table=table, big_gin=big_gin,
+            can_lay_off=shown.deadwood > 0 and self.rules.allow_layoff_on_knock and bool(table),
+            used=(0,) * self.n, melds=((),) * self.n, layoffs=((),) * self.n)
+        self.player, self.phase = order[1], SHOWDOWN
+
+    def _declare(self, p: int, action_id: int) -> None:
+        """A defender's meld, lay-off or ``done`` in a manual showdown."""
+        sd = self.showdown
+        assert sd is not None
+        action = Action(action_id)
+        if action.meld is not None:
+            self.showdown = replace(sd, used=_put(sd.used, p, sd.used[p] | action.meld),
+                                    melds=_put(sd.melds, p, sd.melds[p] + (action.meld,)))
+        elif action.slot is not None and action.card is not None:
+            bit = 1 << action.card
+            self.showdown = replace(sd, used=_put(sd.used, p, sd.used[p] | bit),
+                                    table=_put(sd.table, action.slot, sd.table[action.slot] | bit),
+                                    layoffs=_put(sd.layoffs, p, sd.layoffs[p] + ((action.slot, action.card),)))
+        else:  # done
+            nxt = (p + 1) % self.n
+            if nxt == sd.knocker:
+                self._end_declared(sd)
+                return
+            base = sd.table if self.rules.layoff_onto_prior_layoffs else tuple(m.mask for m in sd.shown.melds)
+            self.showdown = replace(sd, table=base)
+            self.player = nxt
+
+    def _end_declared(self, sd: Showdown) -> None:
+        aces = self.rules.aces
+        order = [(sd.knocker + i) % self.n for i in range(self.n)]
+        deadwood: list[int] = [sd.shown.deadwood]
+        melds: list[tuple[Meld, ...]] = [sd.shown.melds]
+        layoffs: list[tuple[Layoff, ...]] = [()]
+        for seat in order[1:]:
+            deadwood.append(_core.mask_value(self._core_rules, self.hands[seat] & ~sd.used[seat]))
+            melds.append(tuple(as_meld(m, aces=aces) for m in sd.melds[seat]))
+            by_slot: dict[int, list[Card]] = {}
+            for slot, card in sd.layoffs[seat]:
+                by_slot.setdefault(slot, []).append(Card(card))
+            layoffs.append(tuple(Layoff(sd.shown.melds[slot], tuple(sorted(cards))) for slot, cards in sorted(by_slot.items())))
+        replies = Replies(tuple(deadwood), tuple(melds), tuple(layoffs))
+        result = declared_result(self.rules, sd.shown, replies, limit=self.limit, multiplier=self.multiplier,
+                                 big_gin=sd.big_gin)
         self.result = result.reorder(order, self.n)
         self.phase = END
 
@@ -433,7 +549,8 @@ class KnockState:
             for name, value in zip(_FIELDS, self._stack.pop()):
                 setattr(self, name, value)
             raise
-        assert self.result is not None and self.result.knocker_melds is not None
-        self.shown_melds = tuple(m.mask for m in self.result.knocker_melds.melds)
+        shown = self.showdown.shown if self.showdown is not None else self.result.knocker_melds if self.result else None
+        assert shown is not None
+        self.shown_melds = tuple(m.mask for m in shown.melds)
         self.history.append(action_id)
         self._legal = None

@@ -1,0 +1,518 @@
+"""The game and match layer of the knock games (RULES.md §1.1 Game, §1.2 Target, §1.3 Game end,
+§1.6, §2.1 dealer options, §2.4, §4 Q4, Q5, Q25, Q27-Q29).
+
+A :class:`Match` seats one agent per player, deals seeded hands, plays them out through the
+checked path (``state.play``), records every :class:`HandResult`, rotates the dealer and ends
+games and the match by the variant's rules:
+
+* ``game_end = "target"``: the first player whose hand points reach ``target_score`` after a hand
+  wins the game at once.  Two players with a model that charges no losers
+  (``classic_two_player``) are settled with :func:`rummykit.settle` (game bonus, boxes,
+  shutout; §1.6.1); other models keep the net score (no settlement).
+* ``game_end = "fixed_hands"``: ``num_hands`` hands (default 2 x players, §4 Q25), then rank by
+  net; with ``pool=...`` the ring payout of §1.6.5.  Dead hands are redealt and do not count.
+* ``scoring_sheet = "hollywood"``: every won hand goes on a :class:`HollywoodSheet`; the match
+  ends when its three columns are closed (§1.6.2).
+* ``match_mode = "match_points"``: ``match_games`` games, each worth match points (§1.6.3).
+
+>>> import rummykit as rk
+>>> from rummykit.knock.match import Match
+>>> def agent(state):  # knock if it can, else draw stock, else pass or discard the highest id
+...     legal = state.legal_actions()
+...     knocks = [a for a in legal if 52 <= a < 104]
+...     return knocks[0] if knocks else 104 if 104 in legal else legal[-1]
+>>> match = Match("gin", [agent, agent], seed=7)
+>>> result = match.play()
+>>> result.winner is not None and max(match.scores) >= 100
+True
+>>> list(result.totals) == match.game.settle(match.scores, match.boxes)
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.games import Game
+from rummykit.knock.actions import Action
+from rummykit.knock.game import KnockGame
+from rummykit.knock.rules import KnockRules
+from rummykit.knock.showdown import HandResult
+from rummykit.knock.state import KnockState
+from rummykit.scoring import HollywoodSheet, match_points, ring_payout, settle
+
+__all__ = ["Agent", "GameResult", "Match", "MatchResult"]
+
+#: What an agent may return: an action id, action text (``"discard 7H"``) or an :class:`Action`.
+AgentAction = int | str | Action
+#: An agent: called with the state of a hand when it is its seat's turn.
+Agent = Callable[[KnockState], AgentAction]
+
+_COLUMNS = 3
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One completed game of a match (or one closed Hollywood column).
+
+    ``points`` and ``boxes`` are each seat's hand points and boxes in that game (for a Hollywood
+    column: the column's score and boxes, 0 without an entry); ``hands_won`` counts hands won
+    (for a column: wins entered in it); ``hands`` counts the hands dealt during the game, dead
+    ones included.  ``totals`` is the §1.6.1 settlement (two players, a model without loser
+    charges, a target game), else None.  ``match_points`` is the §1.6.3 award in match mode.
+
+    >>> GameResult(0, (104, 38), (4, 2), (4, 2), 7, (304, 88), (200, 50)).net
+    216
+    """
+
+    winner: int | None
+    points: tuple[int, ...]
+    boxes: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    hands: int
+    totals: tuple[int, ...] | None
+    match_points: tuple[int, ...] | None = None
+
+    @property
+    def net(self) -> int | None:
+        """The winner's settlement net ``total_W - total_Lo`` (None without a settlement)."""
+        if self.totals is None or self.winner is None:
+            return None
+        return self.totals[self.winner] - sum(t for s, t in enumerate(self.totals) if s != self.winner)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The end of a match.
+
+    * ``winner``: the seat that won (None on a tie).  For a one-game match it is the game
+      winner; with ``match_points`` the seat with most match points; for several games without
+      match points, or for Hollywood, the seat with the best ``totals``.
+    * ``totals``: per seat, the settlement totals summed over the games (two-player settled
+      games), the Hollywood column totals summed over the columns, or else the net hand points
+      (credits - charges) summed over the match.
+    * ``scores`` / ``boxes``: hand points and boxes over the whole match.
+    * ``hand_count``: hands dealt, dead hands included; ``dead_hands``: how many were dead.
+    * ``games``: each completed game (each Hollywood column, in column order).
+    * ``standings``: the seats, best first (the winner first, then by match points or totals,
+      ties in seat order).
+    * ``hollywood``: each column's settlement ``[total_0, total_1]``; ``hollywood_net``: per seat
+      the sum over the columns of its total minus the other's.
+    * ``match_points``: per seat (match mode).  ``payout``: the ring payout per seat (with a pool).
+
+    >>> r = MatchResult(1, (0, 574), (0, 112), (0, 3), 4, 1, (), (1, 0))
+    >>> r.winner, r.payout
+    (1, None)
+    """
+
+    winner: int | None
+    totals: tuple[int, ...]
+    scores: tuple[int, ...]
+    boxes: tuple[int, ...]
+    hand_count: int
+    dead_hands: int
+    games: tuple[GameResult, ...]
+    standings: tuple[int, ...]
+    hollywood: tuple[tuple[int, ...], ...] | None = None
+    hollywood_net: tuple[int, ...] | None = None
+    match_points: tuple[int, ...] | None = None
+    payout: tuple[int, ...] | None = None
+
+
+def _match_rng(seed: object) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
+        return np.random.default_rng(seed)
+    raise InvalidOptionError(f"seed must be a non-negative int, a numpy Generator or None, got {seed!r}")
+
+
+def _build_game(game: KnockGame | str, options: dict[str, Any]) -> KnockGame:
+    if isinstance(game, str):
+        built = Game(game, **options)
+    elif isinstance(game, KnockGame):
+        built = KnockGame(game.rules.name, **{**dict(game.rules.given), **options}) if options else game
+    else:
+        raise InvalidOptionError(f"game must be a knock game or its name, got {game!r}")
+    if not isinstance(built, KnockGame):
+        raise InvalidOptionError(f"Match plays the knock games only, got {built!r}")
+    return built
+
+
+def _unique_best(values: Sequence[int]) -> int | None:
+    best = max(values)
+    tied = [seat for seat, v in enumerate(values) if v == best]
+    return tied[0] if len(tied) == 1 else None
+
+
+class Match:
+    """A match of a knock game between agents, one per seat.
+
+    ``game`` is a :class:`KnockGame` or a game name (then ``Game(game, **options)``; with a
+    KnockGame, ``options`` are added to its own).  ``agents[i]`` plays seat i: it is called with
+    the hand's :class:`KnockState` whenever seat i is to act and returns an action id, text or
+    :class:`Action`, which is applied with the checked ``state.play``.  Agents get the real
+    state, which shows every hand: an agent must look only at what its seat may know (its hand,
+    the discard pile, ``known``, ``upcard``...) and must not change the state.
+
+    ``seed`` (an int, a numpy Generator or None) drives the match: the first dealer (unless
+    ``first_dealer`` is given) and then every hand's seed.  ``pool`` (minor currency units) asks
+    for the ring payout of §1.6.5 at the end of a ``fixed_hands`` match.
+
+    Dealer: ``dealer_rotation`` ``alternate``/``clockwise`` pass the deal to the next seat,
+    ``winner_deals`` to the hand winner; after a dead hand the same dealer deals again
+    (``dealer_after_dead_hand = "same"``, §4 Q29) or the next seat (``"next"``).  The rotation
+    carries on across games.  Dead hands are recorded in :attr:`hands` but never count toward
+    ``num_hands``.
+
+    >>> def agent(state):
+    ...     legal = state.legal_actions()
+    ...     knocks = [a for a in legal if 52 <= a < 104]
+    ...     return knocks[0] if knocks else 104 if 104 in legal else legal[-1]
+    >>> match = Match("oklahoma-rummy", [agent] * 3, seed=1, first_dealer=0,
+    ...               game_end="fixed_hands", num_hands=2, max_turns=60)
+    >>> match.dealer, match.is_over
+    (0, False)
+    >>> result = match.play()
+    >>> result.hand_count - result.dead_hands, sum(result.scores) >= 0
+    (2, True)
+    """
+
+    def __init__(
+        self,
+        game: KnockGame | str,
+        agents: Sequence[Agent],
+        *,
+        seed: int | np.random.Generator | None = None,
+        first_dealer: int | None = None,
+        pool: int | None = None,
+        **options: Any,
+    ) -> None:
+        self.game: KnockGame = _build_game(game, options)
+        rules = self.rules
+        n = rules.num_players
+        if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+            raise InvalidOptionError(f"agents must be a sequence of {n} callables, got {agents!r}")
+        if len(agents) != n or not all(callable(a) for a in agents):
+            raise InvalidOptionError(f"{rules.name} needs {n} agents (callables), one per seat, got {len(agents)}")
+        self.agents: tuple[Agent, ...] = tuple(agents)
+        self._check_options(rules, pool)
+        self.pool: int | None = pool
+        self._rng = _match_rng(seed)
+        if first_dealer is None:
+            first_dealer = int(self._rng.integers(n))
+        elif isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < n:
+            raise InvalidOptionError(f"first_dealer must be a seat 0..{n - 1}, got {first_dealer!r}")
+        self._n = n
+        self._dealer: int = first_dealer
+        self._num_hands = rules.num_hands if rules.num_hands is not None else 2 * n
+        self._settled = n == 2 and not rules.losers_charged and rules.game_end == "target"
+        # the whole match
+        self._hands: list[HandResult] = []
+        self._dealers: list[int] = []
+        self._seeds: list[int] = []
+        self._dead = 0
+        self._total_scores = [0] * n
+        self._total_boxes = [0] * n
+        self._games: list[GameResult] = []
+        self._match_points: list[int] | None = [0] * n if rules.match_mode == "match_points" else None
+        self._sheet: HollywoodSheet | None = (
+            HollywoodSheet(rules.target_score) if rules.scoring_sheet == "hollywood" else None
+        )
+        self._column_won = [[0] * n for _ in range(_COLUMNS)]
+        self._column_hands = [0] * _COLUMNS
+        self._result: MatchResult | None = None
+        # the game in progress
+        self._scores = [0] * n
+        self._boxes = [0] * n
+        self._won = [0] * n
+        self._game_hands = 0
+        self._game_counted = 0
+
+    @staticmethod
+    def _check_options(rules: KnockRules, pool: int | None) -> None:
+        if rules.game_end not in ("target", "fixed_hands"):
+            raise InvalidOptionError(f"Match supports game_end 'target' or 'fixed_hands', got {rules.game_end!r}")
+        if rules.game_end == "target" and rules.target_score < 1:
+            raise InvalidOptionError(f"target_score must be at least 1, got {rules.target_score}")
+        if rules.scoring_sheet == "hollywood" and (
+            rules.match_mode != "off" or rules.match_games != 1 or rules.game_end != "target"
+        ):
+            raise InvalidOptionError(
+                "scoring_sheet='hollywood' is a match of its own: it needs match_mode='off', "
+                "match_games=1 and game_end='target'"
+            )
+        if rules.match_mode == "match_points" and rules.game_end != "target":
+            raise InvalidOptionError("match_mode='match_points' needs game_end='target' (each game needs a winner)")
+        if pool is not None:
+            if isinstance(pool, bool) or not isinstance(pool, int) or pool < 0:
+                raise InvalidOptionError(f"pool must be a non-negative int (minor currency units), got {pool!r}")
+            if rules.game_end != "fixed_hands" or rules.scoring_sheet != "single" or rules.match_mode != "off":
+                raise InvalidOptionError("a ring payout pool needs game_end='fixed_hands' (no Hollywood, no match points)")
+            if rules.ring_winner_min_share != 0.75:
+                raise InvalidOptionError(
+                    f"ring_winner_min_share {rules.ring_winner_min_share!r} is not supported (the payout keeps 0.75)"
+                )
+
+    # --- views --------------------------------------------------------------
+
+    @property
+    def rules(self) -> KnockRules:
+        """The game's rules."""
+        return self.game.rules
+
+    @property
+    def hands(self) -> list[HandResult]:
+        """Every hand played so far, dead hands included, in order (a copy)."""
+        return list(self._hands)
+
+    @property
+    def dealers(self) -> list[int]:
+        """The dealer of each hand in :attr:`hands`."""
+        return list(self._dealers)
+
+    @property
+    def hand_seeds(self) -> list[int]:
+        """The seed of each hand in :attr:`hands`: ``game.new_hand(seed, dealer)`` redeals it."""
+        return list(self._seeds)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Per seat, the hand points (net: credits - charges) of the game in progress, or of the
+        last game once the match is over.  A Hollywood match is one game: the whole match."""
+        return tuple(self._scores)
+
+    @property
+    def boxes(self) -> tuple[int, ...]:
+        """Per seat, the boxes of the game in progress (of the last game once over)."""
+        return tuple(self._boxes)
+
+    @property
+    def total_scores(self) -> tuple[int, ...]:
+        """Per seat, the hand points over the whole match."""
+        return tuple(self._total_scores)
+
+    @property
+    def games(self) -> list[GameResult]:
+        """The completed games (in a Hollywood match: the closed columns, once it is over)."""
+        return list(self._games)
+
+    @property
+    def match_points(self) -> tuple[int, ...] | None:
+        """Per seat, the match points so far (None unless ``match_mode='match_points'``)."""
+        return None if self._match_points is None else tuple(self._match_points)
+
+    @property
+    def hollywood(self) -> HollywoodSheet | None:
+        """A copy of the Hollywood sheet (None unless ``scoring_sheet='hollywood'``)."""
+        return copy.deepcopy(self._sheet)
+
+    @property
+    def dealer(self) -> int:
+        """The seat that deals the next hand."""
+        return self._dealer
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return self._result is not None
+
+    @property
+    def result(self) -> MatchResult | None:
+        """The result once the match is over, else None."""
+        return self._result
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"dealer={self._dealer}"
+        return f"<Match {self.rules.name} hands={len(self._hands)} scores={list(self._scores)} {state}>"
+
+    # --- playing ------------------------------------------------------------
+
+    def play(self) -> MatchResult:
+        """Play hands until the match is over and return its result.
+
+        Agents that never end a hand (no knock, an unlimited reshuffle and no ``max_turns``)
+        make this loop forever: pass ``max_turns`` when in doubt.
+        """
+        while self._result is None:
+            self.play_hand()
+        return self._result
+
+    def play_hand(self) -> HandResult:
+        """Deal the next hand (its seed drawn from the match generator), let the agents play it
+        to the end, record it and return its result.
+
+        An agent's illegal action raises :class:`IllegalActionError` naming the seat; then, as
+        for any error raised by an agent, nothing is recorded and the match generator is
+        restored, so the match is unchanged.  After the end of the match it raises
+        IllegalActionError.
+        """
+        if self._result is not None:
+            raise IllegalActionError("the match is over")
+        saved = self._rng.bit_generator.state
+        try:
+            seed = int(self._rng.integers(2**62))
+            state = self.game.new_hand(seed=seed, dealer=self._dealer)
+            result = self._play_out(state)
+        except BaseException:
+            self._rng.bit_generator.state = saved
+            raise
+        self._record(result, seed)
+        return result
+
+    def _play_out(self, state: KnockState) -> HandResult:
+        while not state.is_terminal():
+            seat = state.current_player
+            before = len(state.history)
+            choice: object = self.agents[seat](state)
+            if len(state.history) != before or state.current_player != seat:
+                raise IllegalActionError(f"seat {seat}: the agent changed the state instead of returning an action")
+            if isinstance(choice, np.integer):
+                choice = int(choice)
+            if not isinstance(choice, (int, str, Action)):
+                raise IllegalActionError(f"seat {seat}: the agent returned {choice!r}, not an action")
+            try:
+                state.play(choice, player=seat)
+            except RummykitError as err:
+                raise IllegalActionError(f"seat {seat}: {err}") from err
+        assert state.result is not None
+        return state.result
+
+    # --- bookkeeping --------------------------------------------------------
+
+    def _record(self, result: HandResult, seed: int) -> None:
+        rules, n = self.rules, self._n
+        dealer = self._dealer
+        self._hands.append(result)
+        self._dealers.append(dealer)
+        self._seeds.append(seed)
+        self._game_hands += 1
+        if self._sheet is not None:
+            for column, closed in enumerate(self._sheet.closed):
+                if not closed:
+                    self._column_hands[column] += 1
+        winner = result.winner
+        if winner is None:  # a dead hand: redealt, counts for nothing
+            self._dead += 1
+            self._dealer = dealer if rules.dealer_after_dead_hand == "same" else (dealer + 1) % n
+            return
+        for seat in range(n):
+            self._scores[seat] += result.points[seat]
+            self._boxes[seat] += result.boxes[seat]
+            self._total_scores[seat] += result.points[seat]
+            self._total_boxes[seat] += result.boxes[seat]
+        self._won[winner] += 1
+        self._game_counted += 1
+        self._dealer = winner if rules.dealer_rotation == "winner_deals" else (dealer + 1) % n
+        if self._sheet is not None:
+            self._record_hollywood(self._sheet, winner, result)
+            return
+        if rules.game_end == "target":
+            crossed = [seat for seat in range(n) if self._scores[seat] >= rules.target_score]
+            if crossed:
+                self._end_game(winner if winner in crossed else max(crossed, key=lambda s: (self._scores[s], -s)))
+        elif self._game_counted >= self._num_hands:
+            self._end_game(_unique_best(self._scores))
+
+    def _record_hollywood(self, sheet: HollywoodSheet, winner: int, result: HandResult) -> None:
+        before = sheet.boxes
+        sheet.record(winner, result.points[winner], result.boxes[winner])
+        after = sheet.boxes
+        for column in range(_COLUMNS):
+            if after[column][winner] != before[column][winner]:
+                self._column_won[column][winner] += 1
+        if not sheet.finished:
+            return
+        rules = self.rules
+        settlements = sheet.settlement(
+            game_bonus=rules.game_bonus, box_bonus=rules.box_bonus, shutout_rule=rules.shutout_rule
+        )
+        scores, boxes = sheet.scores, sheet.boxes
+        for column in range(_COLUMNS):
+            totals = settlements[column]
+            assert totals is not None
+            points = tuple(p or 0 for p in scores[column])
+            self._games.append(GameResult(
+                winner=0 if points[0] > points[1] else 1,
+                points=points,
+                boxes=tuple(b or 0 for b in boxes[column]),
+                hands_won=tuple(self._column_won[column]),
+                hands=self._column_hands[column],
+                totals=tuple(totals),
+            ))
+        self._finish()
+
+    def _end_game(self, winner: int | None) -> None:
+        rules = self.rules
+        totals: tuple[int, ...] | None = None
+        if self._settled:
+            totals = tuple(settle(self._scores, self._boxes, game_bonus=rules.game_bonus,
+                                  box_bonus=rules.box_bonus, shutout_rule=rules.shutout_rule))
+        awarded: tuple[int, ...] | None = None
+        if self._match_points is not None:
+            assert winner is not None  # target games always have one
+            awarded = tuple(match_points(self._won, winner))
+            for seat, points in enumerate(awarded):
+                self._match_points[seat] += points
+        self._games.append(GameResult(
+            winner=winner,
+            points=tuple(self._scores),
+            boxes=tuple(self._boxes),
+            hands_won=tuple(self._won),
+            hands=self._game_hands,
+            totals=totals,
+            match_points=awarded,
+        ))
+        if len(self._games) >= rules.match_games:
+            self._finish()
+            return
+        n = self._n
+        self._scores, self._boxes, self._won = [0] * n, [0] * n, [0] * n
+        self._game_hands = self._game_counted = 0
+
+    def _finish(self) -> None:
+        n, games = self._n, self._games
+        hollywood: tuple[tuple[int, ...], ...] | None = None
+        hollywood_net: tuple[int, ...] | None = None
+        if self._sheet is not None:
+            hollywood = tuple(g.totals for g in games if g.totals is not None)
+            totals = tuple(sum(t[seat] for t in hollywood) for seat in range(n))
+            hollywood_net = tuple(sum(2 * t[seat] - sum(t) for t in hollywood) for seat in range(n))
+        elif self._settled:
+            totals = tuple(sum(g.totals[seat] for g in games if g.totals is not None) for seat in range(n))
+        else:
+            totals = tuple(self._total_scores)
+        mp = None if self._match_points is None else tuple(self._match_points)
+        if mp is not None:
+            winner = _unique_best(mp)
+        elif len(games) == 1:
+            winner = games[0].winner
+        else:
+            winner = _unique_best(totals)
+        key = mp if mp is not None else totals
+        standings = tuple(sorted(range(n), key=lambda s: (s != winner, -key[s], s)))
+        payout: tuple[int, ...] | None = None
+        if self.pool is not None:
+            payout = tuple(ring_payout(self.pool, totals, model=self.rules.ring_payout_model,
+                                       cutoff_gap=self.rules.ring_cutoff_gap,
+                                       first_after=(self._dealers[-1] + 1) % n))
+        self._result = MatchResult(
+            winner=winner,
+            totals=totals,
+            scores=tuple(self._total_scores),
+            boxes=tuple(self._total_boxes),
+            hand_count=len(self._hands),
+            dead_hands=self._dead,
+            games=tuple(games),
+            standings=standings,
+            hollywood=hollywood,
+            hollywood_net=hollywood_net,
+            match_points=mp,
+            payout=payout,
+        )
