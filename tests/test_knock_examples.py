@@ -165,3 +165,24 @@ def test_out_of_turn_and_bad_actions_leave_the_state_unchanged() -> None:
     with pytest.raises(IllegalActionError, match="out of turn"):
         state.play("draw stock", player=0)
     assert (state.hands, state.stock, state.discards, state.phase, list(state.history)) == before
+
+
+def test_q30_partnerships_settle_side_totals() -> None:
+    game = rk.Game("partnership_oklahoma")
+    assert (game.num_players, game.rules.scoring_model, game.rules.target_score) == (4, "classic_two_player", 200)
+    hands = ["KS KH KC 7D 8D 9D 6H", "5C 6C 7C QS QH QD 6D", "2D 3D 9H TH JC 9C 8C"]
+    r = game.showdown("AC 2C 3C 4H 4D 4S 6S", hands, upcard="8H")
+    # sides: knocker 6 + partner 6 = 12 against 6 + 51 = 57
+    assert (r.outcome, r.winner, r.deadwood) == ("knock", 0, (6, 6, 6, 51))
+    assert r.points == (45, 0, 45, 0) and r.boxes == (1, 0, 1, 0)
+    # the opponents undercut when their side total is not above the knocker's side
+    r = game.showdown("AC 2C 3C 4H 4D 4S 6S", ["KS KH KC 7D 8D 9D 6H", "2D 3D 9H TH JC 9C 8C", "5C 6C 7C QS QH QD 6D"],
+                      upcard="8H")
+    # sides: 6 + 51 = 57 against 6 + 6 = 12: the first opponent after the knocker undercuts
+    assert (r.outcome, r.winner, r.deadwood) == ("undercut", 1, (6, 6, 51, 6))
+    assert r.points == (0, 57 - 12 + 25, 0, 57 - 12 + 25) and r.boxes == (0, 1, 0, 1)
+
+
+def test_q30_partnerships_need_four_players() -> None:
+    with pytest.raises(rk.InvalidOptionError, match="partnerships"):
+        rk.Game("oklahoma-rummy", num_players=3, partnerships=True)

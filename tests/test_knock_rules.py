@@ -63,6 +63,7 @@ def test_options_as_keywords() -> None:
         ("gin", {"ace_upcard_gin_only": True}, "ace_upcard_gin_only"),
         ("gin", {"max_restocks": -2}, "max_restocks"),
         ("oklahoma-rummy", {"num_players": 4, "partnerships": True}, "partnerships"),
+        ("oklahoma-rummy", {"num_players": 3, "partnerships": True, "scoring_model": "classic_two_player"}, "partnerships"),
         ("gin", {"big_gin_bonus": 40}, "big_gin_bonus"),
     ],
 )

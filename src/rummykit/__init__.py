@@ -28,6 +28,7 @@ from rummykit.cards import Card, cards_text, from_mask, parse_card, parse_cards,
 from rummykit.games import Game, game_names
 from rummykit.knock.actions import Action, parse_action
 from rummykit.knock.game import KnockGame
+from rummykit.knock.match import GameResult, Match, MatchResult
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
 
@@ -48,6 +49,7 @@ __all__ = [
     "Action",
     "Arrangement",
     "Game",
+    "GameResult",
     "GameState",
     "HandResult",
     "HollywoodSheet",
@@ -62,6 +64,8 @@ __all__ = [
     "KnockChoice",
     "Layoff",
     "LayoffResult",
+    "Match",
+    "MatchResult",
     "Meld",
     "Phase",
     "RummykitError",

@@ -6,9 +6,9 @@ checked path (``state.play``), records every :class:`HandResult`, rotates the de
 games and the match by the variant's rules:
 
 * ``game_end = "target"``: the first player whose hand points reach ``target_score`` after a hand
-  wins the game at once.  Two players with a model that charges no losers
-  (``classic_two_player``) are settled with :func:`rummykit.settle` (game bonus, boxes,
-  shutout; §1.6.1); other models keep the net score (no settlement).
+  wins the game at once.  Two players whose losers are not charged (``losers_charged`` false,
+  as in ``classic_two_player``) are settled with :func:`rummykit.settle` (game bonus, boxes,
+  shutout; §1.6.1); otherwise (3-4 players, ``net_collect``...) the net score stands.
 * ``game_end = "fixed_hands"``: ``num_hands`` hands (default 2 x players, §4 Q25), then rank by
   net; with ``pool=...`` the ring payout of §1.6.5.  Dead hands are redealt and do not count.
 * ``scoring_sheet = "hollywood"``: every won hand goes on a :class:`HollywoodSheet`; the match

@@ -150,6 +150,10 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
                                                 **MODEL_PARAMS["bonus_penalty"])),
     "oklahoma_ring_seed003": ("oklahoma_rummy", dict(scoring_model="ring_penalty", game_end="fixed_hands",
                                                      **MODEL_PARAMS["ring_penalty"])),
+    "partnership_oklahoma": ("oklahoma_rummy", dict(num_players=4, partnerships=True, scoring_model="classic_two_player",
+                                                    target_score=200, game_bonus=100, box_bonus=25,
+                                                    shutout_rule="double_total",
+                                                    **MODEL_PARAMS["classic_two_player"])),
 }
 
 ALIASES: dict[str, str] = {
@@ -229,10 +233,11 @@ def _check_combination(r: KnockRules) -> None:
     two = r.num_players == 2
     if r.first_turn_procedure == "upcard_offer" and not two:
         raise InvalidOptionError("first_turn_procedure='upcard_offer' needs 2 players")
-    if r.partnerships:
-        raise InvalidOptionError("partnerships (RULES.md §4 Q30) are not supported yet")
-    if r.scoring_model == "classic_two_player" and not two:
-        raise InvalidOptionError("scoring_model='classic_two_player' needs 2 players")
+    if r.partnerships and (r.num_players != 4 or r.scoring_model != "classic_two_player"):
+        raise InvalidOptionError("partnerships needs num_players=4 and scoring_model='classic_two_player' "
+                                 "(preset 'partnership_oklahoma')")
+    if r.scoring_model == "classic_two_player" and not two and not r.partnerships:
+        raise InvalidOptionError("scoring_model='classic_two_player' needs 2 players (or partnerships)")
     if r.scoring_sheet == "hollywood" and not two:
         raise InvalidOptionError("scoring_sheet='hollywood' is defined for 2 players only")
     if r.stock_end_rule == "dead_at_2_last_chance" and not two:

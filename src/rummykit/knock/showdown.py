@@ -155,9 +155,38 @@ def _outcome(rules: KnockRules, deadwood: tuple[int, ...], big_gin: bool) -> tup
 
 
 def _score(rules: KnockRules, replies: Replies, multiplier: int, big_gin: bool) -> tuple[str, int, HandScore]:
+    if rules.partnerships:
+        return _partnership_score(rules, replies.deadwood, multiplier, big_gin)
     outcome, scoring_outcome, winner = _outcome(rules, replies.deadwood, big_gin)
     score = score_hand(rules.scoring, knocker=0, deadwood=replies.deadwood, outcome=scoring_outcome,
                        winner=winner, multiplier=multiplier)
+    return outcome, winner, score
+
+
+def _partnership_score(rules: KnockRules, dw: tuple[int, ...], multiplier: int, big_gin: bool) -> tuple[str, int, HandScore]:
+    """RULES.md §4 Q30: the knocker (0) and partner (2) against 1 and 3,
+    settled as a two-player hand on the side totals.  The knocker's own
+    deadwood decides gin; the gin side then wins the side difference (not
+    below 0) plus the gin bonus.  Both members of the winning side are
+    credited the side's points; the hand winner is the knocker, or the
+    undercutting opponent with less deadwood (the first after the knocker
+    on a tie)."""
+    k_side, d_side = dw[0] + dw[2], dw[1] + dw[3]
+    if dw[0] == 0:
+        side = (0, max(d_side - k_side, 0))
+        outcome, scoring_outcome, side_winner = ("big_gin" if big_gin else "gin"), ("big_gin" if big_gin else "gin"), 0
+    else:
+        side = (k_side, d_side)
+        outcome, scoring_outcome, side_winner = _outcome(rules, side, False)
+    two = score_hand(rules.scoring, knocker=0, deadwood=side, outcome=scoring_outcome, winner=side_winner,
+                     multiplier=multiplier)
+    winner = 0 if side_winner == 0 else (1 if dw[1] <= dw[3] else 3)
+
+    def per_seat(values: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(values[0] if seat in (0, 2) else values[1] for seat in range(4))
+
+    score = HandScore(points=per_seat(two.points), credits=per_seat(two.credits), charges=per_seat(two.charges),
+                      winner=winner, outcome=scoring_outcome)
     return outcome, winner, score
 
 
@@ -268,7 +297,8 @@ def declared_result(
     outcome, winner, score = _score(rules, replies, multiplier, big_gin)
     extra = rules.gin_extra_boxes if outcome in ("gin", "big_gin") else rules.undercut_extra_boxes if outcome == "undercut" else 0
     won = (1 + extra) * (multiplier if rules.spade_double_boxes else 1)
-    boxes = tuple(won if i == winner else 0 for i in range(len(replies.deadwood)))
+    side = {winner, (winner + 2) % 4} if rules.partnerships else {winner}
+    boxes = tuple(won if i in side else 0 for i in range(len(replies.deadwood)))
     return HandResult(outcome, winner, 0, replies.deadwood, score.points, score.credits, score.charges, boxes,
                       multiplier, limit, shown, replies.melds, replies.layoffs)
 
