@@ -82,3 +82,11 @@ def test_bad_new_hand_arguments() -> None:
         game.new_hand(deck=list(range(51)))
     with pytest.raises(rk.InvalidCardError, match="distinct"):
         game.new_hand(deck=[0] * 52)
+
+
+def test_every_variant_documents_sources_and_deviations() -> None:
+    from rummykit.knock.rules import BASE_GAMES, PRESETS
+
+    for name in list(BASE_GAMES) + list(PRESETS):
+        doc = rk.Game(name).__doc__
+        assert doc and "RULES.md" in doc, name

@@ -11,6 +11,7 @@ from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionE
 from rummykit.knock.rules import KnockRules, knock_rules
 from rummykit.knock.showdown import HandResult, limit_and_multiplier, resolve_knock
 from rummykit.knock.state import KnockState
+from rummykit.knock.variants_doc import VARIANT_DOCS
 from rummykit.scoring import settle
 
 __all__ = ["KnockGame"]
@@ -39,6 +40,7 @@ class KnockGame:
 
     def __init__(self, name: str = "gin", **options: Any) -> None:
         self.rules: KnockRules = knock_rules(name, **options)
+        self.__doc__ = VARIANT_DOCS[self.rules.name]  # this variant's sources and deviations
 
     @property
     def name(self) -> str:
