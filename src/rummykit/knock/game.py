@@ -65,7 +65,7 @@ class KnockGame:
         elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
             raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
         if deck is None:
-            order = [int(c) for c in rng.permutation(52)]
+            order = rng.permutation(52).tolist()
         else:
             order = [int(Card(c)) for c in deck]
             if len(order) != 52 or len(set(order)) != 52:
