@@ -7,7 +7,15 @@ import importlib
 
 import pytest
 
-MODULES = ["rummykit.cards", "rummykit.analysis"]
+MODULES = [
+    "rummykit.cards",
+    "rummykit.analysis",
+    "rummykit.games",
+    "rummykit.scoring",
+    "rummykit.knock.rules",
+    "rummykit.knock.game",
+    "rummykit.knock.match",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -3,7 +3,6 @@ Q27-Q29): seeded matches between simple agents."""
 
 from __future__ import annotations
 
-import doctest
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -14,7 +13,6 @@ import pytest
 
 import rummykit as rk
 from rummykit import IllegalActionError, InvalidOptionError, KnockState
-from rummykit.knock import match as match_module
 from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, Action
 from rummykit.knock.match import GameResult, Match, MatchResult
 from rummykit.scoring import HollywoodSheet, match_points, ring_payout, settle
@@ -464,7 +462,3 @@ def test_views_are_copies_and_progress() -> None:
     assert match.total_scores == result.scores
     assert isinstance(result.games[0], GameResult)
 
-
-def test_module_docstrings() -> None:
-    failures, tried = doctest.testmod(match_module, optionflags=doctest.ELLIPSIS)
-    assert tried > 0 and failures == 0

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import random
 
 import pytest
 
-from rummykit import IllegalActionError, InvalidOptionError, scoring
+from rummykit import IllegalActionError, InvalidOptionError
 from rummykit.scoring import (
     HandScore,
     HollywoodSheet,
@@ -25,11 +24,6 @@ BONUS = ScoringParams.for_model("bonus_penalty")
 RING = ScoringParams.for_model("ring_penalty")
 
 A, B, C, D = 0, 1, 2, 3
-
-
-def test_docstring_examples() -> None:
-    failures, tried = doctest.testmod(scoring, optionflags=doctest.ELLIPSIS)
-    assert tried > 0 and failures == 0
 
 
 # ---------------------------------------------------------------------------------------------
