@@ -15,6 +15,7 @@ MODULES = [
     "rummykit.knock.rules",
     "rummykit.knock.game",
     "rummykit.knock.match",
+    "rummykit.knock.record",
 ]
 
 

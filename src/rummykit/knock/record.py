@@ -8,6 +8,15 @@ rebuilds the game, deals the recorded deck and replays every action through
 the checked path (``state.play``), so a record of an illegal hand is
 rejected.  Mid-hand states round-trip as well as finished hands.
 
+A record describes a state by its deal and actions, so ``to_json`` needs a
+state that they reproduce.  States played from ``game.new_hand`` (or rebuilt
+by ``from_json``) always are; a state without its undo history (one made by
+``state.determinize``) is replayed once to check, and refused with
+:class:`~rummykit.errors.InvalidOptionError` if it differs (after a restock:
+its stock was not shuffled from its ``shuffle_seed``).  Restocks are
+shuffled by numpy (``default_rng([shuffle_seed, restock])``), so records
+with restocks rely on numpy keeping that stream.
+
 Format (version 1): a JSON object with exactly these keys, written in this
 order, one key per line, each value compact on its line::
 
@@ -41,9 +50,11 @@ key                value
 ``shuffle_seed``   the int (0 <= seed < 2**64) that seeds restock shuffles
 ``actions``        every action as text (``str(Action)``, read back with
                    :func:`~rummykit.knock.actions.parse_action`), in order
-``knock_melds``    null, or the melds (lists of card text) that the knocker
-                   showed when the last action is a knock with an explicit
-                   arrangement (``state.knock(card, melds=...)``)
+``knock_melds``    null, or the melds (lists of card text, in the order
+                   shown) when the hand's knock action used an explicit
+                   arrangement (``state.knock(card, melds=...)``); the
+                   knock is the last action, or with ``auto_showdown``
+                   false the one before the defenders' declarations
 ``result``         null (unfinished, or left out), or for a finished hand
                    ``outcome``, ``winner`` (seat or null), ``points`` and
                    ``deadwood`` (per seat); informational, but a reader
@@ -58,7 +69,7 @@ oversized record and a ``result`` that the replay does not reproduce;
 :class:`~rummykit.errors.InvalidCardError` for a deck that is not the 52
 cards once each and bad card text; :class:`~rummykit.errors.IllegalActionError`
 for action text that does not parse, an illegal action (its index is named),
-actions after the end of the hand and ``knock_melds`` without a final knock;
+actions after the end of the hand and ``knock_melds`` without a knock;
 :class:`~rummykit.errors.InvalidMeldError` for ``knock_melds`` that are not
 melds of the knocker's hand.  Only :mod:`json` is used to read a record.
 
@@ -75,6 +86,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import numbers
 from typing import Any, NoReturn
 
 from rummykit.analysis import as_meld
@@ -117,8 +129,8 @@ _OPTION_TYPES: dict[str, str] = {
 
 
 def _option_value(name: str, value: object) -> object:
-    """An option value as the JSON data a reader accepts (ints for int
-    options given as equal bools or floats, which the rules let through)."""
+    """An option value as the JSON data a reader accepts: ints for int
+    options that the rules took as equal floats, bools or numpy ints."""
     kind = _OPTION_TYPES.get(name, "")
     if kind == "bool" and isinstance(value, bool):
         return value
@@ -126,10 +138,17 @@ def _option_value(name: str, value: object) -> object:
         return value
     if kind == "int | None" and value is None:
         return None
-    if kind.startswith("int") and isinstance(value, (int, float)) and float(value).is_integer():
+    if kind.startswith("int") and isinstance(value, numbers.Integral):
         return int(value)
-    if kind == "float" and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-        return value
+    try:
+        number = float(value) if isinstance(value, numbers.Real) else math.nan
+    except OverflowError:
+        number = math.nan
+    if math.isfinite(number):
+        if kind.startswith("int") and number.is_integer():
+            return int(number)
+        if kind == "float" and not isinstance(value, bool):
+            return number
     raise InvalidOptionError(f"option {name}={value!r} cannot be written to a hand record")
 
 
@@ -169,10 +188,39 @@ def to_record(state: KnockState) -> dict[str, Any]:
 
 def to_json(state: KnockState) -> str:
     """The hand record of ``state`` (finished or not) as JSON text: one key
-    per line in a fixed order, deterministic, ASCII only, no final newline."""
+    per line in a fixed order, deterministic, ASCII only, no final newline.
+
+    Raises :class:`~rummykit.errors.InvalidOptionError` for an option value
+    JSON cannot hold and for a state its record would not reproduce (see
+    the module docstring)."""
     record = to_record(state)
     lines = [f" {json.dumps(key)}: {json.dumps(record[key], sort_keys=True)}" for key in _KEYS]
-    return "{\n" + ",\n".join(lines) + "\n}"
+    text = "{\n" + ",\n".join(lines) + "\n}"
+    if len(state._stack) != len(state.history):
+        _check_replays(state, text)
+    return text
+
+
+# what a replay must reproduce
+_REPLAYED = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside", "result",
+             "knock_card", "shown_melds", "turns", "drawn", "showdown")
+
+
+def _check_replays(state: KnockState, text: str) -> None:
+    """A state not played from its deal (``determinize`` makes one: no undo
+    history) is written only if its record replays to it."""
+    try:
+        replayed = from_json(text)
+    except RummykitError as e:
+        problem = f"fails: {_clip(e, 200)}"
+    else:
+        differ = [name for name in _REPLAYED if getattr(replayed, name, None) != getattr(state, name, None)]
+        if not differ:
+            return
+        problem = f"differs in {', '.join(differ)}"
+    raise InvalidOptionError(
+        "this state cannot be written as a hand record: it was not reached by play from its deal "
+        f"(a determinized state after a restock?), and a replay of its deal and actions {problem}")
 
 
 # --- reading -----------------------------------------------------------------
@@ -180,6 +228,18 @@ def to_json(state: KnockState) -> str:
 
 def _bad(message: str) -> NoReturn:
     raise InvalidOptionError(f"hand record: {message}")
+
+
+def _short(value: object, limit: int = 60) -> str:
+    """``repr(value)``, clipped for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _clip(message: object, limit: int = 500) -> str:
+    """An error's text, clipped for another error message."""
+    text = str(message)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _type_name(value: object) -> str:
@@ -196,7 +256,7 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            _bad(f"duplicated key {key!r}")
+            _bad(f"duplicated key {_short(key)}")
         out[key] = value
     return out
 
@@ -224,28 +284,32 @@ def _load(text: object) -> Any:
     except json.JSONDecodeError as e:
         _bad(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}")
     except (ValueError, RecursionError) as e:  # e.g. an int of too many digits, nesting too deep
-        _bad(f"not JSON: {e}")
+        _bad(f"not JSON: {_clip(e)}")
 
 
 def _check_header(record: object) -> dict[str, Any]:
     if not isinstance(record, dict):
         _bad(f"expected a JSON object, got {_type_name(record)}")
-    if record.get("format") != FORMAT:
-        _bad(f"not a rummykit hand record: format must be {FORMAT!r}, got {record.get('format')!r}")
-    version = record.get("version")
+    if "format" not in record:
+        _bad(f"not a rummykit hand record: no 'format' key (expected {FORMAT!r})")
+    if record["format"] != FORMAT:
+        _bad(f"not a rummykit hand record: format must be {FORMAT!r}, got {_short(record['format'])}")
+    if "version" not in record:
+        _bad("missing key(s): version")
+    version = record["version"]
     if isinstance(version, bool) or not isinstance(version, int):
-        _bad(f"version must be an integer, got {version!r}")
+        _bad(f"version must be an integer, got {_short(version)}")
     if version != VERSION:
         newer = " (a newer rummykit wrote it)" if version > VERSION else ""
-        _bad(f"unsupported version {version}{newer}; this rummykit reads version {VERSION}")
+        _bad(f"unsupported version {_short(version)}{newer}; this rummykit reads version {VERSION}")
     missing = [k for k in _KEYS if k not in record]
     extra = sorted(k for k in record if k not in _KEYS)
     if missing:
         _bad(f"missing key(s): {', '.join(missing)}")
     if extra:
-        _bad(f"unknown key(s): {', '.join(map(repr, extra))}")
+        _bad(f"unknown key(s): {', '.join(map(_short, extra))}")
     if record["family"] != "knock":
-        _bad(f"unknown game family {record['family']!r} (this reader knows 'knock')")
+        _bad(f"unknown game family {_short(record['family'])} (this reader knows 'knock')")
     return record
 
 
@@ -264,7 +328,7 @@ def _check_options(options: object) -> dict[str, Any]:
             "int | None": value is None or _is_int(value),
         }.get(kind, False)
         if not ok:
-            _bad(f"option {name} must be {kind.replace(' | None', ' or null')}, got {value!r}")
+            _bad(f"option {name} must be {kind.replace(' | None', ' or null')}, got {_short(value)}")
     return options
 
 
@@ -277,11 +341,11 @@ def _cards(value: object, where: str, count: int | None = None) -> list[Card]:
     seen: dict[Card, int] = {}
     for i, text in enumerate(value):
         if not isinstance(text, str):
-            raise InvalidCardError(f"hand record: {where}[{i}] must be card text, got {text!r}")
+            raise InvalidCardError(f"hand record: {where}[{i}] must be card text, got {_short(text)}")
         try:
             card = parse_card(text)
         except InvalidCardError as e:
-            raise InvalidCardError(f"hand record: {where}[{i}]: {e}") from None
+            raise InvalidCardError(f"hand record: {where}[{i}]: {_clip(e)}") from None
         if card in seen:
             raise InvalidCardError(f"hand record: {where}: duplicate card {card} at {where}[{seen[card]}] "
                                    f"and {where}[{i}]")
@@ -298,12 +362,12 @@ def _check_result(result: object) -> dict[str, Any] | None:
     if sorted(result) != sorted(_RESULT_KEYS):
         _bad(f"result must have exactly the keys {', '.join(_RESULT_KEYS)}, got {', '.join(sorted(result)) or 'none'}")
     if not isinstance(result["outcome"], str):
-        _bad(f"result.outcome must be a string, got {result['outcome']!r}")
+        _bad(f"result.outcome must be a string, got {_short(result['outcome'])}")
     if result["winner"] is not None and not _is_int(result["winner"]):
-        _bad(f"result.winner must be a seat or null, got {result['winner']!r}")
+        _bad(f"result.winner must be a seat or null, got {_short(result['winner'])}")
     for key in ("points", "deadwood"):
         if not isinstance(result[key], list) or not all(_is_int(v) for v in result[key]):
-            _bad(f"result.{key} must be an array of integers, got {result[key]!r}")
+            _bad(f"result.{key} must be an array of integers, got {_short(result[key])}")
     return result
 
 
@@ -315,76 +379,86 @@ def _parse_actions(actions: object) -> list[Action]:
     parsed = []
     for i, text in enumerate(actions):
         if not isinstance(text, str):
-            raise IllegalActionError(f"hand record: actions[{i}] must be action text, got {text!r}")
+            raise IllegalActionError(f"hand record: actions[{i}] must be action text, got {_short(text)}")
         try:
             parsed.append(parse_action(text))
         except IllegalActionError as e:
-            raise IllegalActionError(f"hand record: actions[{i}]: {e}") from None
+            raise IllegalActionError(f"hand record: actions[{i}]: {_clip(e)}") from None
     return parsed
 
 
 def from_record(record: object) -> KnockState:
     """Rebuild and replay a hand from record data (a dict as :func:`json.loads`
     gives it); see :func:`from_json`."""
+    try:
+        return _from_record(record)
+    except RummykitError:
+        raise
+    except (ArithmeticError, LookupError, TypeError, ValueError) as e:
+        # a value the rules let through but the engine cannot play (e.g. an
+        # option too large for the C core): still a bad record, not a crash
+        raise InvalidOptionError(f"hand record: the engine cannot play it ({type(e).__name__}: {_clip(e)})") from e
+
+
+def _from_record(record: object) -> KnockState:
     from rummykit.games import Game
 
     data = _check_header(record)
     game_name = data["game"]
     if not isinstance(game_name, str):
-        _bad(f"game must be a string, got {game_name!r}")
+        _bad(f"game must be a string, got {_short(game_name)}")
     options = _check_options(data["options"])
     try:
         game = Game(game_name, **options)
     except RummykitError as e:
-        raise type(e)(f"hand record: {e}") from None
-    except (TypeError, ValueError) as e:  # a value the rules do not check the type of
-        _bad(f"bad options {options!r}: {e}")
+        raise type(e)(f"hand record: {_clip(e)}") from None
     n = game.num_players
     dealer = data["dealer"]
     if not _is_int(dealer) or not 0 <= dealer < n:
-        _bad(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        _bad(f"dealer must be a seat 0..{n - 1}, got {_short(dealer)}")
     deck = _cards(data["deck"], "deck", 52)
     seed = data["shuffle_seed"]
     if not _is_int(seed) or not 0 <= seed < _SEED_BOUND:
-        _bad(f"shuffle_seed must be an integer 0 <= seed < 2**64, got {seed!r}")
+        _bad(f"shuffle_seed must be an integer 0 <= seed < 2**64, got {_short(seed)}")
     actions = _parse_actions(data["actions"])
     melds = data["knock_melds"]
     shown: list[list[Card]] | None = None
+    knock_at = next((i for i, a in enumerate(actions) if KNOCK <= a.id < DRAW_STOCK), -1)
     if melds is not None:
         if not isinstance(melds, list):
             _bad(f"knock_melds must be an array of melds or null, got {_type_name(melds)}")
         shown = [_cards(m, f"knock_melds[{i}]") for i, m in enumerate(melds)]
-        if not actions or not KNOCK <= actions[-1].id < DRAW_STOCK:
-            raise IllegalActionError("hand record: knock_melds is given but the last action is not a knock")
+        if knock_at < 0:
+            raise IllegalActionError("hand record: knock_melds is given but no action is a knock")
     result = _check_result(data["result"])
 
     state = game.new_hand(seed=0, dealer=dealer, deck=[int(c) for c in deck])
     state.shuffle_seed = seed
-    _replay(state, actions, data["actions"], shown)
+    _replay(state, actions, data["actions"], shown, knock_at)
     if result is not None:
         _compare_result(state, result)
     return state
 
 
-def _replay(state: KnockState, actions: list[Action], texts: list[str], shown: list[list[Card]] | None) -> None:
-    last = len(actions) - 1
+def _replay(state: KnockState, actions: list[Action], texts: list[str], shown: list[list[Card]] | None,
+            knock_at: int) -> None:
     for i, action in enumerate(actions):
         if state.is_terminal():
-            raise IllegalActionError(f"hand record: actions[{i}] {texts[i]!r}: the hand ended with actions[{i - 1}], "
-                                     f"{len(actions) - i} action(s) follow the end")
+            raise IllegalActionError(f"hand record: actions[{i}] {_short(texts[i])}: the hand ended with "
+                                     f"actions[{i - 1}], {len(actions) - i} action(s) follow the end")
         seat, phase = state.current_player, state.phase_name
         try:
-            if i == last and shown is not None:
+            if i == knock_at and shown is not None:
                 card = action.card
                 assert card is not None
                 state.knock(card, melds=shown)
             else:
                 state.play(action)
         except IllegalActionError as e:
-            raise IllegalActionError(f"hand record: actions[{i}] {texts[i]!r} by seat {seat} (phase {phase}) "
-                                     f"is illegal: {e}") from None
+            raise IllegalActionError(f"hand record: actions[{i}] {_short(texts[i])} by seat {seat} (phase {phase}) "
+                                     f"is illegal: {_clip(e)}") from None
         except RummykitError as e:  # melds that are not melds of the knocker's hand
-            raise type(e)(f"hand record: knock_melds for actions[{i}] {texts[i]!r}: {e}") from None
+            raise type(e)(f"hand record: knock_melds for actions[{i}] {_short(texts[i])}: {_clip(e)}") from None
 
 
 def _compare_result(state: KnockState, stored: dict[str, Any]) -> None:
@@ -395,7 +469,7 @@ def _compare_result(state: KnockState, stored: dict[str, Any]) -> None:
     replayed = {"outcome": r.outcome, "winner": r.winner, "points": list(r.points), "deadwood": list(r.deadwood)}
     for key in _RESULT_KEYS:
         if stored[key] != replayed[key]:
-            _bad(f"result.{key} is {stored[key]!r} but the replay gives {replayed[key]!r}")
+            _bad(f"result.{key} is {_short(stored[key])} but the replay gives {_short(replayed[key])}")
 
 
 def from_json(text: str | bytes) -> KnockState:

@@ -18,6 +18,7 @@ from rummykit.scoring import ScoringParams
 __all__ = ["ALIASES", "BASE_GAMES", "PRESETS", "KnockRules", "knock_rules"]
 
 UNLIMITED = -1
+MAX_POINTS = 1_000_000  # bound on every integer option (keeps them within C int range)
 
 
 @dataclass(frozen=True)
@@ -215,17 +216,17 @@ def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
 
 
 def _check_value(name: str, value: Any) -> None:
-    if name in CHOICES and value not in CHOICES[name]:
+    if name in CHOICES and (value not in CHOICES[name] or type(value) not in {type(c) for c in CHOICES[name]}):
         raise InvalidOptionError(f"{name} must be one of {CHOICES[name]}, got {value!r}")
     if name in BOOLS and not isinstance(value, bool):
         raise InvalidOptionError(f"{name} must be true or false, got {value!r}")
-    if name in NON_NEGATIVE_INTS and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-        raise InvalidOptionError(f"{name} must be a non-negative integer, got {value!r}")
-    if name == "num_players" and value not in (2, 3, 4):
+    if name in NON_NEGATIVE_INTS and (type(value) is not int or not 0 <= value <= MAX_POINTS):
+        raise InvalidOptionError(f"{name} must be an integer in 0..{MAX_POINTS}, got {value!r}")
+    if name == "num_players" and (type(value) is not int or value not in (2, 3, 4)):
         raise InvalidOptionError(f"num_players must be 2, 3 or 4, got {value!r}")
-    if name in ("max_restocks", "max_turns") and (not isinstance(value, int) or isinstance(value, bool) or value < UNLIMITED):
+    if name in ("max_restocks", "max_turns") and (type(value) is not int or not UNLIMITED <= value <= MAX_POINTS):
         raise InvalidOptionError(f"{name} must be -1 (unlimited) or a non-negative integer, got {value!r}")
-    if name in ("match_games", "num_hands") and value is not None and (not isinstance(value, int) or value < 1):
+    if name in ("match_games", "num_hands") and value is not None and (type(value) is not int or not 1 <= value <= MAX_POINTS):
         raise InvalidOptionError(f"{name} must be a positive integer, got {value!r}")
 
 

@@ -20,7 +20,18 @@ import sys
 from typing import Any, NamedTuple
 
 import rummykit as rk
-from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action
+from rummykit.knock.actions import (
+    BIG_GIN,
+    DONE,
+    DRAW_STOCK,
+    KNOCK,
+    LAYOFF,
+    MELD,
+    MELD_TABLE,
+    PASS,
+    TAKE,
+    Action,
+)
 from rummykit.knock.record import to_json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +55,7 @@ SPECS = [
     Spec("gin_2", "gin", deck_seed=2, dealer=1, shuffle_seed=12, knock_at=0),
     Spec("gin_3", "gin", deck_seed=3, dealer=0, shuffle_seed=13, explicit_melds=True),
     Spec("gin_4", "gin", deck_seed=4, dealer=0, shuffle_seed=14, knock_at=-1),  # nobody knocks: a dead hand
+    Spec("gin_5", "gin", (("auto_showdown", False),), deck_seed=3, dealer=0, shuffle_seed=15),  # declared showdown
     Spec("oklahoma_gin_1", "oklahoma-gin", deck_seed=5, dealer=0, shuffle_seed=21),
     Spec("oklahoma_gin_2", "oklahoma-gin", deck_seed=6, dealer=1, shuffle_seed=22, knock_at=0),
     Spec("oklahoma_gin_3", "oklahoma-gin", deck_seed=7, dealer=0, shuffle_seed=23, explicit_melds=True),
@@ -85,6 +97,8 @@ def choose(state: rk.KnockState, spec: Spec) -> tuple[int, rk.Arrangement | None
     soon as allowed (down to ``spec.knock_at``), else discard the card that
     leaves the least deadwood (ties: the highest card id)."""
     legal = state.legal_actions()
+    if state.phase_name == "showdown":
+        return _declare(state, legal), None
     if BIG_GIN in legal:
         return BIG_GIN, None
     if DRAW_STOCK not in legal and TAKE in legal:  # an offer or the last-chance discard
@@ -100,6 +114,22 @@ def choose(state: rk.KnockState, spec: Spec) -> tuple[int, rk.Arrangement | None
         return action, _explicit_arrangement(state, action - KNOCK) if spec.explicit_melds else None
     discards = sorted((after[a], -a, a) for a in legal if a < KNOCK)
     return discards[0][2], None
+
+
+def _declare(state: rk.KnockState, legal: list[int]) -> int:
+    """A defender in a manual showdown: the first lay-off, then the melds of
+    the best arrangement of the undeclared cards, then done."""
+    layoffs = [a for a in legal if LAYOFF <= a < DONE]
+    if layoffs:
+        return layoffs[0]
+    sd = state.showdown
+    assert sd is not None
+    undeclared = state.hands[state.player] & ~sd.used[state.player]
+    melds = {MELD_TABLE[a - MELD]: a for a in legal if MELD <= a < LAYOFF}
+    for meld in rk.best_melds(undeclared, aces=state.rules.aces).melds:
+        if meld.mask in melds:
+            return melds[meld.mask]
+    return DONE
 
 
 def deal(spec: Spec) -> rk.KnockState:
@@ -150,8 +180,8 @@ def trace(spec: Spec, final: rk.KnockState) -> str:
     given = ", ".join(f"{k}={v!r}" for k, v in rules.given)
     lines = [
         f"{spec.name}: {rules.name}" + (f" ({given})" if given else ""),
-        f"dealer seat {state.dealer}, shuffle_seed {state.shuffle_seed}, upcard {state.upcard}: knock limit "
-        f"{'gin only' if state.gin_only else state.limit}, multiplier {state.multiplier}",
+        (f"dealer seat {state.dealer}, shuffle_seed {state.shuffle_seed}, upcard {state.upcard}: knock limit "
+         f"{'gin only' if state.gin_only else state.limit}, multiplier {state.multiplier}"),
         "",
         "deal:",
     ]
@@ -163,8 +193,7 @@ def trace(spec: Spec, final: rk.KnockState) -> str:
         text = str(Action(action))
         if action == TAKE:
             text += f" {rk.Card(state.discards[-1])}"
-        last = i == len(final.history) - 1
-        apply(state, action, melds if last else None)
+        apply(state, action, melds if KNOCK <= action < DRAW_STOCK else None)
         if state.restocks > restocks:
             text += f" [restock {state.restocks}]"
         lines.append(f"  {i + 1:3d}. seat {seat}: {text:<22} | {_public(state)}")
@@ -176,7 +205,9 @@ def trace(spec: Spec, final: rk.KnockState) -> str:
         lines.append("  dead hand: no points")
     else:
         how = " (explicit arrangement)" if final.shown_melds is not None else ""
-        lines.append(f"  seat {r.knocker} knocks with {Action(final.history[-1])}{how}: {r.knocker_melds}")
+        knock = next((a for a in final.history if KNOCK <= a < DRAW_STOCK), final.history[-1])
+        declared = "" if final.rules.auto_showdown else ", the defenders declare (auto_showdown off)"
+        lines.append(f"  seat {r.knocker} knocks with {Action(knock)}{how}{declared}: {r.knocker_melds}")
         for s in range(final.n):
             melded = " ".join(f"[{m}]" for m in r.melds[s]) or "-"
             laid = "; ".join(f"{' '.join(map(str, lo.cards))} on [{lo.meld}]" for lo in r.layoffs[s])
