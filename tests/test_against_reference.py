@@ -31,13 +31,17 @@ def hands(seed: int, count: int, size: int, dense: bool = False) -> list[frozens
     return [make(rng, size) for _ in range(count)]
 
 
-def check_deadwood(sample: list[frozenset[int]], aces: str = "low", values: tuple[int, ...] = ref.DEFAULT_VALUES) -> None:
+def check_deadwood(
+    sample: list[frozenset[int]], aces: str = "low", values: tuple[int, ...] = ref.DEFAULT_VALUES
+) -> None:
     got = rk.deadwood_batch(np.array([mask(h) for h in sample], dtype=np.uint64), aces=aces, values=values)
     for hand, dw in zip(sample, got.tolist()):
         assert dw == ref.min_deadwood(hand, aces, values), ref.hand_str(hand)
 
 
-def check_discards(sample: list[frozenset[int]], aces: str = "low", values: tuple[int, ...] = ref.DEFAULT_VALUES) -> None:
+def check_discards(
+    sample: list[frozenset[int]], aces: str = "low", values: tuple[int, ...] = ref.DEFAULT_VALUES
+) -> None:
     masks = np.array([mask(h) for h in sample], dtype=np.uint64)
     batch_dw, batch_card = rk.best_discard_batch(masks, aces=aces, values=values)
     for hand, dw, card in zip(sample, batch_dw.tolist(), batch_card.tolist()):
@@ -121,7 +125,9 @@ def test_adversarial_hands(text: str, aces: str) -> None:
     hand = ref.parse_hand(text)
     assert rk.deadwood(text, aces=aces) == ref.min_deadwood(hand, aces)
     if len(hand) == 11:
-        assert {int(c): d for c, d in rk.discard_deadwoods(text, aces=aces).items()} == ref.deadwood_after_each_discard(hand, aces)
+        assert {int(c): d for c, d in rk.discard_deadwoods(text, aces=aces).items()} == ref.deadwood_after_each_discard(
+            hand, aces
+        )
 
 
 def as_sets(found: list[rk.Arrangement]) -> set[frozenset[frozenset[int]]]:

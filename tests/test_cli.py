@@ -7,7 +7,9 @@ import sys
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rummykit", *args], check=False, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rummykit", *args], check=False, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_analyse_ten_cards() -> None:

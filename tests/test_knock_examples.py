@@ -48,7 +48,9 @@ def test_ex_o02_layoffs_24_to_8(game: str, upcard: str | None, points: int) -> N
 
 def test_ex_o02_knock_over_the_upcard_limit_is_illegal() -> None:
     with pytest.raises(IllegalActionError, match="deadwood 6 over the knock limit 5"):
-        rk.Game("oklahoma-gin").showdown("7H 8H 9H TH QC QD QS 2S 3D AC", ["9C TC JC 5S 5D 5C JH 6H 4C 4D"], upcard="5H")
+        rk.Game("oklahoma-gin").showdown(
+            "7H 8H 9H TH QC QD QS 2S 3D AC", ["9C TC JC 5S 5D 5C JH 6H 4C 4D"], upcard="5H"
+        )
 
 
 def test_ex_o01_knock_limit_from_upcard() -> None:
@@ -70,7 +72,9 @@ def test_ex_o05_ace_upcard_gin_only() -> None:
 
 
 def test_ex_o06_ace_of_spades_gin() -> None:
-    r = rk.Game("oklahoma-gin").showdown("AC 2C 3C 4H 4D 4S 7D 8D 9D TD", ["KS KH KC 5C 6C 7C 8S 2D 3S 7H"], upcard="AS")
+    r = rk.Game("oklahoma-gin").showdown(
+        "AC 2C 3C 4H 4D 4S 7D 8D 9D TD", ["KS KH KC 5C 6C 7C 8S 2D 3S 7H"], upcard="AS"
+    )
     assert r.deadwood == (0, 20) and r.points == (90, 0)
 
 
@@ -97,7 +101,7 @@ def test_ex_m04_defender_tie_goes_first_after_knocker() -> None:
 
 def test_ex_g04_knock_eligibility_in_play() -> None:
     # deal so that seat 1 holds 7S 8S 9S KC KD KH KS 2H 3C 4D and draws 5S
-    hand1 = "7S 8S 9S KC KD KH KS 2H 3C 4D".split()
+    hand1 = ["7S", "8S", "9S", "KC", "KD", "KH", "KS", "2H", "3C", "4D"]
     rest = [str(c) for c in rk.from_mask((1 << 52) - 1 & ~rk.to_mask(hand1 + ["5S", "QD"]))]
     hand0 = rest[:10]
     deck = [c for pair in zip(hand1, hand0) for c in pair] + ["QD", "5S"] + rest[10:]
@@ -176,8 +180,9 @@ def test_q30_partnerships_settle_side_totals() -> None:
     assert (r.outcome, r.winner, r.deadwood) == ("knock", 0, (6, 6, 6, 51))
     assert r.points == (45, 0, 45, 0) and r.boxes == (1, 0, 1, 0)
     # the opponents undercut when their side total is not above the knocker's side
-    r = game.showdown("AC 2C 3C 4H 4D 4S 6S", ["KS KH KC 7D 8D 9D 6H", "2D 3D 9H TH JC 9C 8C", "5C 6C 7C QS QH QD 6D"],
-                      upcard="8H")
+    r = game.showdown(
+        "AC 2C 3C 4H 4D 4S 6S", ["KS KH KC 7D 8D 9D 6H", "2D 3D 9H TH JC 9C 8C", "5C 6C 7C QS QH QD 6D"], upcard="8H"
+    )
     # sides: 6 + 51 = 57 against 6 + 6 = 12: the first opponent after the knocker undercuts
     assert (r.outcome, r.winner, r.deadwood) == ("undercut", 1, (6, 6, 51, 6))
     assert r.points == (0, 57 - 12 + 25, 0, 57 - 12 + 25) and r.boxes == (0, 1, 0, 1)

@@ -67,7 +67,12 @@ def check_hands(name: str, options: dict[str, object], count: int, seed: int) ->
         while replay.history:
             replay.undo()
         fresh = game.new_hand(seed=seed * 100_000 + i)
-        assert (replay.hands, replay.stock, replay.discards, replay.phase) == (fresh.hands, fresh.stock, fresh.discards, fresh.phase)
+        assert (replay.hands, replay.stock, replay.discards, replay.phase) == (
+            fresh.hands,
+            fresh.stock,
+            fresh.discards,
+            fresh.phase,
+        )
         for a in actions:
             replay.apply_action(a)
         assert replay.result == state.result and replay.hands == state.hands

@@ -10,8 +10,8 @@ from rummykit import IllegalActionError
 
 def o02_state(**options: object) -> rk.KnockState:
     """EX-O02 in play: seat 1 knocks with 7-8-9-TH, Q-Q-Q (deadwood 6) after drawing KD."""
-    knocker = "7H 8H 9H TH QC QD QS 2S 3D AC".split()
-    defender = "9C TC JC 5S 5D 5C JH 6H 4C 4D".split()
+    knocker = ["7H", "8H", "9H", "TH", "QC", "QD", "QS", "2S", "3D", "AC"]
+    defender = ["9C", "TC", "JC", "5S", "5D", "5C", "JH", "6H", "4C", "4D"]
     used = set(knocker + defender + ["2C", "KD"])
     rest = [str(c) for c in rk.from_mask((1 << 52) - 1) if str(c) not in used]
     deck = [c for pair in zip(knocker, defender) for c in pair] + ["2C", "KD"] + rest

@@ -36,8 +36,19 @@ from rummykit.knock.record import (
 )
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "data", "golden")
-KEYS = ["format", "version", "family", "game", "options", "dealer", "deck", "shuffle_seed", "actions",
-        "knock_melds", "result"]
+KEYS = [
+    "format",
+    "version",
+    "family",
+    "game",
+    "options",
+    "dealer",
+    "deck",
+    "shuffle_seed",
+    "actions",
+    "knock_melds",
+    "result",
+]
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("gin", {}),
@@ -63,11 +74,35 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
 
 def snapshot(state: rk.KnockState) -> tuple[Any, ...]:
     """Everything a replay must reproduce."""
-    return (state.rules, state.rules.given, state.dealer, state.deck, state.shuffle_seed, state.upcard, state.limit,
-            state.gin_only, state.multiplier, state.phase, state.player, state.hands, state.stock, state.discards,
-            state.known, state.taken, state.restocks, state.set_aside, state.result, state.knock_card,
-            state.shown_melds, state.turns, state.drawn, state.showdown, state.history, state._stack,
-            state.legal_actions())
+    return (
+        state.rules,
+        state.rules.given,
+        state.dealer,
+        state.deck,
+        state.shuffle_seed,
+        state.upcard,
+        state.limit,
+        state.gin_only,
+        state.multiplier,
+        state.phase,
+        state.player,
+        state.hands,
+        state.stock,
+        state.discards,
+        state.known,
+        state.taken,
+        state.restocks,
+        state.set_aside,
+        state.result,
+        state.knock_card,
+        state.shown_melds,
+        state.turns,
+        state.drawn,
+        state.showdown,
+        state.history,
+        state._stack,
+        state.legal_actions(),
+    )
 
 
 def assert_round_trip(state: rk.KnockState) -> None:
@@ -159,9 +194,11 @@ def test_round_trip_random_hands(name: str, options: dict[str, Any]) -> None:
 
 def test_round_trip_restocks_and_presets_with_stock_draws() -> None:
     """Stock-drawing players reach restocks (the seeded shuffles replay)."""
-    cases: list[tuple[str, dict[str, Any]]] = [("oklahoma-rummy", {"num_players": 3, "max_turns": 120}),
-                                               ("oklahoma_ring_seed003", {"num_players": 3, "max_restocks": 2}),
-                                               ("gin", {"stock_end_rule": "reshuffle", "max_restocks": 1})]
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("oklahoma-rummy", {"num_players": 3, "max_turns": 120}),
+        ("oklahoma_ring_seed003", {"num_players": 3, "max_restocks": 2}),
+        ("gin", {"stock_end_rule": "reshuffle", "max_restocks": 1}),
+    ]
     for name, options in cases:
         state = rk.Game(name, **options).new_hand(seed=5)
         while not state.is_terminal():
@@ -209,19 +246,16 @@ def test_reads_aliases_bytes_and_other_spellings() -> None:
     assert snapshot(copy) == snapshot(state)
 
 
-def test_option_values_the_rules_let_through_are_written_as_ints() -> None:
-    for value in (3.0, True, np.int64(2)):
-        state = rk.Game("oklahoma-gin", spade_multiplier=value, stock_end_rule="reshuffle").new_hand(seed=2)
-        written = to_record(state)["options"]
-        assert written == {"spade_multiplier": int(value), "stock_end_rule": "reshuffle"}
-        assert type(written["spade_multiplier"]) is int
-        copy = from_json(to_json(state))
-        assert copy.rules == state.rules and copy.multiplier == state.multiplier
-    big = rk.Game("gin", max_turns=2**60 + 1).new_hand(seed=2)
-    assert from_json(to_json(big)).rules.max_turns == 2**60 + 1
-    odd = rk.Game("oklahoma-gin", spade_multiplier=Decimal(2)).new_hand(seed=2)
-    with pytest.raises(InvalidOptionError, match=r"spade_multiplier=Decimal\('2'\) cannot be written"):
-        to_json(odd)
+def test_option_values_are_plain_json() -> None:
+    state = rk.Game("oklahoma-gin", spade_multiplier=np.int64(3), stock_end_rule="reshuffle").new_hand(seed=2)
+    written = to_record(state)["options"]
+    assert written == {"spade_multiplier": 3, "stock_end_rule": "reshuffle"}
+    assert type(written["spade_multiplier"]) is int
+    copy = from_json(to_json(state))
+    assert copy.rules == state.rules and copy.multiplier == state.multiplier
+    for value in (3.0, True, Decimal(2)):
+        with pytest.raises(InvalidOptionError, match="spade_multiplier"):
+            rk.Game("oklahoma-gin", spade_multiplier=value)
 
 
 # --- golden records ---------------------------------------------------------------------
@@ -257,8 +291,9 @@ def test_every_prefix_of_a_golden_record_round_trips(name: str) -> None:
     record = json.loads(load_golden(name))
     knock = next((i for i, a in enumerate(record["actions"]) if a.startswith("knock")), len(record["actions"]))
     for k in range(len(record["actions"]) + 1):
-        prefix = dict(record, actions=record["actions"][:k], result=None,
-                      knock_melds=record["knock_melds"] if k > knock else None)
+        prefix = dict(
+            record, actions=record["actions"][:k], result=None, knock_melds=record["knock_melds"] if k > knock else None
+        )
         state = from_record(prefix)
         assert len(state.history) == k
         assert_round_trip(state)
@@ -302,6 +337,7 @@ def without(key: str) -> Callable[[], str]:
         record = base()
         del record[key]
         return json.dumps(record)
+
     return make
 
 
@@ -315,8 +351,14 @@ def illegal_in_middle() -> str:
 
 def knock_over_limit() -> str:
     record = base()
-    i, state = first_index(record, lambda s: s.phase_name == "discard" and len(s.history) > 10
-                           and not any(KNOCK <= a < DRAW_STOCK for a in s.legal_actions()))
+    i, state = first_index(
+        record,
+        lambda s: (
+            s.phase_name == "discard"
+            and len(s.history) > 10
+            and not any(KNOCK <= a < DRAW_STOCK for a in s.legal_actions())
+        ),
+    )
     card = rk.best_discard(state.hands[state.player]).card
     record["actions"] = record["actions"][:i] + [f"knock {card}"]
     record["result"] = None
@@ -342,6 +384,7 @@ def with_result(**changes: Any) -> Callable[[], str]:
         record = base()
         record["result"] = dict(record["result"], **changes)
         return json.dumps(record)
+
     return make
 
 
@@ -364,6 +407,7 @@ def melds_change(melds: Any, result: bool = False) -> Callable[[], str]:
         if not result:
             record["result"] = None
         return json.dumps(record)
+
     return make
 
 
@@ -401,6 +445,7 @@ def swap_deck(i: int, j: int) -> Callable[[], str]:
         deck = record["deck"]
         deck[i], deck[j] = deck[j], deck[i]
         return json.dumps(record)
+
     return make
 
 
@@ -428,42 +473,109 @@ HOSTILE: list[tuple[str, Callable[[], Any], type[RummykitError], str]] = [
     ("options type", with_(options=[["knock_limit", 5]]), InvalidOptionError, "options must be an object"),
     ("option float", with_(options={"num_players": 2.0}), InvalidOptionError, "option num_players must be int"),
     ("option bool", with_(options={"knock_limit": True}), InvalidOptionError, "option knock_limit must be int"),
-    ("option value", with_(options={"knock_limit": -3}), InvalidOptionError, "knock_limit must be a non-negative"),
-    ("option the engine cannot play", with_(options={"knock_limit": 2**40}), InvalidOptionError,
-     "knock_limit|the engine cannot play it"),
+    ("option value", with_(options={"knock_limit": -3}), InvalidOptionError, "knock_limit must be an integer in"),
+    (
+        "option the engine cannot play",
+        with_(options={"knock_limit": 2**40}),
+        InvalidOptionError,
+        "knock_limit|the engine cannot play it",
+    ),
     ("option combo", with_(options={"num_players": 3}), InvalidOptionError, "needs 2 players"),
-    ("option NaN", lambda: json.dumps(dict(base(), options={"ring_winner_min_share": float("nan")})),
-     InvalidOptionError, "NaN is not a number"),
-    ("option inf", lambda: load_golden("gin_1.json").replace('"options": {}', '"options": {"ring_winner_min_share": 1e999}'),
-     InvalidOptionError, "ring_winner_min_share must be float"),
+    (
+        "option NaN",
+        lambda: json.dumps(dict(base(), options={"ring_winner_min_share": float("nan")})),
+        InvalidOptionError,
+        "NaN is not a number",
+    ),
+    (
+        "option inf",
+        lambda: load_golden("gin_1.json").replace('"options": {}', '"options": {"ring_winner_min_share": 1e999}'),
+        InvalidOptionError,
+        "ring_winner_min_share must be float",
+    ),
     ("dealer seat", with_(dealer=2), InvalidOptionError, r"dealer must be a seat 0\.\.1, got 2"),
     ("dealer negative", with_(dealer=-1), InvalidOptionError, "dealer must be a seat"),
     ("dealer text", with_(dealer="0"), InvalidOptionError, "dealer must be a seat"),
-    ("deck duplicate", lambda: json.dumps(dict(base(), deck=base()["deck"][:51] + [base()["deck"][0]])),
-     InvalidCardError, r"duplicate card \w\w at deck\[0\] and deck\[51\]"),
+    (
+        "deck duplicate",
+        lambda: json.dumps(dict(base(), deck=base()["deck"][:51] + [base()["deck"][0]])),
+        InvalidCardError,
+        r"duplicate card \w\w at deck\[0\] and deck\[51\]",
+    ),
     ("deck short", lambda: json.dumps(dict(base(), deck=base()["deck"][:51])), InvalidCardError, "got 51 cards"),
     ("deck long", lambda: json.dumps(dict(base(), deck=base()["deck"] + ["AS"])), InvalidCardError, "got 53 cards"),
-    ("deck bad card", lambda: json.dumps(dict(base(), deck=["1S"] + base()["deck"][1:])), InvalidCardError,
-     r"deck\[0\]: not a card: '1S'"),
-    ("deck ids", lambda: json.dumps(dict(base(), deck=list(range(52)))), InvalidCardError, r"deck\[0\] must be card text"),
+    (
+        "deck bad card",
+        lambda: json.dumps(dict(base(), deck=["1S"] + base()["deck"][1:])),
+        InvalidCardError,
+        r"deck\[0\]: not a card: '1S'",
+    ),
+    (
+        "deck ids",
+        lambda: json.dumps(dict(base(), deck=list(range(52)))),
+        InvalidCardError,
+        r"deck\[0\] must be card text",
+    ),
     ("deck type", with_(deck="AS 2S"), InvalidCardError, "deck must be an array"),
     ("seed negative", with_(shuffle_seed=-1), InvalidOptionError, "shuffle_seed must be an integer"),
     ("seed huge", with_(shuffle_seed=2**64), InvalidOptionError, "shuffle_seed must be an integer"),
     ("seed float", with_(shuffle_seed=1.5), InvalidOptionError, "shuffle_seed must be an integer"),
-    ("int of 5000 digits", lambda: load_golden("gin_1.json").replace('"shuffle_seed": 11', '"shuffle_seed": ' + "7" * 5000),
-     InvalidOptionError, "not JSON"),
+    (
+        "int of 5000 digits",
+        lambda: load_golden("gin_1.json").replace('"shuffle_seed": 11', '"shuffle_seed": ' + "7" * 5000),
+        InvalidOptionError,
+        "not JSON",
+    ),
     ("actions type", with_(actions="take"), InvalidOptionError, "actions must be an array"),
-    ("action id", lambda: json.dumps(dict(base(), actions=[105])), IllegalActionError, r"actions\[0\] must be action text"),
-    ("action text", lambda: json.dumps(dict(base(), actions=["pass", "fly away"])), IllegalActionError,
-     r"actions\[1\]: not an action: 'fly away'"),
-    ("illegal in the middle", illegal_in_middle, IllegalActionError, r"actions\[\d+\] 'discard \w\w' by seat \d .* is not in seat"),
-    ("knock over the limit", knock_over_limit, IllegalActionError, r"actions\[\d+\] 'knock \w\w' .*over the knock limit 10"),
-    ("discard when a draw is due", discard_when_draw_due, IllegalActionError, r"actions\[0\] .*phase is draw \(draw first\)"),
-    ("take when the pile is empty", lambda: json.dumps(dict(base(), actions=["take", "discard KS", "take", "take"], result=None)),
-     IllegalActionError, r"actions\[3\] 'take'"),
+    (
+        "action id",
+        lambda: json.dumps(dict(base(), actions=[105])),
+        IllegalActionError,
+        r"actions\[0\] must be action text",
+    ),
+    (
+        "action text",
+        lambda: json.dumps(dict(base(), actions=["pass", "fly away"])),
+        IllegalActionError,
+        r"actions\[1\]: not an action: 'fly away'",
+    ),
+    (
+        "illegal in the middle",
+        illegal_in_middle,
+        IllegalActionError,
+        r"actions\[\d+\] 'discard \w\w' by seat \d .* is not in seat",
+    ),
+    (
+        "knock over the limit",
+        knock_over_limit,
+        IllegalActionError,
+        r"actions\[\d+\] 'knock \w\w' .*over the knock limit 10",
+    ),
+    (
+        "discard when a draw is due",
+        discard_when_draw_due,
+        IllegalActionError,
+        r"actions\[0\] .*phase is draw \(draw first\)",
+    ),
+    (
+        "take when the pile is empty",
+        lambda: json.dumps(dict(base(), actions=["take", "discard KS", "take", "take"], result=None)),
+        IllegalActionError,
+        r"actions\[3\] 'take'",
+    ),
     ("after the end", after_the_end, IllegalActionError, r"the hand ended with actions\[\d+\], 2 action\(s\) follow"),
-    ("result points", with_result(points=[0, 99]), InvalidOptionError, r"result.points is \[0, 99\] but the replay gives"),
-    ("result outcome", with_result(outcome="gin"), InvalidOptionError, "result.outcome is 'gin' but the replay gives 'undercut'"),
+    (
+        "result points",
+        with_result(points=[0, 99]),
+        InvalidOptionError,
+        r"result.points is \[0, 99\] but the replay gives",
+    ),
+    (
+        "result outcome",
+        with_result(outcome="gin"),
+        InvalidOptionError,
+        "result.outcome is 'gin' but the replay gives 'undercut'",
+    ),
     ("result keys", with_result(margin=3), InvalidOptionError, "result must have exactly the keys"),
     ("result types", with_result(points="15 0"), InvalidOptionError, "result.points must be an array"),
     ("result type", with_(result="knock"), InvalidOptionError, "result must be an object or null"),
@@ -473,13 +585,27 @@ HOSTILE: list[tuple[str, Callable[[], Any], type[RummykitError], str]] = [
     ("melds over the limit", melds_change([]), IllegalActionError, r"actions\[\d+\] 'knock \w\w' .*over the limit"),
     ("melds not held", melds_change([["AC", "2C", "3C"]]), InvalidMeldError, "does not hold"),
     ("melds bad card", melds_change([["6C", "6D", "6X"]]), InvalidCardError, r"knock_melds\[0\]\[2\]: not a card"),
-    ("melds duplicate", melds_change([["6C", "6D", "6C"]]), InvalidCardError, r"duplicate card 6C at knock_melds\[0\]\[0\]"),
+    (
+        "melds duplicate",
+        melds_change([["6C", "6D", "6C"]]),
+        InvalidCardError,
+        r"duplicate card 6C at knock_melds\[0\]\[0\]",
+    ),
     ("melds type", melds_change("6C 6D 6H"), InvalidOptionError, "knock_melds must be an array"),
     ("melds without a knock", melds_without_knock, IllegalActionError, "knock_melds is given but no action is a knock"),
-    ("melds changed, result kept", lambda: melds_change(best_knock_melds(), result=True)(), InvalidOptionError,
-     r"result\.\w+ is .* but the replay gives"),
+    (
+        "melds changed, result kept",
+        lambda: melds_change(best_knock_melds(), result=True)(),
+        InvalidOptionError,
+        r"result\.\w+ is .* but the replay gives",
+    ),
     ("too many actions", too_many_actions, InvalidOptionError, r"too many actions: 100001 \(at most 100000\)"),
-    ("10 MB string", lambda: "x" * 10_000_000, InvalidOptionError, r"too large: 10000000 characters \(at most 1000000\)"),
+    (
+        "10 MB string",
+        lambda: "x" * 10_000_000,
+        InvalidOptionError,
+        r"too large: 10000000 characters \(at most 1000000\)",
+    ),
     ("10 MB value", lambda: json.dumps(dict(base(), game="g" * 10_000_000)), InvalidOptionError, "too large"),
     ("10 MB bytes", lambda: b" " * 10_000_000, InvalidOptionError, "too large: 10000000 bytes"),
     ("deep nesting", lambda: "[" * 500_000 + "]" * 500_000, InvalidOptionError, "not JSON"),
@@ -500,8 +626,13 @@ def test_hostile_record(label: str, make: Callable[[], Any], error: type[Rummyki
 
 def test_messages_clip_long_values() -> None:
     junk = "Q" * 500_000
-    for record in (dict(base(), format=junk), dict(base(), actions=["pass", junk]), dict(base(), game=junk),
-                   dict(base(), options={"stock_end_rule": junk}), dict(base(), deck=[junk] + base()["deck"][1:])):
+    for record in (
+        dict(base(), format=junk),
+        dict(base(), actions=["pass", junk]),
+        dict(base(), game=junk),
+        dict(base(), options={"stock_end_rule": junk}),
+        dict(base(), deck=[junk] + base()["deck"][1:]),
+    ):
         with pytest.raises(RummykitError) as info:
             from_json(json.dumps(record))
         assert len(str(info.value)) < 700
@@ -528,8 +659,12 @@ def test_determinized_states_are_written_only_if_they_replay() -> None:
             refused += 1
             continue
         copy = from_json(text)
-        assert (copy.hands, copy.stock, copy.discards, copy.result) == (other.hands, other.stock, other.discards,
-                                                                        other.result)
+        assert (copy.hands, copy.stock, copy.discards, copy.result) == (
+            other.hands,
+            other.stock,
+            other.discards,
+            other.result,
+        )
         written += 1
     assert written > 0 and refused > 0
 
@@ -561,7 +696,7 @@ def test_mutated_records_raise_only_rummykit_errors() -> None:
             i = rng.randrange(len(record["actions"]) - 1)
             record["actions"][i], record["actions"][i + 1] = record["actions"][i + 1], record["actions"][i]
         elif kind == 4:
-            record["actions"] = record["actions"][:rng.randrange(len(record["actions"]) + 1)]
+            record["actions"] = record["actions"][: rng.randrange(len(record["actions"]) + 1)]
             if rng.random() < 0.5:
                 record["result"] = None
         elif kind == 5:
@@ -570,11 +705,22 @@ def test_mutated_records_raise_only_rummykit_errors() -> None:
             deck[i], deck[j] = deck[j], deck[i]
             record["result"] = None
         elif kind == 6:
-            record["options"] = {rng.choice(["knock_limit", "num_players", "stock_end_rule", "max_turns",
-                                             "spade_multiplier", "big_gin_bonus", "nope"]): rng.choice(values)}
+            record["options"] = {
+                rng.choice(
+                    [
+                        "knock_limit",
+                        "num_players",
+                        "stock_end_rule",
+                        "max_turns",
+                        "spade_multiplier",
+                        "big_gin_bonus",
+                        "nope",
+                    ]
+                ): rng.choice(values)
+            }
         if kind == 7:
             cut = rng.randrange(len(text))
-            damaged: Any = text[:cut] + rng.choice(["", "}", '"', "0", "[", ",", "\x00"]) + text[cut + 1:]
+            damaged: Any = text[:cut] + rng.choice(["", "}", '"', "0", "[", ",", "\x00"]) + text[cut + 1 :]
         elif kind == 8:
             damaged = json.dumps(record).encode("utf-8")
         else:

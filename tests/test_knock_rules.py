@@ -10,9 +10,17 @@ from rummykit import InvalidOptionError
 
 @pytest.mark.parametrize(
     ("alias", "name"),
-    [("gin", "gin"), ("gin-rummy", "gin"), ("Gin_Rummy", "gin"), ("oklahoma", "oklahoma_gin"),
-     ("oklahoma-gin", "oklahoma_gin"), ("oklahoma-rummy", "oklahoma_rummy"), ("double-oklahoma", "double_oklahoma"),
-     ("gin_classic_pagat", "gin_classic_pagat"), ("oklahoma_ring_seed003", "oklahoma_ring_seed003")],
+    [
+        ("gin", "gin"),
+        ("gin-rummy", "gin"),
+        ("Gin_Rummy", "gin"),
+        ("oklahoma", "oklahoma_gin"),
+        ("oklahoma-gin", "oklahoma_gin"),
+        ("oklahoma-rummy", "oklahoma_rummy"),
+        ("double-oklahoma", "double_oklahoma"),
+        ("gin_classic_pagat", "gin_classic_pagat"),
+        ("oklahoma_ring_seed003", "oklahoma_ring_seed003"),
+    ],
 )
 def test_aliases(alias: str, name: str) -> None:
     assert rk.Game(alias).name == name
@@ -20,19 +28,43 @@ def test_aliases(alias: str, name: str) -> None:
 
 def test_defaults_per_game() -> None:
     gin, ok2, ok34 = rk.Game("gin").rules, rk.Game("oklahoma-gin").rules, rk.Game("oklahoma-rummy").rules
-    assert (gin.knock_limit_mode, gin.first_turn_procedure, gin.target_score, gin.spade_multiplier) == ("fixed", "upcard_offer", 100, 1)
-    assert (ok2.knock_limit_mode, ok2.first_turn_procedure, ok2.target_score, ok2.spade_multiplier) == ("upcard", "normal", 200, 2)
+    assert (gin.knock_limit_mode, gin.first_turn_procedure, gin.target_score, gin.spade_multiplier) == (
+        "fixed",
+        "upcard_offer",
+        100,
+        1,
+    )
+    assert (ok2.knock_limit_mode, ok2.first_turn_procedure, ok2.target_score, ok2.spade_multiplier) == (
+        "upcard",
+        "normal",
+        200,
+        2,
+    )
     assert ok2.ace_upcard_gin_only and ok34.ace_upcard_gin_only
-    assert (ok34.num_players, ok34.hand_size, ok34.stock_end_rule, ok34.scoring_model) == (3, 7, "reshuffle", "net_collect")
+    assert (ok34.num_players, ok34.hand_size, ok34.stock_end_rule, ok34.scoring_model) == (
+        3,
+        7,
+        "reshuffle",
+        "net_collect",
+    )
     assert (ok34.knock_bonus, ok34.undercut_bonus, ok34.gin_bonus, ok34.target_score) == (10, 10, 20, 150)
 
 
 def test_presets() -> None:
     pagat = rk.Game("gin_classic_pagat").rules
-    assert (pagat.gin_bonus, pagat.undercut_bonus, pagat.box_bonus, pagat.shutout_rule) == (20, 10, 20, "double_game_bonus")
+    assert (pagat.gin_bonus, pagat.undercut_bonus, pagat.box_bonus, pagat.shutout_rule) == (
+        20,
+        10,
+        20,
+        "double_game_bonus",
+    )
     multi = rk.Game("gin_multi").rules
     assert (multi.knock_limit_mode, multi.spade_multiplier, multi.scoring_model, multi.gin_loser_multiplier) == (
-        "fixed", 1, "bonus_penalty", 2)
+        "fixed",
+        1,
+        "bonus_penalty",
+        2,
+    )
     ring = rk.Game("oklahoma_ring_seed003").rules
     assert (ring.gin_loser_extra, ring.undercut_knocker_extra, ring.game_end) == (25, 10, "fixed_hands")
     assert rk.Game("double_oklahoma").rules.spade_multiplier == 3
@@ -63,7 +95,11 @@ def test_options_as_keywords() -> None:
         ("gin", {"ace_upcard_gin_only": True}, "ace_upcard_gin_only"),
         ("gin", {"max_restocks": -2}, "max_restocks"),
         ("oklahoma-rummy", {"num_players": 4, "partnerships": True}, "partnerships"),
-        ("oklahoma-rummy", {"num_players": 3, "partnerships": True, "scoring_model": "classic_two_player"}, "partnerships"),
+        (
+            "oklahoma-rummy",
+            {"num_players": 3, "partnerships": True, "scoring_model": "classic_two_player"},
+            "partnerships",
+        ),
         ("gin", {"big_gin_bonus": 40}, "big_gin_bonus"),
     ],
 )

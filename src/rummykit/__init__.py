@@ -25,16 +25,6 @@ from rummykit.analysis import (
     melds,
 )
 from rummykit.cards import Card, cards_text, from_mask, parse_card, parse_cards, to_mask
-from rummykit.games import Game, game_names
-from rummykit.knock.actions import Action, parse_action
-from rummykit.knock.game import KnockGame
-from rummykit.knock.match import GameResult, Match, MatchResult
-from rummykit.knock.showdown import HandResult
-from rummykit.knock.state import KnockState, Phase
-
-#: the state class of every game (the knock games so far)
-GameState = KnockState
-from rummykit.scoring import HollywoodSheet, settle
 from rummykit.errors import (
     IllegalActionError,
     InvalidCardError,
@@ -42,26 +32,36 @@ from rummykit.errors import (
     InvalidOptionError,
     RummykitError,
 )
+from rummykit.games import Game, game_names
+from rummykit.knock.actions import Action, parse_action
+from rummykit.knock.game import KnockGame
+from rummykit.knock.match import GameResult, Match, MatchResult
+from rummykit.knock.showdown import HandResult
+from rummykit.knock.state import KnockState, Phase
+from rummykit.scoring import HollywoodSheet, settle
+
+#: the state class of every game (the knock games so far)
+GameState = KnockState
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Action",
     "Arrangement",
+    "Card",
+    "Discard",
     "Game",
     "GameResult",
     "GameState",
     "HandResult",
     "HollywoodSheet",
-    "KnockGame",
-    "KnockState",
-    "Card",
-    "Discard",
     "IllegalActionError",
     "InvalidCardError",
     "InvalidMeldError",
     "InvalidOptionError",
     "KnockChoice",
+    "KnockGame",
+    "KnockState",
     "Layoff",
     "LayoffResult",
     "Match",

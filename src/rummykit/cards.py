@@ -72,7 +72,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, card: int | str) -> Card:  # noqa: PYI034 (cards are interned)
+    def __new__(cls, card: int | str) -> Card:
         if isinstance(card, str):
             return parse_card(card)
         if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < NUM_CARDS:

@@ -37,7 +37,9 @@ def _analyse(args: argparse.Namespace) -> int:
     if n == 11 or args.discard:
         choice = best_discard(hand, forbidden=args.forbidden, aces=args.aces)
         after = best_melds(hand & ~(1 << choice.card), aces=args.aces)
-        console.print(f"best discard [bold]{_styled(choice.card)}[/] leaves deadwood [bold]{choice.deadwood}[/]: {after}")
+        console.print(
+            f"best discard [bold]{_styled(choice.card)}[/] leaves deadwood [bold]{choice.deadwood}[/]: {after}"
+        )
         per_card = sorted(discard_deadwoods(hand, aces=args.aces).items(), key=lambda kv: (kv[1], -kv[0]))
         console.print("after each discard: " + ", ".join(f"{_styled(c)} {dw}" for c, dw in per_card))
     return 0

@@ -16,7 +16,7 @@ def game_names() -> list[str]:
     return sorted(KNOCK_ALIASES)
 
 
-def Game(name: str, **options: Any) -> KnockGame:  # noqa: N802 (a factory that reads as a class)
+def Game(name: str, **options: Any) -> KnockGame:
     """The game called ``name`` (any alias or preset) with ``options``.
 
     >>> Game("oklahoma-gin", target_score=150, spade_multiplier=3)

@@ -54,7 +54,9 @@ class KnockGame:
         given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
         return f"Game({self.rules.name!r}{given})"
 
-    def new_hand(self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None) -> KnockState:
+    def new_hand(
+        self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None
+    ) -> KnockState:
         """Deal a hand.  ``seed`` is an int, a ``numpy.random.Generator`` or
         None (fresh entropy); ``deck`` gives the card order explicitly, top
         first (tests and replays); ``dealer`` defaults to a seeded draw."""
@@ -69,8 +71,9 @@ class KnockGame:
         else:
             order = [int(Card(c)) for c in deck]
             if len(order) != 52 or len(set(order)) != 52:
-                raise InvalidCardError(f"deck must hold each of the 52 cards once, got {len(order)} cards, "
-                                       f"{len(set(order))} distinct")
+                raise InvalidCardError(
+                    f"deck must hold each of the 52 cards once, got {len(order)} cards, {len(set(order))} distinct"
+                )
         return KnockState(self, order, dealer, int(rng.integers(2**62)))
 
     def showdown(
@@ -98,8 +101,9 @@ class KnockGame:
         if card is not None and seen >> card & 1:
             raise InvalidCardError(f"the upcard {card} is also in a hand")
         limit, gin_only, multiplier = limit_and_multiplier(self.rules, card)
-        return resolve_knock(self.rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier,
-                             knocker_melds=knocker_melds)
+        return resolve_knock(
+            self.rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier, knocker_melds=knocker_melds
+        )
 
     def settle(self, points: Sequence[int], boxes: Sequence[int]) -> list[int]:
         """The two-player game settlement (RULES.md §1.6.1) with this game's

@@ -254,7 +254,9 @@ class Match:
             if isinstance(pool, bool) or not isinstance(pool, int) or pool < 0:
                 raise InvalidOptionError(f"pool must be a non-negative int (minor currency units), got {pool!r}")
             if rules.game_end != "fixed_hands" or rules.scoring_sheet != "single" or rules.match_mode != "off":
-                raise InvalidOptionError("a ring payout pool needs game_end='fixed_hands' (no Hollywood, no match points)")
+                raise InvalidOptionError(
+                    "a ring payout pool needs game_end='fixed_hands' (no Hollywood, no match points)"
+                )
             if rules.ring_winner_min_share != 0.75:
                 raise InvalidOptionError(
                     f"ring_winner_min_share {rules.ring_winner_min_share!r} is not supported (the payout keeps 0.75)"
@@ -438,37 +440,48 @@ class Match:
             totals = settlements[column]
             assert totals is not None
             points = tuple(p or 0 for p in scores[column])
-            self._games.append(GameResult(
-                winner=0 if points[0] > points[1] else 1,
-                points=points,
-                boxes=tuple(b or 0 for b in boxes[column]),
-                hands_won=tuple(self._column_won[column]),
-                hands=self._column_hands[column],
-                totals=tuple(totals),
-            ))
+            self._games.append(
+                GameResult(
+                    winner=0 if points[0] > points[1] else 1,
+                    points=points,
+                    boxes=tuple(b or 0 for b in boxes[column]),
+                    hands_won=tuple(self._column_won[column]),
+                    hands=self._column_hands[column],
+                    totals=tuple(totals),
+                )
+            )
         self._finish()
 
     def _end_game(self, winner: int | None) -> None:
         rules = self.rules
         totals: tuple[int, ...] | None = None
         if self._settled:
-            totals = tuple(settle(self._scores, self._boxes, game_bonus=rules.game_bonus,
-                                  box_bonus=rules.box_bonus, shutout_rule=rules.shutout_rule))
+            totals = tuple(
+                settle(
+                    self._scores,
+                    self._boxes,
+                    game_bonus=rules.game_bonus,
+                    box_bonus=rules.box_bonus,
+                    shutout_rule=rules.shutout_rule,
+                )
+            )
         awarded: tuple[int, ...] | None = None
         if self._match_points is not None:
             assert winner is not None  # target games always have one
             awarded = tuple(match_points(self._won, winner))
             for seat, points in enumerate(awarded):
                 self._match_points[seat] += points
-        self._games.append(GameResult(
-            winner=winner,
-            points=tuple(self._scores),
-            boxes=tuple(self._boxes),
-            hands_won=tuple(self._won),
-            hands=self._game_hands,
-            totals=totals,
-            match_points=awarded,
-        ))
+        self._games.append(
+            GameResult(
+                winner=winner,
+                points=tuple(self._scores),
+                boxes=tuple(self._boxes),
+                hands_won=tuple(self._won),
+                hands=self._game_hands,
+                totals=totals,
+                match_points=awarded,
+            )
+        )
         if len(self._games) >= rules.match_games:
             self._finish()
             return
@@ -499,9 +512,15 @@ class Match:
         standings = tuple(sorted(range(n), key=lambda s: (s != winner, -key[s], s)))
         payout: tuple[int, ...] | None = None
         if self.pool is not None:
-            payout = tuple(ring_payout(self.pool, totals, model=self.rules.ring_payout_model,
-                                       cutoff_gap=self.rules.ring_cutoff_gap,
-                                       first_after=(self._dealers[-1] + 1) % n))
+            payout = tuple(
+                ring_payout(
+                    self.pool,
+                    totals,
+                    model=self.rules.ring_payout_model,
+                    cutoff_gap=self.rules.ring_cutoff_gap,
+                    first_after=(self._dealers[-1] + 1) % n,
+                )
+            )
         self._result = MatchResult(
             winner=winner,
             totals=totals,

@@ -9,6 +9,7 @@ games, the named presets of §2.7, and their validation.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,53 +116,130 @@ class KnockRules:
 # The scoring parameters each model sets (RULES.md §1.6.4); options given
 # explicitly override them.
 MODEL_PARAMS: dict[str, dict[str, Any]] = {
-    "classic_two_player": dict(knock_bonus=0, undercut_bonus=25, gin_bonus=25, collect_differences=True,
-                               losers_charged=False, gin_loser_multiplier=1, gin_loser_extra=0,
-                               undercut_knocker_extra=0),
-    "net_collect": dict(knock_bonus=10, undercut_bonus=10, gin_bonus=20, collect_differences=True,
-                        losers_charged=True, gin_loser_multiplier=1, gin_loser_extra=0, undercut_knocker_extra=0),
-    "bonus_penalty": dict(knock_bonus=10, undercut_bonus=20, gin_bonus=25, collect_differences=False,
-                          losers_charged=True, gin_loser_multiplier=2, gin_loser_extra=0, undercut_knocker_extra=0),
-    "ring_penalty": dict(knock_bonus=0, undercut_bonus=20, gin_bonus=0, collect_differences=False,
-                         losers_charged=True, gin_loser_multiplier=1, gin_loser_extra=25, undercut_knocker_extra=10),
+    "classic_two_player": dict(
+        knock_bonus=0,
+        undercut_bonus=25,
+        gin_bonus=25,
+        collect_differences=True,
+        losers_charged=False,
+        gin_loser_multiplier=1,
+        gin_loser_extra=0,
+        undercut_knocker_extra=0,
+    ),
+    "net_collect": dict(
+        knock_bonus=10,
+        undercut_bonus=10,
+        gin_bonus=20,
+        collect_differences=True,
+        losers_charged=True,
+        gin_loser_multiplier=1,
+        gin_loser_extra=0,
+        undercut_knocker_extra=0,
+    ),
+    "bonus_penalty": dict(
+        knock_bonus=10,
+        undercut_bonus=20,
+        gin_bonus=25,
+        collect_differences=False,
+        losers_charged=True,
+        gin_loser_multiplier=2,
+        gin_loser_extra=0,
+        undercut_knocker_extra=0,
+    ),
+    "ring_penalty": dict(
+        knock_bonus=0,
+        undercut_bonus=20,
+        gin_bonus=0,
+        collect_differences=False,
+        losers_charged=True,
+        gin_loser_multiplier=1,
+        gin_loser_extra=25,
+        undercut_knocker_extra=10,
+    ),
 }
 
 #: Gin Rummy, Oklahoma Gin and Oklahoma Rummy: overrides of the defaults above.
 BASE_GAMES: dict[str, dict[str, Any]] = {
     "gin": {},
-    "oklahoma_gin": dict(first_turn_procedure="normal", knock_limit_mode="upcard", ace_upcard_gin_only=True,
-                         spade_multiplier=2, target_score=200),
-    "oklahoma_rummy": dict(num_players=3, dealer_rotation="clockwise", first_turn_procedure="normal",
-                           knock_limit_mode="upcard", ace_upcard_gin_only=True, spade_multiplier=2,
-                           stock_end_rule="reshuffle", scoring_model="net_collect", target_score=150,
-                           game_bonus=0, box_bonus=0, shutout_rule="none", **MODEL_PARAMS["net_collect"]),
+    "oklahoma_gin": dict(
+        first_turn_procedure="normal",
+        knock_limit_mode="upcard",
+        ace_upcard_gin_only=True,
+        spade_multiplier=2,
+        target_score=200,
+    ),
+    "oklahoma_rummy": dict(
+        num_players=3,
+        dealer_rotation="clockwise",
+        first_turn_procedure="normal",
+        knock_limit_mode="upcard",
+        ace_upcard_gin_only=True,
+        spade_multiplier=2,
+        stock_end_rule="reshuffle",
+        scoring_model="net_collect",
+        target_score=150,
+        game_bonus=0,
+        box_bonus=0,
+        shutout_rule="none",
+        **MODEL_PARAMS["net_collect"],
+    ),
 }
 
 #: Named presets (RULES.md §2.7): (base game, overrides).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "gin_classic_pagat": ("gin", dict(gin_bonus=20, undercut_bonus=10, box_bonus=20,
-                                      shutout_rule="double_game_bonus")),
+    "gin_classic_pagat": ("gin", dict(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_rule="double_game_bonus")),
     "gin_seed000": ("gin", dict(knock_compare="lt", match_mode="match_points")),
-    "gin_multi": ("oklahoma_rummy", dict(knock_limit_mode="fixed", knock_limit=10, spade_multiplier=1,
-                                         ace_upcard_gin_only=False, scoring_model="bonus_penalty",
-                                         game_end="fixed_hands", **MODEL_PARAMS["bonus_penalty"])),
+    "gin_multi": (
+        "oklahoma_rummy",
+        dict(
+            knock_limit_mode="fixed",
+            knock_limit=10,
+            spade_multiplier=1,
+            ace_upcard_gin_only=False,
+            scoring_model="bonus_penalty",
+            game_end="fixed_hands",
+            **MODEL_PARAMS["bonus_penalty"],
+        ),
+    ),
     "oklahoma_gin_150": ("oklahoma_gin", dict(target_score=150, first_turn_procedure="upcard_offer")),
     "double_oklahoma": ("oklahoma_gin", dict(spade_multiplier=3)),
-    "oklahoma_seed002": ("oklahoma_rummy", dict(scoring_model="bonus_penalty", game_end="fixed_hands",
-                                                **MODEL_PARAMS["bonus_penalty"])),
-    "oklahoma_ring_seed003": ("oklahoma_rummy", dict(scoring_model="ring_penalty", game_end="fixed_hands",
-                                                     **MODEL_PARAMS["ring_penalty"])),
-    "partnership_oklahoma": ("oklahoma_rummy", dict(num_players=4, partnerships=True, scoring_model="classic_two_player",
-                                                    target_score=200, game_bonus=100, box_bonus=25,
-                                                    shutout_rule="double_total",
-                                                    **MODEL_PARAMS["classic_two_player"])),
+    "oklahoma_seed002": (
+        "oklahoma_rummy",
+        dict(scoring_model="bonus_penalty", game_end="fixed_hands", **MODEL_PARAMS["bonus_penalty"]),
+    ),
+    "oklahoma_ring_seed003": (
+        "oklahoma_rummy",
+        dict(scoring_model="ring_penalty", game_end="fixed_hands", **MODEL_PARAMS["ring_penalty"]),
+    ),
+    "partnership_oklahoma": (
+        "oklahoma_rummy",
+        dict(
+            num_players=4,
+            partnerships=True,
+            scoring_model="classic_two_player",
+            target_score=200,
+            game_bonus=100,
+            box_bonus=25,
+            shutout_rule="double_total",
+            **MODEL_PARAMS["classic_two_player"],
+        ),
+    ),
 }
 
-ALIASES: dict[str, str] = {
-    "gin": "gin", "gin-rummy": "gin", "gin_rummy": "gin",
-    "oklahoma-gin": "oklahoma_gin", "oklahoma_gin": "oklahoma_gin", "oklahoma": "oklahoma_gin",
-    "oklahoma-rummy": "oklahoma_rummy", "oklahoma_rummy": "oklahoma_rummy",
-} | {p: p for p in PRESETS} | {p.replace("_", "-"): p for p in PRESETS}
+ALIASES: dict[str, str] = (
+    {
+        "gin": "gin",
+        "gin-rummy": "gin",
+        "gin_rummy": "gin",
+        "oklahoma-gin": "oklahoma_gin",
+        "oklahoma_gin": "oklahoma_gin",
+        "oklahoma": "oklahoma_gin",
+        "oklahoma-rummy": "oklahoma_rummy",
+        "oklahoma_rummy": "oklahoma_rummy",
+    }
+    | {p: p for p in PRESETS}
+    | {p.replace("_", "-"): p for p in PRESETS}
+)
 
 CHOICES: dict[str, tuple[Any, ...]] = {
     "dealer_rotation": ("alternate", "clockwise", "winner_deals"),
@@ -184,9 +262,20 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "ring_winner_min_share": (0.75,),
 }
 BOOLS = {f.name for f in dataclasses.fields(KnockRules) if f.type in ("bool", bool)}
-NON_NEGATIVE_INTS = ("knock_limit", "gin_bonus", "undercut_bonus", "knock_bonus", "gin_extra_boxes",
-                     "undercut_extra_boxes", "gin_loser_extra", "undercut_knocker_extra", "target_score",
-                     "game_bonus", "box_bonus", "ring_cutoff_gap")
+NON_NEGATIVE_INTS = (
+    "knock_limit",
+    "gin_bonus",
+    "undercut_bonus",
+    "knock_bonus",
+    "gin_extra_boxes",
+    "undercut_extra_boxes",
+    "gin_loser_extra",
+    "undercut_knocker_extra",
+    "target_score",
+    "game_bonus",
+    "box_bonus",
+    "ring_cutoff_gap",
+)
 
 
 def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
@@ -207,12 +296,19 @@ def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
     model = options.get("scoring_model")
     if model is not None and model in MODEL_PARAMS and model != values.get("scoring_model", "classic_two_player"):
         values.update(MODEL_PARAMS[model])
-    values.update(options)
+    values.update({k: _plain(v) for k, v in options.items()})
     for name, value in values.items():
         _check_value(name, value)
     rules = KnockRules(name=key, given=tuple(sorted(options.items())), **values)
     _check_combination(rules)
     return rules
+
+
+def _plain(value: Any) -> Any:
+    """numpy integers (and other exact integer types) as plain ints."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and type(value) is not int:
+        return int(value)
+    return value
 
 
 def _check_value(name: str, value: Any) -> None:
@@ -226,7 +322,11 @@ def _check_value(name: str, value: Any) -> None:
         raise InvalidOptionError(f"num_players must be 2, 3 or 4, got {value!r}")
     if name in ("max_restocks", "max_turns") and (type(value) is not int or not UNLIMITED <= value <= MAX_POINTS):
         raise InvalidOptionError(f"{name} must be -1 (unlimited) or a non-negative integer, got {value!r}")
-    if name in ("match_games", "num_hands") and value is not None and (type(value) is not int or not 1 <= value <= MAX_POINTS):
+    if (
+        name in ("match_games", "num_hands")
+        and value is not None
+        and (type(value) is not int or not 1 <= value <= MAX_POINTS)
+    ):
         raise InvalidOptionError(f"{name} must be a positive integer, got {value!r}")
 
 
@@ -235,8 +335,9 @@ def _check_combination(r: KnockRules) -> None:
     if r.first_turn_procedure == "upcard_offer" and not two:
         raise InvalidOptionError("first_turn_procedure='upcard_offer' needs 2 players")
     if r.partnerships and (r.num_players != 4 or r.scoring_model != "classic_two_player"):
-        raise InvalidOptionError("partnerships needs num_players=4 and scoring_model='classic_two_player' "
-                                 "(preset 'partnership_oklahoma')")
+        raise InvalidOptionError(
+            "partnerships needs num_players=4 and scoring_model='classic_two_player' (preset 'partnership_oklahoma')"
+        )
     if r.scoring_model == "classic_two_player" and not two and not r.partnerships:
         raise InvalidOptionError("scoring_model='classic_two_player' needs 2 players (or partnerships)")
     if r.scoring_sheet == "hollywood" and not two:

@@ -158,12 +158,20 @@ def _score(rules: KnockRules, replies: Replies, multiplier: int, big_gin: bool) 
     if rules.partnerships:
         return _partnership_score(rules, replies.deadwood, multiplier, big_gin)
     outcome, scoring_outcome, winner = _outcome(rules, replies.deadwood, big_gin)
-    score = score_hand(rules.scoring, knocker=0, deadwood=replies.deadwood, outcome=scoring_outcome,
-                       winner=winner, multiplier=multiplier)
+    score = score_hand(
+        rules.scoring,
+        knocker=0,
+        deadwood=replies.deadwood,
+        outcome=scoring_outcome,
+        winner=winner,
+        multiplier=multiplier,
+    )
     return outcome, winner, score
 
 
-def _partnership_score(rules: KnockRules, dw: tuple[int, ...], multiplier: int, big_gin: bool) -> tuple[str, int, HandScore]:
+def _partnership_score(
+    rules: KnockRules, dw: tuple[int, ...], multiplier: int, big_gin: bool
+) -> tuple[str, int, HandScore]:
     """RULES.md §4 Q30: the knocker (0) and partner (2) against 1 and 3,
     settled as a two-player hand on the side totals.  The knocker's own
     deadwood decides gin; the gin side then wins the side difference (not
@@ -178,15 +186,21 @@ def _partnership_score(rules: KnockRules, dw: tuple[int, ...], multiplier: int, 
     else:
         side = (k_side, d_side)
         outcome, scoring_outcome, side_winner = _outcome(rules, side, False)
-    two = score_hand(rules.scoring, knocker=0, deadwood=side, outcome=scoring_outcome, winner=side_winner,
-                     multiplier=multiplier)
+    two = score_hand(
+        rules.scoring, knocker=0, deadwood=side, outcome=scoring_outcome, winner=side_winner, multiplier=multiplier
+    )
     winner = 0 if side_winner == 0 else (1 if dw[1] <= dw[3] else 3)
 
     def per_seat(values: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(values[0] if seat in (0, 2) else values[1] for seat in range(4))
 
-    score = HandScore(points=per_seat(two.points), credits=per_seat(two.credits), charges=per_seat(two.charges),
-                      winner=winner, outcome=scoring_outcome)
+    score = HandScore(
+        points=per_seat(two.points),
+        credits=per_seat(two.credits),
+        charges=per_seat(two.charges),
+        winner=winner,
+        outcome=scoring_outcome,
+    )
     return outcome, winner, score
 
 
@@ -202,10 +216,13 @@ def _choose_arrangement(rules: KnockRules, hands: list[int], least: int, limit: 
     aces = rules.aces
     if least == 0:
         return best_melds(hands[0], aces=aces)
-    bound = least if rules.knocker_arrangement == "min_deadwood" else (limit - 1 if rules.knock_compare == "lt" else limit)
+    bound = (
+        least if rules.knocker_arrangement == "min_deadwood" else (limit - 1 if rules.knock_compare == "lt" else limit)
+    )
     if len(hands) == 2 and rules.scoring_model == "classic_two_player":
         flags = (_core.KNOCK_MIN_DEADWOOD_ONLY if bound == least else 0) | (
-            0 if rules.allow_layoff_on_knock else _core.KNOCK_NO_LAYOFFS)
+            0 if rules.allow_layoff_on_knock else _core.KNOCK_NO_LAYOFFS
+        )
         raw = _core.choose_knock(core_rules(aces), hands[0], hands[1], bound, flags)[0]
         return Arrangement(tuple(as_meld(m, aces=aces) for m in raw[0]), tuple(from_mask(raw[1])), raw[2])
     best: tuple[tuple[int, int], Arrangement] | None = None
@@ -258,7 +275,9 @@ def knocker_arrangement(
     else:
         shown = _explicit_arrangement(rules, hands[0], knocker_melds)
         if not _within(rules, shown.deadwood, limit, gin_only):
-            raise IllegalActionError(f"illegal knock: the melds shown leave deadwood {shown.deadwood}, over the limit {limit}")
+            raise IllegalActionError(
+                f"illegal knock: the melds shown leave deadwood {shown.deadwood}, over the limit {limit}"
+            )
     if big_gin and shown.deadwood:
         raise IllegalActionError("big gin needs all eleven cards melded")
     return shown
@@ -277,10 +296,18 @@ def resolve_knock(
     """Score a knock with the defenders' best replies; ``hands`` in knock
     order (the knocker's final cards after the knock discard first).
     Raises :class:`IllegalActionError` for a knock the rules do not allow."""
-    shown = knocker_arrangement(rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier,
-                                knocker_melds=knocker_melds, big_gin=big_gin)
-    return declared_result(rules, shown, _defender_replies(rules, hands, shown), limit=limit,
-                           multiplier=multiplier, big_gin=big_gin)
+    shown = knocker_arrangement(
+        rules,
+        hands,
+        limit=limit,
+        gin_only=gin_only,
+        multiplier=multiplier,
+        knocker_melds=knocker_melds,
+        big_gin=big_gin,
+    )
+    return declared_result(
+        rules, shown, _defender_replies(rules, hands, shown), limit=limit, multiplier=multiplier, big_gin=big_gin
+    )
 
 
 def declared_result(
@@ -295,12 +322,31 @@ def declared_result(
     """The hand result once every defender's melds and lay-offs are known
     (computed, or declared in a manual showdown); knock order."""
     outcome, winner, score = _score(rules, replies, multiplier, big_gin)
-    extra = rules.gin_extra_boxes if outcome in ("gin", "big_gin") else rules.undercut_extra_boxes if outcome == "undercut" else 0
+    extra = (
+        rules.gin_extra_boxes
+        if outcome in ("gin", "big_gin")
+        else rules.undercut_extra_boxes
+        if outcome == "undercut"
+        else 0
+    )
     won = (1 + extra) * (multiplier if rules.spade_double_boxes else 1)
     side = {winner, (winner + 2) % 4} if rules.partnerships else {winner}
     boxes = tuple(won if i in side else 0 for i in range(len(replies.deadwood)))
-    return HandResult(outcome, winner, 0, replies.deadwood, score.points, score.credits, score.charges, boxes,
-                      multiplier, limit, shown, replies.melds, replies.layoffs)
+    return HandResult(
+        outcome,
+        winner,
+        0,
+        replies.deadwood,
+        score.points,
+        score.credits,
+        score.charges,
+        boxes,
+        multiplier,
+        limit,
+        shown,
+        replies.melds,
+        replies.layoffs,
+    )
 
 
 def limit_and_multiplier(rules: KnockRules, upcard: Card | None) -> tuple[int, bool, int]:

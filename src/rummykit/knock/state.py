@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
 from rummykit._rules import core_rules
+from rummykit.analysis import Arrangement, Layoff, Meld, as_meld
 from rummykit.cards import Card, from_mask
 from rummykit.errors import IllegalActionError
-from rummykit.analysis import Arrangement, Layoff, Meld, as_meld
 from rummykit.knock.actions import (
     BIG_GIN,
     DONE,
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
     from rummykit.knock.game import KnockGame
 
 __all__ = ["PHASES", "KnockState", "Phase", "Showdown"]
-
 
 
 class Phase(IntEnum):
@@ -77,16 +76,33 @@ class Showdown:
     used: tuple[int, ...]  # per seat: cards declared (melded or laid off)
     melds: tuple[tuple[int, ...], ...]  # per seat: melds declared
     layoffs: tuple[tuple[tuple[int, int], ...], ...]  # per seat: (knocker meld slot, card) laid off
+
+
 PHASES = tuple(p.name.lower() for p in Phase)
 
 # the fields an action may change, in snapshot order
-_FIELDS = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside",
-           "result", "knock_card", "shown_melds", "turns", "drawn", "showdown")
+_FIELDS = (
+    "phase",
+    "player",
+    "hands",
+    "stock",
+    "discards",
+    "known",
+    "taken",
+    "restocks",
+    "set_aside",
+    "result",
+    "knock_card",
+    "shown_melds",
+    "turns",
+    "drawn",
+    "showdown",
+)
 _snapshot = attrgetter(*_FIELDS)
 
 
 def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return values[:i] + (value,) + values[i + 1:]
+    return values[:i] + (value,) + values[i + 1 :]
 
 
 class KnockState:
@@ -97,8 +113,24 @@ class KnockState:
     people (``play("discard 7H")``, ``can_*``/``verify_*``).
     """
 
-    __slots__ = ("game", "rules", "n", "dealer", "upcard", "limit", "gin_only", "multiplier", "deck",
-                 "shuffle_seed", "_core_rules", "_knock_max", "history", "_stack", "_legal", *_FIELDS)
+    __slots__ = (
+        "game",
+        "rules",
+        "n",
+        "dealer",
+        "upcard",
+        "limit",
+        "gin_only",
+        "multiplier",
+        "deck",
+        "shuffle_seed",
+        "_core_rules",
+        "_knock_max",
+        "history",
+        "_stack",
+        "_legal",
+        *_FIELDS,
+    )
 
     game: KnockGame
     hands: tuple[int, ...]
@@ -123,7 +155,7 @@ class KnockState:
         # the most deadwood a knock may leave (gin is always allowed)
         self._knock_max = 0 if self.gin_only else self.limit - (rules.knock_compare == "lt")
         self.hands = tuple(hands)
-        self.stock = tuple(reversed(deck[size * n + 1:]))
+        self.stock = tuple(reversed(deck[size * n + 1 :]))
         self.discards = (upcard,)
         self.known = (0,) * n
         self.taken = -1
@@ -168,8 +200,10 @@ class KnockState:
         return Card(self.discards[-1]) if self.discards else None
 
     def __repr__(self) -> str:
-        return (f"<KnockState {self.rules.name} {PHASES[self.phase]} player={self.player} "
-                f"stock={len(self.stock)} upcard={self.upcard} actions={len(self.history)}>")
+        return (
+            f"<KnockState {self.rules.name} {PHASES[self.phase]} player={self.player} "
+            f"stock={len(self.stock)} upcard={self.upcard} actions={len(self.history)}>"
+        )
 
     # --- information for AI (rummykit.knock.observe) -----------------------
 
@@ -388,12 +422,12 @@ class KnockState:
 
     def _set_hand(self, p: int, mask: int) -> None:
         h = self.hands
-        self.hands = h[:p] + (mask,) + h[p + 1:]
+        self.hands = h[:p] + (mask,) + h[p + 1 :]
 
     def _set_known(self, p: int, mask: int) -> None:
         k = self.known
         if k[p] != mask:
-            self.known = k[:p] + (mask,) + k[p + 1:]
+            self.known = k[:p] + (mask,) + k[p + 1 :]
 
     def _next_turn(self) -> None:
         self.turns += 1
@@ -425,7 +459,7 @@ class KnockState:
         card = self.stock[-1]
         self.stock = self.stock[:-1]
         self._set_hand(p, self.hands[p] | 1 << card)
-        self.drawn = self.drawn[:p] + (self.drawn[p] + (card,),) + self.drawn[p + 1:]
+        self.drawn = self.drawn[:p] + (self.drawn[p] + (card,),) + self.drawn[p + 1 :]
         self.phase, self.taken = DISCARD, -1
         if self.rules.stock_end_rule == "dead_on_draw" and len(self.stock) <= 2:
             self._end_dead()
@@ -470,8 +504,13 @@ class KnockState:
     def _end_with_knock(self, p: int, final: int, *, big_gin: bool = False, knocker_melds: object = None) -> None:
         order = [(p + i) % self.n for i in range(self.n)]
         hands = [final] + [self.hands[s] for s in order[1:]]
-        options = dict(limit=self.limit, gin_only=self.gin_only, multiplier=self.multiplier,
-                       knocker_melds=knocker_melds, big_gin=big_gin)
+        options = dict(
+            limit=self.limit,
+            gin_only=self.gin_only,
+            multiplier=self.multiplier,
+            knocker_melds=knocker_melds,
+            big_gin=big_gin,
+        )
         if self.rules.auto_showdown:
             result = resolve_knock(self.rules, hands, **options)  # type: ignore[arg-type]
             self._set_hand(p, final)
@@ -482,9 +521,15 @@ class KnockState:
         self._set_hand(p, final)
         table = tuple(m.mask for m in shown.melds)
         self.showdown = Showdown(
-            knocker=p, shown=shown, table=table, big_gin=big_gin,
+            knocker=p,
+            shown=shown,
+            table=table,
+            big_gin=big_gin,
             can_lay_off=shown.deadwood > 0 and self.rules.allow_layoff_on_knock and bool(table),
-            used=(0,) * self.n, melds=((),) * self.n, layoffs=((),) * self.n)
+            used=(0,) * self.n,
+            melds=((),) * self.n,
+            layoffs=((),) * self.n,
+        )
         self.player, self.phase = order[1], SHOWDOWN
 
     def _declare(self, p: int, action_id: int) -> None:
@@ -493,13 +538,19 @@ class KnockState:
         assert sd is not None
         action = Action(action_id)
         if action.meld is not None:
-            self.showdown = replace(sd, used=_put(sd.used, p, sd.used[p] | action.meld),
-                                    melds=_put(sd.melds, p, sd.melds[p] + (action.meld,)))
+            self.showdown = replace(
+                sd,
+                used=_put(sd.used, p, sd.used[p] | action.meld),
+                melds=_put(sd.melds, p, sd.melds[p] + (action.meld,)),
+            )
         elif action.slot is not None and action.card is not None:
             bit = 1 << action.card
-            self.showdown = replace(sd, used=_put(sd.used, p, sd.used[p] | bit),
-                                    table=_put(sd.table, action.slot, sd.table[action.slot] | bit),
-                                    layoffs=_put(sd.layoffs, p, sd.layoffs[p] + ((action.slot, action.card),)))
+            self.showdown = replace(
+                sd,
+                used=_put(sd.used, p, sd.used[p] | bit),
+                table=_put(sd.table, action.slot, sd.table[action.slot] | bit),
+                layoffs=_put(sd.layoffs, p, sd.layoffs[p] + ((action.slot, action.card),)),
+            )
         else:  # done
             nxt = (p + 1) % self.n
             if nxt == sd.knocker:
@@ -521,10 +572,13 @@ class KnockState:
             by_slot: dict[int, list[Card]] = {}
             for slot, card in sd.layoffs[seat]:
                 by_slot.setdefault(slot, []).append(Card(card))
-            layoffs.append(tuple(Layoff(sd.shown.melds[slot], tuple(sorted(cards))) for slot, cards in sorted(by_slot.items())))
+            layoffs.append(
+                tuple(Layoff(sd.shown.melds[slot], tuple(sorted(cards))) for slot, cards in sorted(by_slot.items()))
+            )
         replies = Replies(tuple(deadwood), tuple(melds), tuple(layoffs))
-        result = declared_result(self.rules, sd.shown, replies, limit=self.limit, multiplier=self.multiplier,
-                                 big_gin=sd.big_gin)
+        result = declared_result(
+            self.rules, sd.shown, replies, limit=self.limit, multiplier=self.multiplier, big_gin=sd.big_gin
+        )
         self.result = result.reorder(order, self.n)
         self.phase = END
 
