@@ -16,6 +16,7 @@ MODULES = [
     "rummykit.knock.game",
     "rummykit.knock.match",
     "rummykit.knock.record",
+    "rummykit.knock.observe",
 ]
 
 

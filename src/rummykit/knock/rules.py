@@ -306,7 +306,7 @@ def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
 
 def _plain(value: Any) -> Any:
     """numpy integers (and other exact integer types) as plain ints."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and type(value) is not int:
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
         return int(value)
     return value
 

@@ -42,7 +42,11 @@ from rummykit.knock.showdown import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from rummykit.knock.game import KnockGame
+    from rummykit.knock.observe import KnockObservation
 
 __all__ = ["PHASES", "KnockState", "Phase", "Showdown"]
 
@@ -207,13 +211,13 @@ class KnockState:
 
     # --- information for AI (rummykit.knock.observe) -----------------------
 
-    def observation(self, player: int) -> Any:
-        """What ``player`` may know now (a KnockObservation)."""
+    def observation(self, player: int) -> KnockObservation:
+        """What ``player`` may know now."""
         from rummykit.knock.observe import observation
 
         return observation(self, player)
 
-    def observation_tensor(self, player: int) -> Any:
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         """``observation(player)`` as a float32 vector (layout: rummykit.knock.observe)."""
         from rummykit.knock.observe import observation_tensor
 
@@ -302,8 +306,9 @@ class KnockState:
     def _last_chance_knock_exists(self) -> bool:
         card = self.discards[-1]
         hand = self.hands[self.player] | (1 << card)
+        forbid = card if self.rules.forbid_discarding_taken_card else -1
         pairs = _core.deadwood_after_discards(self._core_rules, hand)
-        return any(c != card and self._can_knock(dw) for c, dw in pairs)
+        return any(c != forbid and self._can_knock(dw) for c, dw in pairs)
 
     # --- checked verbs for people --------------------------------------------
 
@@ -498,6 +503,7 @@ class KnockState:
             self._end_dead()
 
     def _knock(self, p: int, card: int) -> None:
+        # known[p] keeps a knock card the others saw p take: they can name it
         self.knock_card = card
         self._end_with_knock(p, self.hands[p] & ~(1 << card))
 
