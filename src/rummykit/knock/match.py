@@ -32,19 +32,24 @@ True
 from __future__ import annotations
 
 import copy
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+
+if TYPE_CHECKING:
+    import numpy as np
 from rummykit.games import Game
 from rummykit.knock.actions import Action
 from rummykit.knock.game import KnockGame
 from rummykit.knock.rules import KnockRules
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState
+
+if TYPE_CHECKING:
+    import numpy as np
 from rummykit.scoring import HollywoodSheet, match_points, ring_payout, settle
 
 __all__ = ["Agent", "GameResult", "Match", "MatchResult"]
@@ -126,6 +131,8 @@ class MatchResult:
 
 
 def _match_rng(seed: object) -> np.random.Generator:
+    import numpy as np  # on first use, keeping `import rummykit` light
+
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
@@ -375,7 +382,7 @@ class Match:
             choice: object = self.agents[seat](state)
             if len(state.history) != before or state.current_player != seat:
                 raise IllegalActionError(f"seat {seat}: the agent changed the state instead of returning an action")
-            if isinstance(choice, np.integer):
+            if isinstance(choice, numbers.Integral) and not isinstance(choice, (bool, int)):
                 choice = int(choice)
             if not isinstance(choice, (int, str, Action)):
                 raise IllegalActionError(f"seat {seat}: the agent returned {choice!r}, not an action")
