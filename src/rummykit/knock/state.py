@@ -257,9 +257,10 @@ class KnockState:
 
     def legal_actions(self) -> list[int]:
         """The legal action ids, sorted (empty at the end of the hand)."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal.copy()
 
     def _knock_deadwoods(self) -> list[tuple[int, int]]:
         return _core.deadwood_after_discards(self._core_rules, self.hands[self.player])
@@ -445,8 +446,10 @@ class KnockState:
 
     def _discard(self, p: int, card: int) -> None:
         bit = 1 << card
-        self._set_hand(p, self.hands[p] & ~bit)
-        self._set_known(p, self.known[p] & ~bit)
+        h = self.hands
+        self.hands = h[:p] + (h[p] & ~bit,) + h[p + 1 :]
+        if self.known[p] & bit:
+            self._set_known(p, self.known[p] & ~bit)
         self.discards = self.discards + (card,)
         rule = self.rules.stock_end_rule
         if rule != "reshuffle" and len(self.stock) <= 2:
@@ -461,10 +464,12 @@ class KnockState:
         if not self.stock and not self._restock():
             self._end_dead()
             return
-        card = self.stock[-1]
-        self.stock = self.stock[:-1]
-        self._set_hand(p, self.hands[p] | 1 << card)
-        self.drawn = self.drawn[:p] + (self.drawn[p] + (card,),) + self.drawn[p + 1 :]
+        stock = self.stock
+        card = stock[-1]
+        self.stock = stock[:-1]
+        h, d = self.hands, self.drawn
+        self.hands = h[:p] + (h[p] | 1 << card,) + h[p + 1 :]
+        self.drawn = d[:p] + (d[p] + (card,),) + d[p + 1 :]
         self.phase, self.taken = DISCARD, -1
         if self.rules.stock_end_rule == "dead_on_draw" and len(self.stock) <= 2:
             self._end_dead()
@@ -485,10 +490,12 @@ class KnockState:
         return True
 
     def _take(self, p: int, phase: int) -> None:
-        card = self.discards[-1]
-        self.discards = self.discards[:-1]
-        self._set_hand(p, self.hands[p] | 1 << card)
-        self._set_known(p, self.known[p] | 1 << card)
+        discards = self.discards
+        card = discards[-1]
+        self.discards = discards[:-1]
+        h, k = self.hands, self.known
+        self.hands = h[:p] + (h[p] | 1 << card,) + h[p + 1 :]
+        self.known = k[:p] + (k[p] | 1 << card,) + k[p + 1 :]
         self.taken = card
         self.phase = KNOCK_ONLY if phase == LAST_CHANCE else DISCARD
 
