@@ -54,9 +54,7 @@ def card_text(mask: int) -> str:
 
 
 def test_batch_deadwood_random10(benchmark, figures, random10):
-    result = benchmark.pedantic(
-        rk.deadwood_batch, args=(random10,), rounds=30, iterations=1, warmup_rounds=2
-    )
+    result = benchmark.pedantic(rk.deadwood_batch, args=(random10,), rounds=30, iterations=1, warmup_rounds=2)
     assert result.dtype == np.int16 and result.shape == random10.shape
     sample = range(0, len(random10), len(random10) // 2000)
     assert [int(result[i]) for i in sample] == [rk.deadwood(int(random10[i])) for i in sample]
@@ -75,9 +73,7 @@ def test_batch_deadwood_random10(benchmark, figures, random10):
 
 def test_batch_deadwood_dense10(benchmark, figures, dense10):
     assert all(len(cards_of(m)) == 10 for m in dense10[:100])
-    result = benchmark.pedantic(
-        rk.deadwood_batch, args=(dense10,), rounds=30, iterations=1, warmup_rounds=2
-    )
+    result = benchmark.pedantic(rk.deadwood_batch, args=(dense10,), rounds=30, iterations=1, warmup_rounds=2)
     sample = range(0, len(dense10), len(dense10) // 2000)
     assert [int(result[i]) for i in sample] == [rk.deadwood(int(dense10[i])) for i in sample]
     assert [int(result[i]) for i in range(REF_HANDS_10)] == [
@@ -87,7 +83,7 @@ def test_batch_deadwood_dense10(benchmark, figures, dense10):
         benchmark,
         figures,
         "batch_dw_dense10",
-        "batch deadwood, meld-dense 10-card",
+        "batch deadwood, meld-dense 10-card (3-5 ranks)",
         len(dense10),
         target="<= 3x random",
     )
@@ -97,10 +93,29 @@ def test_batch_deadwood_dense10(benchmark, figures, dense10):
         figures.add("dense_ratio", "  meld-dense / random", value / base, "x", target="<= 3x")
 
 
-def test_batch_best_discard_random11(benchmark, figures, random11):
-    dw, card = benchmark.pedantic(
-        rk.best_discard_batch, args=(random11,), rounds=20, iterations=1, warmup_rounds=2
+def test_batch_deadwood_meld_built10(benchmark, figures, meld_built10):
+    result = benchmark.pedantic(rk.deadwood_batch, args=(meld_built10,), rounds=30, iterations=1, warmup_rounds=2)
+    sample = range(0, len(meld_built10), len(meld_built10) // 1000)
+    assert [int(result[i]) for i in sample] == [rk.deadwood(int(meld_built10[i])) for i in sample]
+    assert [int(result[i]) for i in range(REF_HANDS_10)] == [
+        ref.min_deadwood(cards_of(m)) for m in meld_built10[:REF_HANDS_10]
+    ]
+    value = record(
+        benchmark,
+        figures,
+        "batch_dw_meld_built10",
+        "batch deadwood, 10 cards built from melds",
+        len(meld_built10),
+        target="<= 3x random",
     )
+    base = figures.get("batch_dw_random10")
+    if value is not None and base:
+        benchmark.extra_info["meld_built_over_random"] = round(value / base, 2)
+        figures.add("meld_built_ratio", "  built from melds / random", value / base, "x", target="<= 3x")
+
+
+def test_batch_best_discard_random11(benchmark, figures, random11):
+    dw, card = benchmark.pedantic(rk.best_discard_batch, args=(random11,), rounds=20, iterations=1, warmup_rounds=2)
     assert dw.dtype == np.int16 and card.dtype == np.int8 and dw.shape == random11.shape
     for i in range(0, len(random11), len(random11) // 1000):
         scalar = rk.best_discard(int(random11[i]))
@@ -156,9 +171,7 @@ def test_scalar_deadwood_list(benchmark, figures, random10, masks10):
     lists = [card_text(m).split() for m in masks10]
     benchmark(lambda: consume(map(rk.deadwood, lists)))
     assert [rk.deadwood(x) for x in lists] == rk.deadwood_batch(random10[:SCALAR_HANDS]).tolist()
-    record(
-        benchmark, figures, "scalar_dw_list", 'deadwood(["AS", "2S", ...]), 10-card', SCALAR_HANDS
-    )
+    record(benchmark, figures, "scalar_dw_list", 'deadwood(["AS", "2S", ...]), 10-card', SCALAR_HANDS)
 
 
 def test_scalar_best_discard11(benchmark, figures, random11, masks11):
@@ -269,9 +282,7 @@ def test_choose_knock(benchmark, figures, knocks):
         choice = rk.choose_knock(k, d)
         assert choice.margin == ref.knock_value(cards_of(k), cards_of(d), 10)
         assert choice.arrangement.deadwood <= 10
-    record(
-        benchmark, figures, "choose_knock", "choose_knock(), 10 v 10 cards", len(knocks), unit="us"
-    )
+    record(benchmark, figures, "choose_knock", "choose_knock(), 10 v 10 cards", len(knocks), unit="us")
 
 
 # --------------------------------------------------------------------------
@@ -281,9 +292,7 @@ def test_choose_knock(benchmark, figures, knocks):
 
 def test_reference_min_deadwood10(benchmark, figures, random10):
     hands = [frozenset(cards_of(m)) for m in random10[:REF_HANDS_10]]
-    result = benchmark.pedantic(
-        lambda: [ref.min_deadwood(h) for h in hands], rounds=5, iterations=1, warmup_rounds=1
-    )
+    result = benchmark.pedantic(lambda: [ref.min_deadwood(h) for h in hands], rounds=5, iterations=1, warmup_rounds=1)
     assert result == rk.deadwood_batch(random10[:REF_HANDS_10]).tolist()
     record(
         benchmark,
@@ -314,9 +323,7 @@ def test_reference_min_deadwood10(benchmark, figures, random10):
 
 def test_reference_best_discard11(benchmark, figures, random11):
     hands = [frozenset(cards_of(m)) for m in random11[:REF_HANDS_11]]
-    result = benchmark.pedantic(
-        lambda: [ref.best_discard(h) for h in hands], rounds=3, iterations=1, warmup_rounds=1
-    )
+    result = benchmark.pedantic(lambda: [ref.best_discard(h) for h in hands], rounds=3, iterations=1, warmup_rounds=1)
     dw, card = rk.best_discard_batch(random11[:REF_HANDS_11])
     assert result == list(zip(card.tolist(), dw.tolist()))
     record(
@@ -432,9 +439,7 @@ def test_openspiel_min_deadwood11(benchmark, figures, spiel_utils, random11):
 # start-up costs
 # --------------------------------------------------------------------------
 
-IMPORT_SNIPPET = (
-    "import time; t = time.perf_counter(); import rummykit; print(time.perf_counter() - t)"
-)
+IMPORT_SNIPPET = "import time; t = time.perf_counter(); import rummykit; print(time.perf_counter() - t)"
 
 
 def test_import_time(benchmark, figures):
@@ -511,9 +516,7 @@ def c_bench(tmp_path_factory):
 
 def _run_c_bench(exe: Path, deals: list[tuple[int, int]]) -> dict[str, dict[str, str]]:
     stdin = "".join(f"{k:x} {d:x}\n" for k, d in deals)
-    out = subprocess.run(
-        [str(exe)], input=stdin, capture_output=True, text=True, check=True, timeout=120
-    )
+    out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True, timeout=120)
     parsed: dict[str, dict[str, str]] = {"size": {}, "deal": {}, "time": {}}
     for line in out.stdout.splitlines():
         kind, key, rest = line.split(" ", 2)

@@ -127,6 +127,9 @@ static void least_over_packed(packed_search *ps, const set_options *o, int k, un
 static int several_ranks_deadwood(const rk_rules *rules, rk_lanes l, unsigned three) {
     set_options o;
     if (set_choices(rules, &l, three, 1, &o) > MAX_SET_CHOICES) return -1;
+    /* forced sets are out of l now; often one choice or none is left */
+    if (o.n_ranks == 0) return run_sum(rules, l);
+    if (o.n_ranks == 1) return one_rank_deadwood(rules, l, o.rank[0]);
     if (o.n_ranks > 4) return least_over_choices(rules, &o, 0, l);
     packed_search ps;
     unsigned subsets = 1u << o.n_ranks;
