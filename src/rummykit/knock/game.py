@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rummykit._random import as_generator
 from rummykit.cards import Card, CardsLike, to_mask
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError
 from rummykit.knock.rules import KnockRules, knock_rules
@@ -15,16 +16,6 @@ from rummykit.knock.variants_doc import VARIANT_DOCS
 from rummykit.scoring import settle
 
 __all__ = ["KnockGame"]
-
-
-def _rng(seed: Any) -> Any:
-    import numpy as np
-
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
-        return np.random.default_rng(seed)
-    raise InvalidOptionError(f"seed must be a non-negative int, a numpy Generator or None, got {seed!r}")
 
 
 class KnockGame:
@@ -60,7 +51,7 @@ class KnockGame:
         """Deal a hand.  ``seed`` is an int, a ``numpy.random.Generator`` or
         None (fresh entropy); ``deck`` gives the card order explicitly, top
         first (tests and replays); ``dealer`` defaults to a seeded draw."""
-        rng = _rng(seed)
+        rng = as_generator(seed)
         n = self.rules.num_players
         if dealer is None:
             dealer = int(rng.integers(n))

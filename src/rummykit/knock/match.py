@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rummykit._random import as_generator
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
 
 if TYPE_CHECKING:
@@ -130,16 +131,6 @@ class MatchResult:
     payout: tuple[int, ...] | None = None
 
 
-def _match_rng(seed: object) -> np.random.Generator:
-    import numpy as np  # on first use, keeping `import rummykit` light
-
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0):
-        return np.random.default_rng(seed)
-    raise InvalidOptionError(f"seed must be a non-negative int, a numpy Generator or None, got {seed!r}")
-
-
 def _build_game(game: KnockGame | str, options: dict[str, Any]) -> KnockGame:
     if isinstance(game, str):
         built = Game(game, **options)
@@ -211,7 +202,7 @@ class Match:
         self.agents: tuple[Agent, ...] = tuple(agents)
         self._check_options(rules, pool)
         self.pool: int | None = pool
-        self._rng = _match_rng(seed)
+        self._rng = as_generator(seed)
         if first_dealer is None:
             first_dealer = int(self._rng.integers(n))
         elif isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < n:

@@ -132,6 +132,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit import _core
+from rummykit._random import as_generator
 from rummykit.analysis import Arrangement
 from rummykit.cards import NUM_CARDS, Card, from_mask
 from rummykit.errors import InvalidOptionError, RummykitError
@@ -636,14 +637,6 @@ def information_state_string(state: KnockState, player: int) -> str:
 # --- determinization ---------------------------------------------------------
 
 
-def _generator(rng: Any) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool) and rng >= 0):
-        return np.random.default_rng(rng)
-    raise InvalidOptionError(f"rng must be a numpy Generator, a non-negative int or None, got {rng!r}")
-
-
 class _Uniforms:
     """Random choices for determinization, drawn from a numpy Generator in
     blocks (one numpy call per block instead of one per choice)."""
@@ -684,7 +677,7 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
     ``Generator``, an int seed or None); see the module docstring.  The new
     state has no undo history."""
     _check_player(state, player)
-    gen = _generator(rng)
+    gen = as_generator(rng, "rng")
     draw = _Uniforms(gen)
     replay = _replay(state)
     n = state.n
