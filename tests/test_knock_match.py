@@ -462,3 +462,16 @@ def test_views_are_copies_and_progress() -> None:
     assert match.total_scores == result.scores
     assert isinstance(result.games[0], GameResult)
 
+
+
+def test_agents_that_never_end_a_hand_are_bounded() -> None:
+    def take_everything(state: KnockState) -> int:
+        legal = state.legal_actions()
+        if 105 in legal:
+            return 105  # take the upcard / discard, for ever
+        return max(a for a in legal if a < 52 and a != state.taken)
+
+    match = rk.Match("gin", [take_everything, take_everything], seed=1, max_turns=50)
+    with pytest.raises(IllegalActionError, match="did not end within 3 hands"):
+        match.play(max_hands=3)
+    assert all(h.outcome == "dead" for h in match.hands) and len(match.hands) == 3

@@ -334,14 +334,19 @@ class Match:
 
     # --- playing ------------------------------------------------------------
 
-    def play(self) -> MatchResult:
+    def play(self, max_hands: int = 10_000) -> MatchResult:
         """Play hands until the match is over and return its result.
 
-        Agents that never end a hand (no knock, an unlimited reshuffle and no ``max_turns``)
-        make this loop forever: pass ``max_turns`` when in doubt.
+        A hand still going after the game's ``max_turns`` turns (1,000 by default) is dead;
+        agents that never end a hand would redeal for ever, so after ``max_hands`` hands in
+        this call :class:`IllegalActionError` is raised (the match stays playable).
         """
-        while self._result is None:
+        for _ in range(max_hands):
+            if self._result is not None:
+                return self._result
             self.play_hand()
+        if self._result is None:
+            raise IllegalActionError(f"the match did not end within {max_hands} hands (agents never end a hand?)")
         return self._result
 
     def play_hand(self) -> HandResult:

@@ -48,7 +48,9 @@ class KnockRules:
     layoff_onto_prior_layoffs: bool = False
     stock_end_rule: str = "dead_at_2"
     max_restocks: int = UNLIMITED
-    max_turns: int = UNLIMITED  # engine policy (RULES §4 Q22): a hand still going after this many turns is dead
+    # engine policy (RULES §4 Q22): a hand still going after this many turns is dead; it also bounds
+    # players who take each other's discards for ever.  -1: no cap.
+    max_turns: int = 1000
     knocker_arrangement: str = "min_deadwood"  # RULES §4 Q26; "best_score" may show more deadwood
     partnerships: bool = False
     # §2.3 hand scoring
