@@ -25,7 +25,7 @@ from rummykit.errors import IllegalActionError, InvalidMeldError
 from rummykit.knock.rules import KnockRules
 from rummykit.scoring import HandScore, score_hand
 
-__all__ = ["HandResult", "Replies", "declared_result", "knock_is_legal", "knocker_arrangement", "resolve_knock"]
+__all__ = ["HandResult", "Replies", "declared_result", "knocker_arrangement", "resolve_knock"]
 
 
 @dataclass(frozen=True)
@@ -97,11 +97,6 @@ def _within(rules: KnockRules, deadwood: int, limit: int, gin_only: bool) -> boo
     if gin_only:
         return False
     return deadwood < limit if rules.knock_compare == "lt" else deadwood <= limit
-
-
-def knock_is_legal(rules: KnockRules, least_deadwood: int, limit: int, gin_only: bool) -> bool:
-    """Whether a hand whose least deadwood (after the discard) is given may knock."""
-    return _within(rules, least_deadwood, limit, gin_only)
 
 
 @dataclass(frozen=True)
