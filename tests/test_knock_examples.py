@@ -191,3 +191,53 @@ def test_q30_partnerships_settle_side_totals() -> None:
 def test_q30_partnerships_need_four_players() -> None:
     with pytest.raises(rk.InvalidOptionError, match="partnerships"):
         rk.Game("oklahoma-rummy", num_players=3, partnerships=True)
+
+
+@pytest.mark.parametrize(
+    ("knocker", "defenders", "upcard", "melds", "error", "named"),
+    [
+        (
+            "AC 2C 3C 4H 4D 4S 7D 8D 9D TD",
+            ["AC KH KC 5C 6C 7C 8S 2D 3S 2H"],
+            None,
+            None,
+            rk.InvalidCardError,
+            "two hands",
+        ),
+        ("AC 2C 3C 4H 4D 4S 7D 8D 9D TD", [], None, None, IllegalActionError, "2 players"),
+        ("AC 2C 3C 4H 4D 4S 7D 8D 9D XX", ["KS"], None, None, rk.InvalidCardError, "XX"),
+        ("AC 2C 3C 4H 4D 4S 7D 8D 9D TD", ["KS KH KC 5C 6C 7C 8S 2D 3S 2H"], "KS", None, rk.InvalidCardError, "upcard"),
+        (
+            "AC 2C 3C 4H 4D 4S 7D 8D 9D TD",
+            ["KS KH KC 5C 6C 7C 8S 2D 3S 2H"],
+            None,
+            ["AC 2C 4H"],
+            rk.InvalidMeldError,
+            "AC 2C 4H",
+        ),
+        (
+            "AC 2C 3C 4H 4D 4S 7D 8D 9D TD",
+            ["KS KH KC 5C 6C 7C 8S 2D 3S 2H"],
+            None,
+            ["AC 2C 3C", "3C 4C 5C"],
+            rk.InvalidMeldError,
+            "3C",
+        ),
+        (
+            "AC 2C 3C 4H 4D 4S 7D 8D 9D TD",
+            ["KS KH KC 5C 6C 7C 8S 2D 3S 2H"],
+            None,
+            ["AC 2C 3C"],
+            IllegalActionError,
+            "deadwood 46",
+        ),
+    ],
+)
+def test_showdown_bad_input_is_named(knocker, defenders, upcard, melds, error, named) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(error, match=named):
+        rk.Game("gin").showdown(knocker, defenders, upcard=upcard, knocker_melds=melds)
+
+
+def test_showdown_needs_the_upcard_when_it_sets_the_limit() -> None:
+    with pytest.raises(IllegalActionError, match="upcard"):
+        rk.Game("oklahoma-gin").showdown("AC 2C 3C 4H 4D 4S 7D 8D 9D TD", ["KS KH KC 5C 6C 7C 8S 2D 3S 2H"])
