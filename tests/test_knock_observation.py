@@ -597,3 +597,30 @@ def test_explicit_knock_melds_are_public() -> None:
             det = observe.determinize(state, p, 3)
             assert det.shown_melds == state.shown_melds and observe.information_state_string(det, p) == text
             play_out(det, random.Random(p))
+
+
+def test_last_chance_taker_keeps_its_cards_when_samples_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A last-chance taker must be able to knock; if no sample allows it the
+    taker keeps its real hidden cards and the rest is still resampled."""
+    monkeypatch.setattr(observe, "_MAX_TRIES", 0)
+    rng = random.Random(4)
+    game = rk.Game("gin", first_turn_procedure="normal", stock_end_rule="dead_at_2_last_chance")
+    found = 0
+    for seed in range(400):
+        state = game.new_hand(seed=seed, dealer=0)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if state.phase_name == "last_chance":
+                state.apply_action(105 if 105 in legal else 106)
+                break
+            # draw from the stock, discard the drawn card: the stock runs down to the floor
+            state.apply_action(104 if 104 in legal else min(a for a in legal if a < 52))
+        if state.phase_name != "knock_only":
+            continue
+        found += 1
+        watcher = (state.player + 1) % 2
+        other = observe.determinize(state, watcher, rng.randrange(2**32))
+        assert observe.observation(other, watcher) == observe.observation(state, watcher)
+        assert other.hands[state.player] == state.hands[state.player]
+        assert other.legal_actions() == state.legal_actions()
+    assert found > 0

@@ -668,7 +668,7 @@ def _mask(cards: Any) -> int:
 
 
 #: how many deals determinize tries for a last-chance taker that must be able to knock
-_MAX_TRIES = 200_000
+_MAX_TRIES = 2_000
 
 
 def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
@@ -713,26 +713,29 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
         if want != len(pool):
             raise RummykitError(f"inconsistent state: {len(pool)} hidden cards of group {g}, places for {want}")
 
-    # deal the hidden cards; a last-chance taker to move must be able to knock
+    # deal the hidden cards; a last-chance taker to move must be able to knock.  Such hands can
+    # be rare among the consistent deals: after _MAX_TRIES rejected samples the taker keeps the
+    # hidden cards it really holds (a deal consistent with everything `player` knows) and only
+    # the rest is resampled.
     mover = state.player if state.phase == KNOCK_ONLY and state.player != player else -1
-    for _ in range(_MAX_TRIES):
+    for attempt in range(_MAX_TRIES + 1):
+        keep = mover >= 0 and attempt == _MAX_TRIES
         held: dict[int, list[list[int]]] = {q: [] for q in others}
         stock: list[int] = []
         knock_card = state.knock_card
         for g, pool in enumerate(pools):
-            cards = draw.shuffled(pool)
+            kept = [c for c in from_mask(state.hands[mover] & ~seen[mover]) if group[c] == g] if keep else []
+            cards = [int(c) for c in kept] + draw.shuffled([c for c in pool if c not in kept])
             at = 0
-            for q in others:
+            for q in ([mover] if keep else []) + [q for q in others if not (keep and q == mover)]:
                 held[q].append(cards[at:at + places[q][g]])
                 at += places[q][g]
             if g == knock_group:
                 knock_card, at = cards[at], at + 1
             if g == replay.restocks:
                 stock = cards[at:]
-        if mover < 0 or _can_still_knock(state, seen[mover] | _mask(chain.from_iterable(held[mover]))):
+        if keep or mover < 0 or _can_still_knock(state, seen[mover] | _mask(chain.from_iterable(held[mover]))):
             break
-    else:
-        raise RummykitError("no consistent deal found: the last-chance taker cannot knock")
 
     hands = list(state.hands)
     drawn = list(state.drawn)
