@@ -102,7 +102,9 @@ the stock holds only cards of the latest group; a hidden knock card is one
 card of its group.  The cards of each group are shuffled among its places.
 When the seat to move is another seat that took the last-chance discard
 (phase ``knock_only``), it must be able to knock: samples where it cannot
-are drawn again.  In a manual showdown the knocker's automatic arrangement
+are drawn again, and if 2,000 samples all fail (such hands can be rare) that
+seat keeps the hidden cards it really holds while the rest is resampled.
+In a manual showdown the knocker's automatic arrangement
 is kept as shown, although the engine chose it looking at the actual
 defenders' hands (see ``KnockRules.knocker_arrangement``): a determinization
 does not condition on that choice.
