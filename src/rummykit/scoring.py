@@ -21,6 +21,7 @@ from rummykit.errors import IllegalActionError, InvalidOptionError
 
 __all__ = [
     "HAND_OUTCOMES",
+    "MODEL_ROWS",
     "RING_PAYOUT_MODELS",
     "SCORING_MODELS",
     "SHUTOUT_RULES",
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 #: Each scoring model's row of the §1.6.4 table (every field of ScoringParams but ``model``).
-_MODEL_ROWS: dict[str, dict[str, Any]] = {
+MODEL_ROWS: dict[str, dict[str, Any]] = {
     "classic_two_player": {
         "knock_bonus": 0,
         "undercut_bonus": 25,
@@ -82,7 +83,7 @@ _MODEL_ROWS: dict[str, dict[str, Any]] = {
 }
 
 #: The scoring models of §1.6.4 / §2.3 ``scoring_model``.
-SCORING_MODELS = tuple(_MODEL_ROWS)
+SCORING_MODELS = tuple(MODEL_ROWS)
 #: The hand outcomes ``score_hand`` accepts.
 HAND_OUTCOMES = ("gin", "big_gin", "knock", "undercut", "tie_knocker_wins")
 #: The shutout rules of §1.6.1 / §2.4 ``shutout_rule``.
@@ -159,7 +160,7 @@ class ScoringParams:
     undercut_knocker_extra: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.model, str) or self.model not in _MODEL_ROWS:
+        if not isinstance(self.model, str) or self.model not in MODEL_ROWS:
             raise InvalidOptionError(
                 f"unknown scoring model {self.model!r} (expected one of {list(SCORING_MODELS)})"
             )
@@ -183,11 +184,11 @@ class ScoringParams:
         ...
         rummykit.errors.InvalidOptionError: unknown scoring parameter 'spade' ...
         """
-        if not isinstance(model, str) or model not in _MODEL_ROWS:
+        if not isinstance(model, str) or model not in MODEL_ROWS:
             raise InvalidOptionError(
                 f"unknown scoring model {model!r} (expected one of {list(SCORING_MODELS)})"
             )
-        row = dict(_MODEL_ROWS[model])
+        row = dict(MODEL_ROWS[model])
         for name, value in overrides.items():
             if name not in row:
                 raise InvalidOptionError(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit.errors import InvalidOptionError
-from rummykit.scoring import ScoringParams
+from rummykit.scoring import MODEL_ROWS, ScoringParams
 
 __all__ = ["ALIASES", "BASE_GAMES", "PRESETS", "KnockRules", "knock_rules"]
 
@@ -115,49 +115,11 @@ class KnockRules:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("name", "given")}
 
 
-# The scoring parameters each model sets (RULES.md §1.6.4); options given
-# explicitly override them.
+# The scoring parameters each model sets (RULES.md §1.6.4, one table in
+# rummykit.scoring); options given explicitly override them.  big_gin_bonus
+# is an option of its own.
 MODEL_PARAMS: dict[str, dict[str, Any]] = {
-    "classic_two_player": dict(
-        knock_bonus=0,
-        undercut_bonus=25,
-        gin_bonus=25,
-        collect_differences=True,
-        losers_charged=False,
-        gin_loser_multiplier=1,
-        gin_loser_extra=0,
-        undercut_knocker_extra=0,
-    ),
-    "net_collect": dict(
-        knock_bonus=10,
-        undercut_bonus=10,
-        gin_bonus=20,
-        collect_differences=True,
-        losers_charged=True,
-        gin_loser_multiplier=1,
-        gin_loser_extra=0,
-        undercut_knocker_extra=0,
-    ),
-    "bonus_penalty": dict(
-        knock_bonus=10,
-        undercut_bonus=20,
-        gin_bonus=25,
-        collect_differences=False,
-        losers_charged=True,
-        gin_loser_multiplier=2,
-        gin_loser_extra=0,
-        undercut_knocker_extra=0,
-    ),
-    "ring_penalty": dict(
-        knock_bonus=0,
-        undercut_bonus=20,
-        gin_bonus=0,
-        collect_differences=False,
-        losers_charged=True,
-        gin_loser_multiplier=1,
-        gin_loser_extra=25,
-        undercut_knocker_extra=10,
-    ),
+    model: {k: v for k, v in row.items() if k != "big_gin_bonus"} for model, row in MODEL_ROWS.items()
 }
 
 #: Gin Rummy, Oklahoma Gin and Oklahoma Rummy: overrides of the defaults above.
