@@ -71,47 +71,27 @@ def test_batch_deadwood_random10(benchmark, figures, random10):
     )
 
 
-def test_batch_deadwood_dense10(benchmark, figures, dense10):
-    assert all(len(cards_of(m)) == 10 for m in dense10[:100])
-    result = benchmark.pedantic(rk.deadwood_batch, args=(dense10,), rounds=30, iterations=1, warmup_rounds=2)
-    sample = range(0, len(dense10), len(dense10) // 2000)
-    assert [int(result[i]) for i in sample] == [rk.deadwood(int(dense10[i])) for i in sample]
+@pytest.mark.parametrize(
+    ("fixture", "key", "name", "ratio_name"),
+    [
+        ("dense10", "dense", "batch deadwood, meld-dense 10-card (3-5 ranks)", "  meld-dense / random"),
+        ("meld_built10", "meld_built", "batch deadwood, 10 cards built from melds", "  built from melds / random"),
+    ],
+)
+def test_batch_deadwood_meld_dense(benchmark, figures, request, fixture, key, name, ratio_name):
+    masks = request.getfixturevalue(fixture)
+    assert all(len(cards_of(m)) == 10 for m in masks[:100])
+    result = benchmark.pedantic(rk.deadwood_batch, args=(masks,), rounds=30, iterations=1, warmup_rounds=2)
+    sample = range(0, len(masks), len(masks) // 1000)
+    assert [int(result[i]) for i in sample] == [rk.deadwood(int(masks[i])) for i in sample]
     assert [int(result[i]) for i in range(REF_HANDS_10)] == [
-        ref.min_deadwood(cards_of(m)) for m in dense10[:REF_HANDS_10]
+        ref.min_deadwood(cards_of(m)) for m in masks[:REF_HANDS_10]
     ]
-    value = record(
-        benchmark,
-        figures,
-        "batch_dw_dense10",
-        "batch deadwood, meld-dense 10-card (3-5 ranks)",
-        len(dense10),
-        target="<= 3x random",
-    )
+    value = record(benchmark, figures, f"batch_dw_{key}10", name, len(masks), target="<= 3x random")
     base = figures.get("batch_dw_random10")
     if value is not None and base:
-        benchmark.extra_info["dense_over_random"] = round(value / base, 2)
-        figures.add("dense_ratio", "  meld-dense / random", value / base, "x", target="<= 3x")
-
-
-def test_batch_deadwood_meld_built10(benchmark, figures, meld_built10):
-    result = benchmark.pedantic(rk.deadwood_batch, args=(meld_built10,), rounds=30, iterations=1, warmup_rounds=2)
-    sample = range(0, len(meld_built10), len(meld_built10) // 1000)
-    assert [int(result[i]) for i in sample] == [rk.deadwood(int(meld_built10[i])) for i in sample]
-    assert [int(result[i]) for i in range(REF_HANDS_10)] == [
-        ref.min_deadwood(cards_of(m)) for m in meld_built10[:REF_HANDS_10]
-    ]
-    value = record(
-        benchmark,
-        figures,
-        "batch_dw_meld_built10",
-        "batch deadwood, 10 cards built from melds",
-        len(meld_built10),
-        target="<= 3x random",
-    )
-    base = figures.get("batch_dw_random10")
-    if value is not None and base:
-        benchmark.extra_info["meld_built_over_random"] = round(value / base, 2)
-        figures.add("meld_built_ratio", "  built from melds / random", value / base, "x", target="<= 3x")
+        benchmark.extra_info[f"{key}_over_random"] = round(value / base, 2)
+        figures.add(f"{key}_ratio", ratio_name, value / base, "x", target="<= 3x")
 
 
 def test_batch_best_discard_random11(benchmark, figures, random11):
