@@ -5,6 +5,7 @@ batch kernels) works on card bitmasks in C; see :mod:`rummykit.cards` for
 the card notation and mask layout and :mod:`rummykit.analysis` for the API.
 """
 
+from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, make_agent
 from rummykit.analysis import (
     Arrangement,
     Discard,
@@ -53,8 +54,10 @@ __all__ = [
     "Game",
     "GameResult",
     "GameState",
+    "GreedyAgent",
     "HandResult",
     "HollywoodSheet",
+    "ISMCTSAgent",
     "IllegalActionError",
     "InvalidCardError",
     "InvalidMeldError",
@@ -68,6 +71,7 @@ __all__ = [
     "MatchResult",
     "Meld",
     "Phase",
+    "RandomAgent",
     "RummykitError",
     "arrangements",
     "as_meld",
@@ -82,6 +86,7 @@ __all__ = [
     "from_mask",
     "game_names",
     "layoff",
+    "make_agent",
     "melds",
     "parse_action",
     "parse_card",

@@ -1,0 +1,405 @@
+"""Agents: callables ``agent(state) -> action id`` that play any seat of a hand.
+
+* :class:`RandomAgent` picks a legal action uniformly at random.
+* :class:`GreedyAgent` plays the fixed one-ply policy documented on the class (the C
+  playout kernel plays exactly the same policy).
+* :class:`ISMCTSAgent` runs information-set Monte Carlo tree search over ``state.determinize``.
+
+Every agent is seeded (``seed=`` an int, a numpy Generator or None) and reads only what
+the seat to move may know.  ``agent.spawn(seed)`` returns a fresh agent with the same
+settings and a new seed: the tournament runner gives each hand its own agents this way,
+so that results do not depend on how hands are spread over worker processes.
+:func:`make_agent` builds an agent from a name such as ``"ismcts:iterations=200"``.
+
+>>> import rummykit as rk
+>>> state = rk.Game("oklahoma-gin").new_hand(seed=3)
+>>> agents = [GreedyAgent(), RandomAgent(seed=1)]
+>>> while not state.is_terminal():
+...     state.apply_action(agents[state.current_player](state))
+>>> state.result.outcome in ("gin", "knock", "undercut", "dead")
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rummykit import _core
+from rummykit._random import as_generator
+from rummykit._rules import core_rules
+from rummykit.errors import InvalidOptionError
+from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, LAYOFF, LAYOFF_SLOTS, MELD, MELD_INDEX, PASS, TAKE
+from rummykit.knock.state import KnockState, Phase
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "AGENT_NAMES",
+    "DEFAULT_ITERATIONS",
+    "Agent",
+    "GreedyAgent",
+    "ISMCTSAgent",
+    "RandomAgent",
+    "Rollout",
+    "greedy_rollout",
+    "hand_reward",
+    "make_agent",
+    "random_rollout",
+]
+
+
+class Agent(Protocol):
+    """What the tournament runner and ``rummykit play`` call: the action id for ``state``."""
+
+    def __call__(self, state: Any) -> int: ...
+
+
+def _check_int(name: str, value: object, minimum: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise InvalidOptionError(f"{name} must be an int >= {minimum}, got {value!r}")
+
+
+# --- random -------------------------------------------------------------------
+
+
+class RandomAgent:
+    """A uniformly random legal action, from its own seeded generator.
+
+    >>> state = __import__("rummykit").Game("gin").new_hand(seed=1)
+    >>> RandomAgent(seed=7)(state) == RandomAgent(seed=7)(state)
+    True
+    """
+
+    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
+        self._rng = as_generator(seed)
+
+    def spawn(self, seed: int | np.random.Generator | None) -> RandomAgent:
+        """A new RandomAgent seeded with ``seed``."""
+        return RandomAgent(seed)
+
+    def __call__(self, state: Any) -> int:
+        legal = state.legal_actions()
+        return int(legal[int(self._rng.integers(len(legal)))])
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+# --- greedy -------------------------------------------------------------------
+
+_OFFER = (Phase.OFFER_NONDEALER, Phase.OFFER_DEALER)
+
+
+def _knock_greedy(state: KnockState, max_knock_deadwood: int | None) -> int:
+    """The greedy policy of the knock games (see :class:`GreedyAgent`)."""
+    phase, p = state.phase, state.player
+    hand = state.hands[p]
+    rules = core_rules(state.rules.aces)
+    if phase == Phase.DRAW or phase in _OFFER:
+        if state.discards:
+            top = state.discards[-1]
+            _, take = _core.best_discard(rules, hand | 1 << top, top)
+            if take < _core.deadwood(rules, hand):
+                return TAKE
+        return DRAW_STOCK if phase == Phase.DRAW else PASS
+    if phase == Phase.FORCED_STOCK_DRAW:
+        return DRAW_STOCK
+    if phase == Phase.LAST_CHANCE:
+        return TAKE if TAKE in state.legal_actions() else PASS
+    if phase == Phase.DISCARD or phase == Phase.KNOCK_ONLY:
+        legal = state.legal_actions()
+        if legal[-1] == BIG_GIN:
+            return BIG_GIN
+        forbid = state.taken if state.rules.forbid_discarding_taken_card else -1
+        # rk_best_discard: least deadwood, ties to the highest card value, then the highest id.
+        # A knock is legal exactly when that deadwood is within the limit, so the best knock card
+        # and the best discard card are the same card.
+        card, after = _core.best_discard(rules, hand, forbid)
+        if KNOCK + card in legal and (
+            phase == Phase.KNOCK_ONLY or max_knock_deadwood is None or after <= max_knock_deadwood
+        ):
+            return KNOCK + card
+        return card
+    if phase == Phase.SHOWDOWN:
+        return _knock_declaration(state, rules)
+    raise InvalidOptionError(f"no action at the end of the hand ({state!r})")
+
+
+def _knock_declaration(state: KnockState, rules: _core.Rules) -> int:
+    """Manual showdown: the least-deadwood melds one at a time, then lay-offs, then ``done``."""
+    sd = state.showdown
+    assert sd is not None
+    p = state.player
+    melds, _, _ = _core.best_arrangement(rules, state.hands[p] & ~sd.used[p])
+    if melds:
+        return MELD + MELD_INDEX[melds[0]]
+    layoffs = [a for a in state.legal_actions() if LAYOFF <= a < DONE]
+    if not layoffs:
+        return DONE
+
+    def order(action: int) -> tuple[int, int, int]:  # the highest-valued card, the highest id, the first meld
+        card = (action - LAYOFF) // LAYOFF_SLOTS
+        return -rules.values[card % 13], -card, action
+
+    return min(layoffs, key=order)
+
+
+class GreedyAgent:
+    """A fixed one-ply policy (deterministic; ``seed`` is accepted for a uniform interface).
+
+    Knock games (Gin, Oklahoma Gin, Oklahoma Rummy); ``H`` is the hand of the seat to move and
+    "least deadwood" the C core's best arrangement:
+
+    1. **Upcard offer and draw.**  With ``t`` the top discard, ``d_keep`` = least deadwood of
+       ``H`` and ``d_take`` = min over cards ``c`` of ``H`` of the least deadwood of
+       ``H + t - c``: take iff ``d_take < d_keep``, otherwise pass (offer) or draw from the
+       stock.  A forced stock draw draws.
+    2. **Last chance** (``dead_at_2_last_chance``): take iff taking is legal, else pass.
+    3. **Discard** (and knock-only): play ``big gin`` if it is legal.  Otherwise, for each
+       legal card ``c`` let ``dw(c)`` = least deadwood of ``H - c``; the chosen card is the
+       argmin of ``dw`` over the legal cards, ties broken by the highest card value (deadwood
+       points), then the highest card id.  Knock with it if knocking with it is legal and
+       ``dw <= max_knock_deadwood`` (``None``: any legal knock, i.e. knock as soon as allowed;
+       ``0``: gin only); else discard it.  In the knock-only phase it must knock.
+    4. **Manual showdown** (``auto_showdown=False``): declare the melds of the least-deadwood
+       arrangement of the undeclared cards one at a time, then lay off one card at a time (the
+       highest-valued legal lay-off, then the highest card id, then the first meld) while any
+       is legal, then ``done``.
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("gin").new_hand(seed=1)
+    >>> GreedyAgent()(state) in state.legal_actions()
+    True
+    """
+
+    def __init__(self, max_knock_deadwood: int | None = None, seed: object = None) -> None:
+        if max_knock_deadwood is not None:
+            _check_int("max_knock_deadwood", max_knock_deadwood, 0)
+        self.max_knock_deadwood = max_knock_deadwood
+
+    def spawn(self, seed: object) -> GreedyAgent:
+        """The same policy (it uses no randomness)."""
+        return self
+
+    def __call__(self, state: Any) -> int:
+        if state.game.family == "knock":
+            return _knock_greedy(state, self.max_knock_deadwood)
+        raise InvalidOptionError(f"GreedyAgent does not play the {state.game.family!r} family yet")
+
+    def __repr__(self) -> str:
+        return "GreedyAgent()" if self.max_knock_deadwood is None else f"GreedyAgent({self.max_knock_deadwood})"
+
+
+# --- ISMCTS ---------------------------------------------------------------------
+
+#: A rollout plays a determinised state to the end of the hand (it may change the state) and
+#: returns each seat's hand points (``state.returns()``).
+Rollout = Callable[[Any, "np.random.Generator"], Sequence[float]]
+
+_GREEDY = GreedyAgent()
+
+
+def greedy_rollout(state: Any, rng: np.random.Generator) -> list[int]:
+    """Every seat plays :class:`GreedyAgent` to the end of the hand."""
+    while not state.is_terminal():
+        state.apply_action(_GREEDY(state))
+    return list(state.returns())
+
+
+def random_rollout(state: Any, rng: np.random.Generator) -> list[int]:
+    """Every seat plays uniformly random legal actions to the end of the hand."""
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.integers(len(legal)))])
+    return list(state.returns())
+
+
+#: the iterations per move of an ISMCTSAgent given no budget
+DEFAULT_ITERATIONS = 200
+
+#: the margin (hand points) worth half of the margin part of the reward
+REWARD_SCALE = 25.0
+
+
+def hand_reward(points: float) -> float:
+    """A seat's hand points as a reward in [0, 1]: half for the result (1 won, 0.5 dead or
+    even, 0 lost), half for the margin squashed smoothly, ``points / (|points| + 25)``.
+
+    >>> hand_reward(0), hand_reward(25), hand_reward(-25)
+    (0.5, 0.875, 0.125)
+    """
+    sign = (points > 0) - (points < 0)
+    return 0.5 + 0.25 * sign + 0.25 * points / (abs(points) + REWARD_SCALE)
+
+
+class _Node:
+    """A tree node: the statistics of the action that led here, from the view of the seat
+    that chose it (``player``)."""
+
+    __slots__ = ("available", "children", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 1
+
+
+class ISMCTSAgent:
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+
+    Each iteration samples a full state the seat to move cannot tell from the real one
+    (``state.determinize(seat, rng)``), walks one shared tree keyed by action ids choosing
+    among the actions legal in that sample by UCB1 with availability counts
+    (``mean + exploration * sqrt(ln(available) / visits)``), adds one node, finishes the hand
+    with ``rollout`` and adds each seat's :func:`hand_reward` to the nodes of the actions that
+    seat chose.  The move is the most visited root action (ties: the lowest id).  A lone
+    legal action is played without search.
+
+    Budget: ``iterations`` per move (:data:`DEFAULT_ITERATIONS` when neither budget is given),
+    or ``time_limit`` seconds per move (then the number of iterations depends on the machine,
+    so the moves are no longer reproducible); with both, the search stops at the first.  With an
+    iteration budget the same seed gives the same moves.  ``rollout`` is pluggable
+    (:data:`Rollout`); the default plays :class:`GreedyAgent` for every seat.
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("oklahoma-gin").new_hand(seed=2)
+    >>> agent = ISMCTSAgent(iterations=20, seed=5)
+    >>> agent(state) == ISMCTSAgent(iterations=20, seed=5)(state)
+    True
+    """
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        *,
+        time_limit: float | None = None,
+        exploration: float = 0.7,
+        rollout: Rollout = greedy_rollout,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        if time_limit is not None:
+            if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
+                raise InvalidOptionError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        elif iterations is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None:
+            _check_int("iterations", iterations, 1)
+        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or exploration < 0:
+            raise InvalidOptionError(f"exploration must be a number >= 0, got {exploration!r}")
+        if not callable(rollout):
+            raise InvalidOptionError(f"rollout must be a callable (state, rng) -> points, got {rollout!r}")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.exploration = float(exploration)
+        self.rollout = rollout
+        self._rng = as_generator(seed)
+
+    def spawn(self, seed: int | np.random.Generator | None) -> ISMCTSAgent:
+        """A new agent with these settings, seeded with ``seed``."""
+        return ISMCTSAgent(
+            self.iterations, time_limit=self.time_limit, exploration=self.exploration, rollout=self.rollout, seed=seed
+        )
+
+    def __repr__(self) -> str:
+        budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
+        return f"ISMCTSAgent({budget})"
+
+    def __call__(self, state: Any) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        root = _Node(-1)
+        seat = state.current_player
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        done = 0
+        while (self.iterations is None or done < self.iterations) and (
+            deadline is None or time.perf_counter() < deadline
+        ):
+            self._iterate(root, state.determinize(seat, self._rng))
+            done += 1
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))
+        return best[0]
+
+    def _iterate(self, root: _Node, state: Any) -> None:
+        rng, c = self._rng, self.exploration
+        node, path = root, [root]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                action = untried[int(rng.integers(len(untried)))]
+                child = children[action] = _Node(state.current_player)
+                state.apply_action(action)
+                path.append(child)
+                break
+            best_action, best_score = -1, -1.0
+            for a in legal:
+                child = children[a]
+                child.available += 1
+                score = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                if score > best_score:
+                    best_action, best_score = a, score
+            node = children[best_action]
+            state.apply_action(best_action)
+            path.append(node)
+        points = state.returns() if state.is_terminal() else self.rollout(state, rng)
+        rewards = [hand_reward(x) for x in points]
+        for node in path[1:]:
+            node.visits += 1
+            node.reward += rewards[node.player]
+
+
+# --- by name ------------------------------------------------------------------
+
+_FACTORIES: dict[str, Callable[..., Any]] = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
+#: the agent names :func:`make_agent` knows
+AGENT_NAMES = tuple(_FACTORIES)
+
+
+def _option_value(text: str) -> object:
+    if text.lower() == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None) -> Agent:
+    """An agent from a name (``"random"``, ``"greedy"``, ``"ismcts"``) with optional
+    settings after a colon (``"ismcts:iterations=100,exploration=1.0"``,
+    ``"greedy:max_knock_deadwood=5"``), seeded with ``seed``; an agent with a ``spawn``
+    method is spawned with ``seed``; any other callable is used as it is.
+
+    >>> make_agent("ismcts:iterations=50", seed=1)
+    ISMCTSAgent(iterations=50)
+    """
+    if not isinstance(spec, str):
+        if not callable(spec):
+            raise InvalidOptionError(f"an agent must be a name or a callable, got {spec!r}")
+        spawn = getattr(spec, "spawn", None)
+        return spawn(seed) if callable(spawn) else spec
+    name, _, settings = spec.partition(":")
+    factory = _FACTORIES.get(name.strip().lower())
+    if factory is None:
+        raise InvalidOptionError(f"unknown agent {name!r}; known: {', '.join(AGENT_NAMES)}")
+    options: dict[str, object] = {}
+    for item in filter(None, (s.strip() for s in settings.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isidentifier() or key.strip() in ("seed", "rollout"):
+            raise InvalidOptionError(f"bad agent setting {item!r} in {spec!r} (expected name=value)")
+        options[key.strip()] = _option_value(value.strip())
+    try:
+        agent: Agent = factory(seed=seed, **options)
+    except TypeError as err:
+        raise InvalidOptionError(f"bad settings for agent {name!r}: {err}") from None
+    return agent

@@ -1,0 +1,188 @@
+"""Agents: the greedy policy against a slow reference, seeding, ISMCTS budgets, names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import rummykit as rk
+from rummykit.agents import (
+    GreedyAgent,
+    ISMCTSAgent,
+    RandomAgent,
+    greedy_rollout,
+    hand_reward,
+    make_agent,
+    random_rollout,
+)
+from rummykit.analysis import deadwood, discard_deadwoods
+from rummykit.cards import Card
+from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, MELD, PASS, TAKE
+
+KNOCK_GAMES = [
+    ("gin", {}),
+    ("oklahoma-gin", {}),
+    ("oklahoma-rummy", {"num_players": 3}),
+    ("gin", {"stock_end_rule": "dead_at_2_last_chance", "big_gin_bonus": 31}),
+    ("oklahoma-gin", {"allow_ace_high_run": True, "forbid_discarding_taken_card": False}),
+]
+
+
+def reference_greedy(state: rk.KnockState, max_knock: int | None = None) -> int:
+    """The documented policy, spelt out with the public analysis functions."""
+    legal = state.legal_actions()
+    aces = state.rules.aces
+    hand = state.hands[state.player]
+    phase = state.phase_name
+    if phase in ("offer_nondealer", "offer_dealer", "draw"):
+        if TAKE in legal:
+            top = state.discards[-1]
+            after = discard_deadwoods(hand | 1 << top, aces=aces)
+            if min(dw for c, dw in after.items() if c != top) < deadwood(hand, aces=aces):
+                return TAKE
+        return PASS if PASS in legal else DRAW_STOCK
+    if phase == "forced_stock_draw":
+        return DRAW_STOCK
+    if phase == "last_chance":
+        return TAKE if TAKE in legal else PASS
+    assert phase in ("discard", "knock_only")
+    if BIG_GIN in legal:
+        return BIG_GIN
+    after = discard_deadwoods(hand, aces=aces)
+
+    def key(card: int) -> tuple[int, int, int]:
+        return after[Card(card)], -min(card % 13 + 1, 10), -card
+
+    knocks = [a - KNOCK for a in legal if KNOCK <= a < DRAW_STOCK]
+    if knocks:
+        best = min(knocks, key=key)
+        if phase == "knock_only" or max_knock is None or after[Card(best)] <= max_knock:
+            return KNOCK + best
+    return min((a for a in legal if a < KNOCK), key=key)
+
+
+@pytest.mark.parametrize(("name", "options"), KNOCK_GAMES)
+@pytest.mark.parametrize("max_knock", [None, 0, 5])
+def test_greedy_matches_the_reference_policy(name: str, options: dict[str, object], max_knock: int | None) -> None:
+    game = rk.Game(name, **options)
+    greedy = GreedyAgent(max_knock)
+    rng = np.random.default_rng(11)
+    checked = 0
+    for seed in range(12):
+        state = game.new_hand(seed=seed)
+        while not state.is_terminal():
+            action = greedy(state)
+            assert action == reference_greedy(state, max_knock), (seed, state, state.history)
+            checked += 1
+            # a random move now and then reaches states greedy play alone would not
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))] if rng.random() < 0.3 else action)
+    assert checked > 200
+
+
+def test_greedy_pinned_positions() -> None:
+    game = rk.Game("gin")
+    # the non-dealer (seat 1) holds 2S 3S 5S 6S 7S 9D TD JD 3C KC; the upcard 4S joins two runs
+    seat1 = "2S 3S 5S 6S 7S 9D TD JD 3C KC".split()
+    seat0 = "AC 2C 3H 4H 5D 6C 7D 8H 9C TH".split()
+    rest = [str(c) for c in rk.from_mask((1 << 52) - 1 - rk.to_mask(seat0 + seat1 + ["4S"]))]
+    deck = [c for pair in zip(seat1, seat0) for c in pair] + ["4S"] + rest
+    state = game.new_hand(dealer=0, deck=deck)
+    assert GreedyAgent()(state) == TAKE
+    state.apply_action(TAKE)
+    # 2S-7S and 9D TD JD melded, 3C KC left: discarding KC leaves 3, a legal knock
+    assert GreedyAgent()(state) == KNOCK + Card("KC")
+    assert GreedyAgent(max_knock_deadwood=3)(state) == KNOCK + Card("KC")
+    assert GreedyAgent(max_knock_deadwood=2)(state) == Card("KC")
+
+
+def test_greedy_plays_a_manual_showdown_to_the_end() -> None:
+    game = rk.Game("oklahoma-rummy", num_players=3, auto_showdown=False)
+    greedy = GreedyAgent()
+    showdowns = 0
+    for seed in range(30):
+        state = game.new_hand(seed=seed)
+        while not state.is_terminal():
+            action = greedy(state)
+            if state.phase_name == "showdown":
+                showdowns += 1
+                assert action in state.legal_actions()
+            state.apply_action(action)
+    assert showdowns > 10
+
+
+def test_greedy_declares_melds_before_done() -> None:
+    game = rk.Game("gin", auto_showdown=False)
+    state = game.new_hand(seed=4)
+    greedy = GreedyAgent()
+    while state.phase_name != "showdown":
+        state.apply_action(greedy(state))
+    actions = []
+    while state.phase_name == "showdown":
+        actions.append(greedy(state))
+        state.apply_action(actions[-1])
+    assert actions[-1] == DONE and all(a != DONE for a in actions[:-1])
+    melded = [a for a in actions if MELD <= a < DONE]
+    assert state.result is not None and (melded or state.result.deadwood[state.result.knocker ^ 1] > 0)
+
+
+@pytest.mark.parametrize("agent", [RandomAgent(seed=3), ISMCTSAgent(iterations=30, seed=3)])
+def test_seeded_agents_repeat_their_moves(agent: rk.agents.Agent) -> None:
+    def play(a: rk.agents.Agent) -> list[int]:
+        state = rk.Game("oklahoma-gin").new_hand(seed=8)
+        greedy = GreedyAgent()
+        while not state.is_terminal():
+            state.apply_action(a(state) if state.current_player == 0 else greedy(state))
+        return state.history
+
+    assert play(agent.spawn(5)) == play(agent.spawn(5))  # type: ignore[attr-defined]
+
+
+def test_ismcts_time_limit_and_rollouts() -> None:
+    state = rk.Game("gin").new_hand(seed=2)
+    state.apply_action(PASS)
+    state.apply_action(PASS)
+    state.apply_action(DRAW_STOCK)
+    for agent in (ISMCTSAgent(time_limit=0.05, seed=1), ISMCTSAgent(iterations=20, rollout=random_rollout, seed=1)):
+        assert agent(state) in state.legal_actions()
+    assert len(greedy_rollout(state.determinize(state.current_player, 1), np.random.default_rng(1))) == 2
+
+
+def test_ismcts_plays_three_players() -> None:
+    state = rk.Game("oklahoma-rummy", num_players=3).new_hand(seed=1)
+    agent = ISMCTSAgent(iterations=10, seed=0)
+    while not state.is_terminal():
+        state.apply_action(agent(state))
+    assert len(state.returns()) == 3
+
+
+def test_hand_reward_is_monotone_in_zero_one() -> None:
+    values = [hand_reward(x) for x in range(-300, 301, 7)]
+    assert values == sorted(values) and 0 < values[0] and values[-1] < 1 and hand_reward(0) == 0.5
+
+
+def test_make_agent_names_and_settings() -> None:
+    assert isinstance(make_agent("greedy"), GreedyAgent)
+    agent = make_agent("ismcts:iterations=40,exploration=1.5", seed=2)
+    assert isinstance(agent, ISMCTSAgent) and agent.iterations == 40 and agent.exploration == 1.5
+    assert make_agent("greedy:max_knock_deadwood=none").max_knock_deadwood is None  # type: ignore[attr-defined]
+    own = RandomAgent(seed=1)
+    assert isinstance(make_agent(own, seed=4), RandomAgent) and make_agent(own, seed=4) is not own
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "minimax",
+        "ismcts:iterations=0",
+        "ismcts:depth=3",
+        "ismcts:iterations",
+        "greedy:max_knock_deadwood=-1",
+        "ismcts:time_limit=0",
+        "ismcts:seed=3",
+        42,
+    ],
+)
+def test_bad_agents_raise_invalid_option(spec: object) -> None:
+    with pytest.raises(rk.InvalidOptionError):
+        make_agent(spec)  # type: ignore[arg-type]
