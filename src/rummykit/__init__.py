@@ -40,8 +40,15 @@ from rummykit.knock.match import GameResult, Match, MatchResult
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
 from rummykit.scoring import HollywoodSheet, settle
+from rummykit.table.actions import TableAction
+from rummykit.table.game import TableGame
+from rummykit.table.match import TableMatch, TableMatchResult
+from rummykit.table.scoring import TableResult
+from rummykit.table.state import TableState
 
-#: the state class of every game (the knock games so far)
+#: the state class of the knock games (Gin, Oklahoma); Rummy and Kaluki hands are
+#: :class:`TableState`, with the same verbs (``legal_actions``, ``apply_action``, ``play``,
+#: ``clone``, ``undo``, ``returns``, ``to_json``...)
 GameState = KnockState
 
 __version__ = "0.1.0"
@@ -73,6 +80,12 @@ __all__ = [
     "Phase",
     "RandomAgent",
     "RummykitError",
+    "TableAction",
+    "TableGame",
+    "TableMatch",
+    "TableMatchResult",
+    "TableResult",
+    "TableState",
     "arrangements",
     "as_meld",
     "best_discard",

@@ -139,7 +139,7 @@ def _build_game(game: KnockGame | str, options: dict[str, Any]) -> KnockGame:
     else:
         raise InvalidOptionError(f"game must be a knock game or its name, got {game!r}")
     if not isinstance(built, KnockGame):
-        raise InvalidOptionError(f"Match plays the knock games only, got {built!r}")
+        raise InvalidOptionError(f"Match plays the knock games only, got {built!r} (table games: TableMatch)")
     return built
 
 

@@ -93,6 +93,7 @@ from rummykit.analysis import as_meld
 from rummykit.cards import Card, parse_card
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError, RummykitError
 from rummykit.knock.actions import DRAW_STOCK, KNOCK, Action, parse_action
+from rummykit.knock.game import KnockGame
 from rummykit.knock.rules import KnockRules
 from rummykit.knock.state import KnockState
 
@@ -412,6 +413,8 @@ def _from_record(record: object) -> KnockState:
         game = Game(game_name, **options)
     except RummykitError as e:
         raise type(e)(f"hand record: {_clip(e)}") from None
+    if not isinstance(game, KnockGame):
+        _bad(f"game {game_name!r} is not a knock game (table games: rummykit.table.record)")
     n = game.num_players
     dealer = data["dealer"]
     if not _is_int(dealer) or not 0 <= dealer < n:

@@ -1,0 +1,234 @@
+"""Table-game actions (Rummy and Kaluki): integer ids for AI, typed values
+and text for people.  Every action is one step, so the ids stay bounded.
+
+==================  ========================================================
+id                  action (text)
+==================  ========================================================
+0-52                ``discard C``: discard a card of type C (52 = joker)
+53                  ``draw``: draw the top of the stock (an empty stock is
+                    restocked first; under ``turn_over`` the pile is turned
+                    over; ``block``, an impossible restock or the restock
+                    limit end the hand)
+54                  ``take``: take the top discard
+64 + (S*53+C)*2+E   ``lay off C on S+1 [low|high]``: put one card of type C
+                    (or a joker) on table meld S (0-based, in the order
+                    laid), at its low (E=0) or high (E=1) end; sets use E=0.
+                    Kaluki calls this building; ``build`` parses too
+4304 + S*52 + C     ``release C from S+1``: put natural C in place of the
+                    joker standing for C in run S, taking the joker
+6384 + S*16 + M     ``release C1 C2 .. from S+1``: add naturals of the
+                    suits in mask M to set S, taking the jokers the rule
+                    gives (RULES §1.4)
+7024 + R*64+M*4+J   ``meld ...``: a set of rank R, naturals of suits M
+                    (bit mask), J jokers
+8192 + ((U*14+P)    ``meld ...``: a run of suit U from position P of length
+*14+L)*8192 + K     L, K the mask of the positions taken by jokers
+                    (``meld QS KS Jk=AS``)
+==================  ========================================================
+
+Positions and patterns: :mod:`rummykit.table.melds`.  The engine uses the
+lowest physical copy of each type (:mod:`rummykit.table.cards`).  Ids are
+sparse above 7024 (the run block spans 6.4 million ids); ``NUM_ACTIONS`` is
+the bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError
+from rummykit.table.cards import JOKER, parse_type, type_text
+from rummykit.table.melds import RUN, SET, Geometry, Pattern, parse_meld
+
+__all__ = [
+    "DRAW",
+    "LAYOFF",
+    "MAX_SLOTS",
+    "MELD_RUN",
+    "MELD_SET",
+    "NUM_ACTIONS",
+    "RELEASE_RUN",
+    "RELEASE_SET",
+    "TAKE",
+    "TableAction",
+    "parse_table_action",
+]
+
+DRAW = 53
+TAKE = 54
+LAYOFF = 64
+MAX_SLOTS = 40
+RELEASE_RUN = LAYOFF + MAX_SLOTS * 53 * 2
+RELEASE_SET = RELEASE_RUN + MAX_SLOTS * 52
+MELD_SET = RELEASE_SET + MAX_SLOTS * 16
+MELD_RUN = 8192
+NUM_ACTIONS = MELD_RUN + 4 * 14 * 14 * 8192
+assert MELD_SET + 13 * 64 <= MELD_RUN
+
+_END = ("low", "high")
+
+
+def pattern_id(p: Pattern) -> int:
+    if p.kind == SET:
+        return MELD_SET + p.key * 64 + p.suits * 4 + p.span
+    return MELD_RUN + ((p.key * 14 + p.suits) * 14 + p.span) * 8192 + p.jokers
+
+
+def id_pattern(action_id: int) -> Pattern:
+    if action_id >= MELD_RUN:
+        x, jokers = divmod(action_id - MELD_RUN, 8192)
+        x, length = divmod(x, 14)
+        suit, start = divmod(x, 14)
+        return Pattern(RUN, suit, start, length, jokers)
+    x, jokers = divmod(action_id - MELD_SET, 4)
+    rank, suits = divmod(x, 16)
+    return Pattern(SET, rank, suits, jokers, 0)
+
+
+def layoff_id(slot: int, t: int, end: int) -> int:
+    return LAYOFF + (slot * 53 + t) * 2 + end
+
+
+@dataclass(frozen=True, slots=True)
+class TableAction:
+    """One action: ``kind`` is ``discard``, ``draw``, ``take``, ``lay off``,
+    ``release`` or ``meld``.  ``str`` needs the geometry for run melds, so
+    use :meth:`text` (the state's ``action_text``) for those."""
+
+    id: int
+
+    @property
+    def kind(self) -> str:
+        i = self.id
+        if i <= JOKER:
+            return "discard"
+        if i == DRAW:
+            return "draw"
+        if i == TAKE:
+            return "take"
+        if LAYOFF <= i < RELEASE_RUN:
+            return "lay off"
+        if RELEASE_RUN <= i < MELD_SET:
+            return "release"
+        if i >= MELD_SET:
+            return "meld"
+        return "?"
+
+    @property
+    def card(self) -> int | None:
+        """The card type of a discard, lay-off or run release."""
+        i = self.id
+        if i <= JOKER:
+            return i
+        if LAYOFF <= i < RELEASE_RUN:
+            return (i - LAYOFF) // 2 % 53
+        if RELEASE_RUN <= i < RELEASE_SET:
+            return (i - RELEASE_RUN) % 52
+        return None
+
+    @property
+    def slot(self) -> int | None:
+        """The table meld (0-based) of a lay-off or release."""
+        i = self.id
+        if LAYOFF <= i < RELEASE_RUN:
+            return (i - LAYOFF) // 2 // 53
+        if RELEASE_RUN <= i < RELEASE_SET:
+            return (i - RELEASE_RUN) // 52
+        if RELEASE_SET <= i < MELD_SET:
+            return (i - RELEASE_SET) // 16
+        return None
+
+    @property
+    def end(self) -> int:
+        """0 low, 1 high (lay-offs)."""
+        return (self.id - LAYOFF) % 2 if LAYOFF <= self.id < RELEASE_RUN else 0
+
+    @property
+    def suits(self) -> int:
+        """The suit mask of a set release."""
+        return (self.id - RELEASE_SET) % 16 if RELEASE_SET <= self.id < MELD_SET else 0
+
+    @property
+    def pattern(self) -> Pattern | None:
+        return id_pattern(self.id) if self.id >= MELD_SET else None
+
+    @classmethod
+    def from_id(cls, action_id: int) -> TableAction:
+        if (
+            not isinstance(action_id, int)
+            or isinstance(action_id, bool)
+            or not 0 <= action_id < NUM_ACTIONS
+            or cls(action_id).kind == "?"
+        ):
+            raise IllegalActionError(f"not a table-game action id: {action_id!r}")
+        return cls(action_id)
+
+    def text(self, geo: Geometry, set_rank: int = 0) -> str:
+        """The action as text; ``set_rank`` is the rank of the set a set
+        release goes to (only the state knows it)."""
+        kind, card, slot = self.kind, self.card, self.slot
+        if kind == "discard":
+            return f"discard {type_text(self.id)}"
+        if kind == "lay off":
+            return f"lay off {type_text(card or 0)} on {(slot or 0) + 1} {_END[self.end]}"
+        if kind == "release":
+            if card is not None:
+                return f"release {type_text(card)} from {(slot or 0) + 1}"
+            naturals = " ".join(type_text(s * 13 + set_rank) for s in range(4) if self.suits >> s & 1)
+            return f"release {naturals} from {(slot or 0) + 1}"
+        if kind == "meld":
+            p = self.pattern
+            assert p is not None
+            return "meld " + p.text(geo)
+        return kind
+
+    def __repr__(self) -> str:
+        return f"TableAction({self.id})"
+
+
+def parse_table_action(text: str, geo: Geometry, max_jokers: int, set_rank: object = None) -> int:
+    """The id of action text.  ``set_rank(slot)`` gives the rank of a table
+    set (to check a set release's naturals); raises IllegalActionError."""
+    if not isinstance(text, str):
+        raise IllegalActionError(f"not action text: {text!r}")
+    words = text.replace("_", " ").split()
+    low = [w.lower() for w in words]
+    if not low:
+        raise IllegalActionError("empty action text")
+    try:
+        if low in (["draw"], ["draw", "stock"], ["stock"], ["turn", "over"], ["draw", "stock", "turn", "over"]):
+            return DRAW
+        if low in (["take"], ["draw", "discard"], ["take", "discard"], ["take", "upcard"]):
+            return TAKE
+        if low[0] == "discard" and len(low) == 2:
+            return parse_type(words[1])
+        if low[0] == "meld" and len(low) > 1:
+            return pattern_id(parse_meld(geo, " ".join(words[1:]), max_jokers))
+        if low[:2] == ["lay", "off"] or low[0] in ("layoff", "build"):
+            rest = words[2:] if low[0] == "lay" else words[1:]
+            if len(rest) not in (3, 4) or rest[1].lower() != "on" or not rest[2].isdigit():
+                raise IllegalActionError(f"not an action: {text!r} (expected 'lay off 7H on 1 high')")
+            slot = int(rest[2]) - 1
+            end = 0 if len(rest) == 3 else _END.index(rest[3].lower()) if rest[3].lower() in _END else -1
+            if end < 0 or not 0 <= slot < MAX_SLOTS:
+                raise IllegalActionError(f"not an action: {text!r} (slot 1..{MAX_SLOTS}, end low or high)")
+            return layoff_id(slot, parse_type(rest[0]), end)
+        if low[0] == "release" and len(low) >= 4 and low[-2] == "from" and low[-1].isdigit():
+            slot = int(low[-1]) - 1
+            cards = [parse_type(w) for w in words[1:-2]]
+            if not 0 <= slot < MAX_SLOTS or JOKER in cards:
+                raise IllegalActionError(f"not an action: {text!r}")
+            rank = set_rank(slot) if callable(set_rank) else None
+            if rank is None:
+                if len(cards) != 1:
+                    raise IllegalActionError(f"{text!r}: table meld {slot + 1} is not a set")
+                return RELEASE_RUN + slot * 52 + cards[0]
+            suits = 0
+            for c in cards:
+                if c % 13 != rank or suits >> (c // 13) & 1:
+                    raise IllegalActionError(f"{text!r}: naturals of distinct suits of the set's rank needed")
+                suits |= 1 << (c // 13)
+            return RELEASE_SET + slot * 16 + suits
+    except (InvalidCardError, InvalidMeldError) as err:
+        raise IllegalActionError(f"not an action: {text!r} ({err})") from None
+    raise IllegalActionError(f"not an action: {text!r}")

@@ -1,0 +1,120 @@
+"""Physical cards of the table games and their text.
+
+A card **type** is a card id of :mod:`rummykit.cards` (0..51, ``suit * 13 +
+rank``) or ``JOKER = 52``; the rules only ever look at types, since the two
+copies of a card are the same card for the rules.  A **physical** card id
+tells the copies apart so that the engine can say where each card is:
+
+==========  ==================================  ==========
+physical    card                                type
+==========  ==================================  ==========
+0-51        deck 0 (the only deck in Rummy)     = id
+52-103      deck 1 (Kaluki)                     id - 52
+104-107     jokers (two, or four)               52
+==========  ==================================  ==========
+
+A hand is an int mask over physical ids.  Card text is the text of
+:mod:`rummykit.cards` plus ``Jk`` for a joker; in a meld ``Jk=AS`` names the
+card a joker stands for.
+
+>>> parse_types("QS KS Jk")
+[50, 51, 52]
+>>> type_text(52), type_text(0)
+('Jk', 'AC')
+>>> type_counts(1 << 0 | 1 << 52 | 1 << 104)[:1], joker_count(1 << 104 | 1 << 105)
+([2], 2)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rummykit.cards import Card, parse_card
+from rummykit.errors import InvalidCardError
+
+__all__ = [
+    "FIRST_JOKER",
+    "JOKER",
+    "TYPE_MASK",
+    "card_type",
+    "joker_count",
+    "parse_types",
+    "physical_copy",
+    "present_types",
+    "type_counts",
+    "type_text",
+    "types_of",
+]
+
+JOKER = 52
+FIRST_JOKER = 104
+TYPE_MASK = (1 << 52) - 1
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def card_type(physical: int) -> int:
+    """The type (0..51, or JOKER) of a physical card id."""
+    return JOKER if physical >= FIRST_JOKER else physical % 52
+
+
+def type_text(t: int) -> str:
+    return "Jk" if t == JOKER else str(Card(t))
+
+
+def parse_type(token: str) -> int:
+    """One card token (``7H``, ``10s``, ``Jk``) as a type."""
+    if token.strip().lower() in ("jk", "joker", "jo"):
+        return JOKER
+    return int(parse_card(token))
+
+
+def parse_types(cards: str | Iterable[str | int]) -> list[int]:
+    """Card text or an iterable of tokens / type ids as a list of types
+    (duplicates allowed: two decks)."""
+    if isinstance(cards, str):
+        return [parse_type(t) for t in _SEPARATORS.split(cards.strip()) if t]
+    out = []
+    for c in cards:
+        if isinstance(c, str):
+            out.append(parse_type(c))
+        elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= JOKER:
+            out.append(int(c))
+        else:
+            raise InvalidCardError(f"not a card: {c!r}")
+    return out
+
+
+def present_types(mask: int) -> int:
+    """The 52-bit mask of natural types with at least one copy in ``mask``."""
+    return (mask | mask >> 52) & TYPE_MASK
+
+
+def joker_count(mask: int) -> int:
+    return (mask >> FIRST_JOKER).bit_count()
+
+
+def type_counts(mask: int) -> list[int]:
+    """53 counts: copies of each natural type, then the jokers."""
+    low, high = mask & TYPE_MASK, mask >> 52 & TYPE_MASK
+    return [(low >> t & 1) + (high >> t & 1) for t in range(52)] + [joker_count(mask)]
+
+
+def types_of(mask: int) -> list[int]:
+    """The types of the physical cards in ``mask``, sorted."""
+    low, high = mask & TYPE_MASK, mask >> 52 & TYPE_MASK
+    out = []
+    for t in range(52):
+        out.extend([t] * ((low >> t & 1) + (high >> t & 1)))
+    return out + [JOKER] * joker_count(mask)
+
+
+def physical_copy(mask: int, t: int) -> int:
+    """The physical id the engine uses for type ``t`` from ``mask`` (the
+    lowest one), or -1 if there is none."""
+    if t == JOKER:
+        jokers = mask >> FIRST_JOKER
+        return FIRST_JOKER + (jokers & -jokers).bit_length() - 1 if jokers else -1
+    if mask >> t & 1:
+        return t
+    return t + 52 if mask >> (t + 52) & 1 else -1

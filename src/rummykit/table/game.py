@@ -1,0 +1,101 @@
+"""A table game (traditional Rummy or Kaluki): rules plus the entry points
+that create hands and value melds and hands.
+
+>>> game = TableGame("kaluki")
+>>> game.meld_value("QS KS Jk=AS"), game.card_penalty("KS 7D Jk")
+(31, 32)
+>>> state = TableGame("rummy", num_players=4).new_hand(seed=1, dealer=0)
+>>> state.current_player, state.phase_name, len(state.stock)
+(1, 'draw', 23)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rummykit._random import as_generator
+from rummykit.errors import InvalidCardError, InvalidOptionError
+from rummykit.table.cards import FIRST_JOKER, JOKER, parse_type, parse_types
+from rummykit.table.melds import geometry, parse_meld
+from rummykit.table.rules import TableRules, table_rules
+from rummykit.table.state import TableState
+
+__all__ = ["TableGame"]
+
+
+class TableGame:
+    """Traditional Rummy (2-6 players, one deck; RULES §1.5) or Kaluki (2-5
+    players, two decks and jokers; §1.4) with a set of options (§2.1, §2.5,
+    §2.6).  Sources and deviations: RULES.md and the state docstring."""
+
+    family = "table"
+
+    def __init__(self, name: str = "rummy", **options: Any) -> None:
+        self.rules: TableRules = table_rules(name, **options)
+        self.geo = geometry(self.rules)
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def num_players(self) -> int:
+        return self.rules.num_players
+
+    def __repr__(self) -> str:
+        given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
+        return f"Game({self.rules.name!r}{given})"
+
+    def _max_jokers(self) -> int:
+        return self.rules.kaluki_jokers if self.rules.is_kaluki else 0
+
+    def meld_value(self, meld: str) -> int:
+        """The count of one meld (a joker at the card it stands for; the
+        Kaluki opening count).  Raises InvalidMeldError if it is not a
+        valid meld of this game."""
+        return parse_meld(self.geo, meld, self._max_jokers()).value(self.geo)
+
+    def card_penalty(self, cards: str | Sequence[str | int]) -> int:
+        """The value of cards left in a hand (a joker at ``joker_penalty``)."""
+        types = parse_types(cards)
+        if JOKER in types and not self.rules.is_kaluki:
+            raise InvalidCardError("Rummy has no jokers")
+        return sum(self.geo.values[t] for t in types)
+
+    def new_hand(
+        self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None
+    ) -> TableState:
+        """Deal a hand.  ``seed`` is an int, a ``numpy.random.Generator`` or
+        None; ``deck`` gives the card order explicitly, top first, as
+        physical ids or card text (the k-th copy of a card in the text is
+        deck k's, ``Jk`` the next joker); ``dealer`` defaults to a seeded draw."""
+        rng = as_generator(seed)
+        n = self.rules.num_players
+        if dealer is None:
+            dealer = int(rng.integers(n))
+        elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        size = self.rules.deck_size
+        order = rng.permutation(size).tolist() if deck is None else self.physical_deck(deck)
+        return TableState(self, order, dealer, int(rng.integers(2**62)))
+
+    def physical_deck(self, deck: Sequence[int | str]) -> list[int]:
+        """A deck given as physical ids or card text, as physical ids,
+        checked to hold every card of the game once."""
+        size = self.rules.deck_size
+        order: list[int] = []
+        seen: dict[int, int] = {}
+        for item in deck:
+            if isinstance(item, str):
+                t = parse_type(item)
+                k = seen.get(t, 0)
+                seen[t] = k + 1
+                order.append(FIRST_JOKER + k if t == JOKER else t + 52 * k)
+            elif isinstance(item, int) and not isinstance(item, bool):
+                order.append(int(item))
+            else:
+                raise InvalidCardError(f"not a card: {item!r}")
+        if sorted(order) != list(range(size)):
+            raise InvalidCardError(f"deck must hold each of the {size} cards of {self.name} once, got {len(order)}")
+        return order

@@ -1,0 +1,151 @@
+"""Hand records of the table games: a Rummy or Kaluki hand as JSON text,
+and back.
+
+A record holds the game and its options, the deal, the restock seed and
+every action as text; ``from_json`` deals the recorded deck and replays each
+action through the checked path (``state.play``), so a record of an illegal
+hand is rejected.  The deck is card text, top first; the k-th copy of a card
+in it is read as deck k's copy (the rules never tell copies apart, so the
+replay is the same hand card for card).  Format (version 1), one key per
+line::
+
+    {
+     "format": "rummykit.hand",
+     "version": 1,
+     "family": "table",
+     "game": "kaluki",
+     "options": {"num_players": 3},
+     "dealer": 0,
+     "deck": ["7H", "Jk", "KS", ...],
+     "shuffle_seed": 4230288999919739692,
+     "actions": ["draw", "meld 7H 8H 9H", "discard KS"],
+     "result": {"outcome": "call_off", "winner": 0, "hand_values": [...], "points": [...],
+                "penalties": [...], "bonuses": [...]}
+    }
+
+``result`` is null for an unfinished hand; for a finished one it is checked
+against the replay.  Errors are :class:`~rummykit.errors.RummykitError`
+subclasses: InvalidOptionError for a malformed record (not JSON, wrong
+format, family, version, keys or types, an unknown game or option, a bad
+dealer or seed, a result the replay does not reproduce), InvalidCardError for
+a bad deck, IllegalActionError for an action that does not parse or is
+illegal (its index is named).
+
+>>> from rummykit.table.game import TableGame
+>>> state = TableGame("rummy").new_hand(seed=3, dealer=0)
+>>> state.play("draw")
+>>> copy = from_json(to_json(state))
+>>> copy.history == state.history and copy.hands == state.hands
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NoReturn
+
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.table.cards import card_type, type_text
+from rummykit.table.state import TableState
+
+__all__ = ["FORMAT", "VERSION", "from_json", "to_json", "to_record"]
+
+FORMAT = "rummykit.hand"
+VERSION = 1
+MAX_RECORD_CHARS = 2_000_000
+_KEYS = ("format", "version", "family", "game", "options", "dealer", "deck", "shuffle_seed", "actions", "result")
+_RESULT_KEYS = ("outcome", "winner", "hand_values", "points", "penalties", "bonuses")
+
+
+def _result_dict(state: TableState) -> dict[str, Any] | None:
+    r = state.result
+    if r is None:
+        return None
+    return {"outcome": r.outcome, "winner": r.winner, "hand_values": list(r.hand_values), "points": list(r.points),
+            "penalties": list(r.penalties), "bonuses": list(r.bonuses)}
+
+
+def to_record(state: TableState) -> dict[str, Any]:
+    """The record of ``state`` as a dict (see the module docstring)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "family": "table",
+        "game": state.rules.name,
+        "options": dict(state.rules.given),
+        "dealer": state.dealer,
+        "deck": [type_text(card_type(c)) for c in state.deck],
+        "shuffle_seed": state.shuffle_seed,
+        "actions": [state.action_text(a) for a in state.history],  # table slots keep their rank
+        "result": _result_dict(state),
+    }
+
+
+def to_json(state: TableState) -> str:
+    """The record as JSON text, one key per line."""
+    record = to_record(state)
+    lines = [f" {json.dumps(k)}: {json.dumps(v, separators=(', ', ': '))}" for k, v in record.items()]
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _bad(message: str) -> NoReturn:
+    raise InvalidOptionError(f"bad hand record: {message}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def from_json(text: str | bytes) -> TableState:
+    """Rebuild a state by replaying a record (see the module docstring)."""
+    if not isinstance(text, (str, bytes)):
+        _bad(f"expected JSON text, got {type(text).__name__}")
+    if len(text) > MAX_RECORD_CHARS:
+        _bad(f"longer than {MAX_RECORD_CHARS} characters")
+    try:
+        record = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        _bad(f"not JSON ({err})")
+    return from_record(record)
+
+
+def from_record(record: object) -> TableState:
+    """Rebuild a state from a record dict."""
+    from rummykit.table.game import TableGame
+
+    if not isinstance(record, dict):
+        _bad("not a JSON object")
+    if tuple(sorted(record)) != tuple(sorted(_KEYS)):
+        missing = sorted(set(_KEYS) - set(record))
+        extra = sorted(set(record) - set(_KEYS))
+        _bad(f"keys: missing {missing}, unknown {extra}")
+    if record["format"] != FORMAT or record["family"] != "table":
+        _bad(f"format must be {FORMAT!r} and family 'table'")
+    if record["version"] != VERSION or not _is_int(record["version"]):
+        _bad(f"unknown version {record['version']!r} (this reader knows {VERSION})")
+    if not isinstance(record["game"], str) or not isinstance(record["options"], dict):
+        _bad("game must be text and options an object")
+    if not _is_int(record["dealer"]) or not _is_int(record["shuffle_seed"]) or not 0 <= record["shuffle_seed"] < 2**64:
+        _bad("dealer and shuffle_seed must be integers (0 <= shuffle_seed < 2**64)")
+    deck, actions = record["deck"], record["actions"]
+    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+        _bad("deck must be a list of card text")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        _bad("actions must be a list of action text")
+    game = TableGame(record["game"], **record["options"])
+    state = game.new_hand(dealer=record["dealer"], deck=deck)
+    state.shuffle_seed = record["shuffle_seed"]
+    for i, text in enumerate(actions):
+        if state.is_terminal():
+            raise IllegalActionError(f"bad hand record: action {i} ({text!r}) after the end of the hand")
+        try:
+            state.play(text)
+        except RummykitError as err:
+            raise IllegalActionError(f"bad hand record: action {i} ({text!r}): {err}") from err
+    stored = record["result"]
+    if stored is not None:
+        if not isinstance(stored, dict) or tuple(sorted(stored)) != tuple(sorted(_RESULT_KEYS)):
+            _bad(f"result must be null or an object with keys {list(_RESULT_KEYS)}")
+        if stored != _result_dict(state):
+            _bad(f"the stored result {stored} is not the replay's {_result_dict(state)}")
+    return state

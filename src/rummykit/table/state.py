@@ -1,0 +1,750 @@
+"""The table-game state machine (RULES.md Appendix A: Rummy and Kaluki):
+deal, draw (restocks), melds, lay-offs / builds, joker release, the Kaluki
+opening, discard, going out, and the hand's result.
+
+One class serves both games; behaviour comes from the rules record.  A
+state is a handful of ints and tuples; ``apply_action`` pushes the old ones
+on a stack so that ``undo`` is a pop and ``clone`` a shallow copy.
+
+Engine readings (documented choices):
+
+* Two copies of a card are the same card: the taken-discard restriction
+  forbids discarding either copy of the taken card this turn.
+* A player is never offered a step after which they could not finish the
+  turn (RULES §0.6): every play must leave a card they may discard (or an
+  empty hand where going out without a discard is allowed).
+* Kaluki opening: an unopened player lays the opening as meld steps; while
+  it is below ``initial_meld_min`` (or the taken discard is not yet in it)
+  only meld steps that can still complete it are offered (lookahead:
+  :mod:`rummykit.table.opening`) and no discard.  The player is opened once
+  the melds laid this turn reach the minimum.  ``take`` by an unopened
+  player is offered only if such an opening exists: together they are the
+  atomic ``draw_discard_and_open`` of RULES §1.4.
+* A released joker puts the player in a "place it" state: only joker
+  placements follow until it is placed.  A release is offered only if the
+  table can take the released jokers as builds (a conservative check).
+* ``taken_discard_must_be_melded`` (Rummy): the taken card must be the
+  first card played after the draw (in a meld or a lay-off).
+* ``restock_method = "block"``: the hand ends (blocked) when a turn ends
+  with the stock empty.
+* ``hunt_allows_building = False``: a call-off in a turn that built on
+  another player's meld is a plain call-off, not a Hunt.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from rummykit.errors import IllegalActionError
+from rummykit.table.actions import (
+    DRAW,
+    MELD_SET,
+    RELEASE_RUN,
+    RELEASE_SET,
+    TAKE,
+    TableAction,
+    id_pattern,
+    layoff_id,
+    parse_table_action,
+    pattern_id,
+)
+from rummykit.table.cards import (
+    FIRST_JOKER,
+    JOKER,
+    card_type,
+    joker_count,
+    physical_copy,
+    present_types,
+    type_text,
+    types_of,
+)
+from rummykit.table.melds import RUN, SET, Pattern, TableMeld, new_melds
+from rummykit.table.opening import can_hunt, can_open
+from rummykit.table.scoring import TableResult, score_hand
+
+if TYPE_CHECKING:
+    from rummykit.table.game import TableGame
+
+__all__ = ["PHASES", "TablePhase", "TableState"]
+
+
+class TablePhase(IntEnum):
+    """The decision points (END: the hand is over)."""
+
+    DRAW = 0
+    PLAY = 1  # meld, lay off / build, release a joker, discard
+    END = 2
+
+
+PHASES = tuple(p.name.lower() for p in TablePhase)
+_DRAW, _PLAY, _END = TablePhase
+
+# the fields an action may change, in snapshot order
+_FIELDS = (
+    "phase", "player", "hands", "stock", "discards", "table", "opened", "played", "known", "taken", "must",
+    "open_value", "turn_melds", "ends", "pending", "fresh", "built_other", "turns", "restocks", "result",
+)
+_snapshot = attrgetter(*_FIELDS)
+
+
+def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return values[:i] + (value,) + values[i + 1 :]
+
+
+class TableState:
+    """One hand of Rummy or Kaluki.  Create it with ``game.new_hand()``.
+
+    OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
+    ``clone``, ``undo``, ``is_terminal``, ``returns``) and checked verbs for
+    people (``play("meld 7H 8H 9H")``, ``can_act``/``verify_action``).
+
+    Data for readers: ``hands`` (per seat, a mask of physical cards,
+    :mod:`rummykit.table.cards`), ``stock`` and ``discards`` (tuples, top
+    last), ``table`` (:class:`TableMeld` tuples in the order laid),
+    ``known`` (per seat, the cards others saw them take from the discard
+    pile and still hold), ``opened`` and ``played`` (seat bit masks: opened
+    in Kaluki; has put a card on the table this hand).
+    """
+
+    __slots__ = ("game", "rules", "geo", "n", "dealer", "deck", "shuffle_seed", "history", "_stack", "_legal",
+                 *_FIELDS)
+
+    game: TableGame
+    hands: tuple[int, ...]
+    stock: tuple[int, ...]
+    discards: tuple[int, ...]
+    table: tuple[TableMeld, ...]
+    known: tuple[int, ...]
+    ends: tuple[int, ...]
+    result: TableResult | None
+
+    def __init__(self, game: TableGame, deck: list[int], dealer: int, shuffle_seed: int) -> None:
+        rules = game.rules
+        n = rules.num_players
+        self.game, self.rules, self.geo, self.n, self.dealer = game, rules, game.geo, n, dealer
+        self.deck, self.shuffle_seed = tuple(deck), shuffle_seed
+        size = rules.hand_size
+        hands = [0] * n
+        for i in range(size * n):  # one card at a time, from the dealer's left
+            hands[(dealer + 1 + i) % n] |= 1 << deck[i]
+        self.hands = tuple(hands)
+        self.discards = (deck[size * n],)
+        self.stock = tuple(reversed(deck[size * n + 1 :]))
+        self.table = ()
+        self.opened = 0 if rules.is_kaluki else (1 << n) - 1
+        self.played = 0
+        self.known = (0,) * n
+        self.turns = 0
+        self.restocks = 0
+        self.result = None
+        self.player = (dealer + 1) % n
+        self.phase = _DRAW
+        self._start_turn()
+        self.history: list[int] = []
+        self._stack: list[tuple[Any, ...]] = []
+        self._legal: list[int] | None = None
+
+    def _start_turn(self) -> None:
+        self.taken = -1
+        self.must = -1  # a type that must go on the table before the discard
+        self.open_value = 0
+        self.turn_melds = 0
+        self.ends = ()
+        self.pending = 0
+        self.fresh = not self.played >> self.player & 1
+        self.built_other = False
+
+    # --- views ----------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act (-4, OpenSpiel's terminal id, when the hand is over)."""
+        return -4 if self.phase == _END else self.player
+
+    @property
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
+    def is_terminal(self) -> bool:
+        return self.phase == _END
+
+    def returns(self) -> list[int]:
+        """Each seat's return for the hand (rummykit.table.scoring; 0 until it ends)."""
+        return list(self.result.returns) if self.result is not None else [0] * self.n
+
+    def hand(self, seat: int) -> list[int]:
+        """The types of the cards seat holds (see rummykit.table.cards)."""
+        return types_of(self.hands[seat])
+
+    def hand_text(self, seat: int) -> str:
+        return " ".join(type_text(t) for t in types_of(self.hands[seat]))
+
+    def table_text(self) -> list[str]:
+        """The table melds as text, in slot order (``lay off .. on N`` is slot N)."""
+        return [m.text(self.geo) for m in self.table]
+
+    @property
+    def top_discard(self) -> str | None:
+        return type_text(card_type(self.discards[-1])) if self.discards else None
+
+    def is_opened(self, seat: int) -> bool:
+        return bool(self.opened >> seat & 1)
+
+    def __repr__(self) -> str:
+        return (f"<TableState {self.rules.name} {PHASES[self.phase]} player={self.player} "
+                f"stock={len(self.stock)} table={len(self.table)} actions={len(self.history)}>")
+
+    # --- records ----------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The hand history as JSON; ``TableState.from_json`` replays it."""
+        from rummykit.table.record import to_json
+
+        text: str = to_json(self)
+        return text
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> TableState:
+        from rummykit.table.record import from_json
+
+        state: TableState = from_json(text)
+        return state
+
+    # --- action text --------------------------------------------------------
+
+    def action_text(self, action_id: int) -> str:
+        """An action id as text (``parse_action`` reads it back in this state)."""
+        a = TableAction.from_id(action_id)
+        slot = a.slot
+        rank = self.table[slot].key if a.kind == "release" and slot is not None and slot < len(self.table) else 0
+        return a.text(self.geo, rank)
+
+    def parse_action(self, text: str) -> int:
+        """The id of action text in this state (IllegalActionError if it does not parse)."""
+
+        def set_rank(slot: int) -> int | None:
+            if slot < len(self.table) and self.table[slot].kind == SET:
+                return self.table[slot].key
+            return None
+
+        return parse_table_action(text, self.geo, self.rules.kaluki_jokers if self.rules.is_kaluki else 0, set_rank)
+
+    # --- legal actions ------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids, sorted (empty at the end of the hand)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal.copy()
+
+    def _compute_legal(self) -> list[int]:
+        if self.phase == _DRAW:
+            return [DRAW, TAKE] if self._can_take() else [DRAW]
+        if self.phase == _PLAY:
+            return sorted(self._play_actions())
+        return []
+
+    def _can_take(self) -> bool:
+        if not self.discards:
+            return False
+        r, p = self.rules, self.player
+        card = self.discards[-1]
+        t = card_type(card)
+        hand = self.hands[p] | 1 << card
+        if r.is_kaluki and not self.opened >> p & 1 and self._take_needs_opening():
+            if r.unopened_discard_draw == "forbidden":
+                return False
+            include = [t]
+            if can_open(r, hand, r.initial_meld_min, include):
+                return True
+            return not r.hunt_requires_opening_min and can_hunt(r, hand, include)
+        old = (self.taken, self.must)
+        self.taken = t
+        try:
+            if not r.is_kaluki and r.taken_discard_must_be_melded:
+                self.must = t
+                return any(True for _ in self._plays(hand, p))
+            return self._ok_after(hand)  # never a hand of nothing but copies of the taken card
+        finally:
+            self.taken, self.must = old
+
+    def _take_needs_opening(self) -> bool:
+        r = self.rules
+        if r.unopened_discard_draw == "free" or (r.first_turn_upcard_free and self.turns == 0):
+            return False
+        return True
+
+    def _play_actions(self) -> list[int]:
+        p = self.player
+        hand = self.hands[p]
+        out = [a for a, _ in self._plays(hand, p)]
+        out.extend(self._discards(hand))
+        return out
+
+    def _discards(self, hand: int) -> list[int]:
+        r = self.rules
+        if self.pending or self.must >= 0:
+            return []
+        if r.is_kaluki and not self.opened >> self.player & 1 and self.open_value:
+            # an opening in progress: only a Hunt's last card may go
+            if r.hunt_requires_opening_min or hand.bit_count() != 1:
+                return []
+        if hand.bit_count() == 1 and not self._may_go_out():
+            return []
+        forbid = self.taken if r.forbid_discarding_taken_card else -1
+        present = present_types(hand)
+        out = []
+        while present:
+            low = present & -present
+            t = low.bit_length() - 1
+            if t != forbid:
+                out.append(t)
+            present ^= low
+        if hand >> FIRST_JOKER and forbid != JOKER and r.joker_discard_allowed:
+            out.append(JOKER)
+        return out
+
+    def _may_go_out(self) -> bool:
+        r = self.rules
+        return not (r.no_go_out_first_turn and self.turns < self.n)
+
+    def _ok_after(self, hand: int, pending: int = 0) -> bool:
+        """Whether a player left with ``hand`` (``pending`` jokers still to
+        place) can still end the turn: a discardable card, or out by play."""
+        r = self.rules
+        count = hand.bit_count() - pending
+        if count == 0:
+            return not r.go_out_requires_discard and self._may_go_out()
+        if count == 1 and not self._may_go_out():
+            return False
+        forbid = self.taken if r.forbid_discarding_taken_card else -1
+        present = present_types(hand)
+        if 0 <= forbid < JOKER:
+            present &= ~(1 << forbid)
+        if present:
+            return True
+        return joker_count(hand) > pending and r.joker_discard_allowed and forbid != JOKER
+
+    def _plays(self, hand: int, p: int) -> Any:
+        """(id, hand after) of each legal meld, lay-off and release step."""
+        r = self.rules
+        opened = self.opened >> p & 1
+        jokers = joker_count(hand)
+        must = self.must
+        pending = self.pending
+        if not opened:
+            yield from self._opening_plays(hand, p)
+            return
+        # melds
+        if r.max_melds_per_turn < 0 or self.turn_melds < r.max_melds_per_turn:
+            for pat in new_melds(self.geo, present_types(hand), jokers):
+                if pending and not (pat.span if pat.kind == SET else pat.jokers):
+                    continue
+                used = self._pattern_cards(hand, pat)
+                types = pat.types(self.geo)
+                if must >= 0 and must not in types:
+                    continue
+                used_jokers = types.count(JOKER)
+                if self._ok_after(hand & ~used, max(0, pending - used_jokers)):
+                    yield pattern_id(pat), hand & ~used
+        # lay-offs / builds
+        for slot, t, end, _value in self._builds(hand, p):
+            if (pending and t != JOKER) or (must >= 0 and t != must):
+                continue
+            after = hand & ~(1 << physical_copy(hand, t))
+            if self._ok_after(after, max(0, pending - (t == JOKER))):
+                yield layoff_id(slot, t, end), after
+        # joker releases
+        if r.is_kaluki and not pending and must < 0:
+            yield from self._releases(hand)
+
+    def _opening_plays(self, hand: int, p: int) -> Any:
+        """Kaluki, not yet opened: meld steps toward the opening."""
+        r = self.rules
+        need = r.initial_meld_min - self.open_value
+        include_base = [JOKER] * self.pending + ([self.must] if self.must >= 0 else [])
+        jokers = joker_count(hand)
+        steps: list[tuple[int, int, int, list[int]]] = []
+        for pat in new_melds(self.geo, present_types(hand), jokers):
+            steps.append((pattern_id(pat), self._pattern_cards(hand, pat), pat.value(self.geo), pat.types(self.geo)))
+        if r.building_counts_toward_opening:
+            for slot, t, end, value in self._builds(hand, p):
+                steps.append((layoff_id(slot, t, end), 1 << physical_copy(hand, t), value, [t]))
+        for action_id, used, value, types in steps:
+            include = list(include_base)
+            for t in types:
+                if t in include:
+                    include.remove(t)
+            if self.pending and JOKER not in types:
+                continue  # a released joker is placed first
+            after = hand & ~used
+            left = need - value
+            if left <= 0 and not include:
+                if self._ok_after(after):
+                    yield action_id, after
+            elif after and (
+                can_open(r, after, left, include)
+                or (not r.hunt_requires_opening_min and can_hunt(r, after, include))
+            ):
+                yield action_id, after
+        if r.unopened_may_release_joker and not self.pending and self.must < 0:
+            for action_id, after, k in self._release_steps(hand):
+                if can_open(r, after, need, [JOKER] * k):
+                    yield action_id, after
+
+    def _builds(self, hand: int, p: int) -> Any:
+        """(slot, type, end, value) of each card of ``hand`` that may go on a table meld."""
+        r, geo = self.rules, self.geo
+        present = present_types(hand)
+        has_joker = hand >> FIRST_JOKER != 0
+        limit = r.max_build_per_run_end if r.is_kaluki else -1
+        ends = self.ends
+        for slot, m in enumerate(self.table):
+            size = len(m.cards)
+            if m.kind == SET:
+                if size >= 4:
+                    continue
+                suits = m.natural_suits()
+                for s in range(4):
+                    t = s * 13 + m.key
+                    if not suits >> s & 1 and present >> t & 1:
+                        yield slot, t, 0, geo.values[t]
+                if has_joker:
+                    yield slot, JOKER, 0, geo.values[m.key]
+                continue
+            if size >= 13:
+                continue
+            built = ends[slot] if slot < len(ends) else 0
+            for end in (0, 1):
+                if limit >= 0 and (built >> (4 * end) & 15) >= limit:
+                    continue
+                if geo.wrap:
+                    pos = (m.start - 1) % 13 if end == 0 else (m.start + size) % 13
+                else:
+                    pos = m.start - 1 if end == 0 else m.start + size
+                    if not 0 <= pos < geo.npos:
+                        continue
+                t = geo.type_at(m.key, pos)
+                value = geo.position_value(m.key, pos)
+                if present >> t & 1:
+                    yield slot, t, end, value
+                if has_joker:
+                    yield slot, JOKER, end, value
+
+    def _release_steps(self, hand: int) -> Any:
+        """(id, hand after the naturals go, jokers released) of each joker release."""
+        r = self.rules
+        present = present_types(hand)
+        for slot, m in enumerate(self.table):
+            if m.kind == RUN:
+                for c, t in zip(m.cards, m.represents(self.geo)):
+                    if c >= FIRST_JOKER and present >> t & 1:
+                        yield RELEASE_RUN + slot * 52 + t, hand & ~(1 << physical_copy(hand, t)), 1
+                continue
+            jokers = m.joker_count()
+            if len(m.cards) != 3 or not jokers:
+                continue
+            missing = 15 & ~m.natural_suits()
+            avail = sum(1 << s for s in range(4) if missing >> s & 1 and present >> (s * 13 + m.key) & 1)
+            options = []
+            if jokers == 1:  # two naturals present: add both missing ones
+                options = [missing] if avail == missing else []
+            else:  # one natural present: two or all three of the missing (or one, under one_natural)
+                one = r.two_joker_set_release == "one_natural"
+                sub = avail
+                while sub:
+                    if (sub.bit_count() == 1) == one:
+                        options.append(sub)
+                    sub = (sub - 1) & avail
+            for suits in options:
+                used = 0
+                for s in range(4):
+                    if suits >> s & 1:
+                        used |= 1 << physical_copy(hand, s * 13 + m.key)
+                k = suits.bit_count()
+                yield RELEASE_SET + slot * 16 + suits, hand & ~used, max(1, k - 1)
+
+    def _releases(self, hand: int) -> Any:
+        for action_id, after, k in self._release_steps(hand):
+            if self._joker_room(action_id) >= k and self._ok_after(after):
+                yield action_id, after
+
+    def _joker_room(self, release_id: int) -> int:
+        """How many jokers the table could take as builds after this release."""
+        limit = self.rules.max_build_per_run_end
+        room = 0
+        for slot, m in enumerate(self.table):
+            size = len(m.cards)
+            if m.kind == SET:
+                if RELEASE_SET <= release_id < MELD_SET and (release_id - RELEASE_SET) // 16 == slot:
+                    size = 4 if self.rules.two_joker_set_release == "two_naturals" or m.joker_count() == 1 else 3
+                room += size < 4
+                continue
+            built = self.ends[slot] if slot < len(self.ends) else 0
+            low = m.start if not self.geo.wrap else 13
+            high = (self.geo.npos - m.start - size) if not self.geo.wrap else 13
+            if limit >= 0:
+                low = min(low, limit - (built & 15))
+                high = min(high, limit - (built >> 4 & 15))
+            room += max(0, min(13 - size, low + high))
+        return room
+
+    def _pattern_cards(self, hand: int, pat: Pattern) -> int:
+        used = 0
+        for t in pat.types(self.geo):
+            used |= 1 << physical_copy(hand & ~used, t)
+        return used
+
+    # --- checked verbs for people -------------------------------------------
+
+    def verify_action(self, action: int | str | TableAction) -> int:
+        """The action id if it is legal now; else :class:`IllegalActionError`
+        naming the rule that forbids it."""
+        action_id = self._as_id(action)
+        if action_id in self.legal_actions():
+            return action_id
+        raise IllegalActionError(self._why_illegal(action_id))
+
+    def can_act(self, action: int | str | TableAction) -> bool:
+        try:
+            self.verify_action(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def play(self, action: int | str | TableAction, *, player: int | None = None) -> None:
+        """Apply a checked action given as text, a :class:`TableAction` or an
+        id.  With ``player``, also check that it is that seat's turn."""
+        if player is not None and player != self.current_player:
+            raise IllegalActionError(f"out of turn: it is seat {self.current_player}'s turn, not {player}'s")
+        self.apply_action(self.verify_action(action))
+
+    def _as_id(self, action: int | str | TableAction) -> int:
+        if isinstance(action, TableAction):
+            return action.id
+        if isinstance(action, str):
+            return self.parse_action(action)
+        return TableAction.from_id(action).id
+
+    def _why_illegal(self, action_id: int) -> str:
+        from rummykit.table.explain import why_illegal
+
+        return why_illegal(self, action_id)
+
+    # --- transitions ---------------------------------------------------------
+
+    def apply_action(self, action_id: int) -> None:
+        """Apply a legal action id (trusted for speed; ``play`` checks it)."""
+        self._stack.append(_snapshot(self))
+        self.history.append(action_id)
+        self._legal = None
+        p = self.player
+        if action_id <= JOKER:
+            self._discard(p, action_id)
+        elif action_id == DRAW:
+            self._draw(p)
+        elif action_id == TAKE:
+            self._take(p)
+        elif action_id < RELEASE_RUN:
+            a = TableAction(action_id)
+            self._lay_off(p, a.slot or 0, a.card or 0, a.end)
+        elif action_id < MELD_SET:
+            self._release(p, action_id)
+        else:
+            self._meld(p, id_pattern(action_id))
+
+    def undo(self) -> None:
+        """Take back the last action."""
+        if not self._stack:
+            raise IllegalActionError("nothing to undo")
+        for name, value in zip(_FIELDS, self._stack.pop()):
+            setattr(self, name, value)
+        self.history.pop()
+        self._legal = None
+
+    def clone(self) -> TableState:
+        """An independent copy (history and undo stack included)."""
+        other = object.__new__(TableState)
+        for name in TableState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.history = list(self.history)
+        other._stack = list(self._stack)
+        return other
+
+    def _set_hand(self, p: int, mask: int) -> None:
+        self.hands = _put(self.hands, p, mask)
+        if self.known[p] & ~mask:
+            self.known = _put(self.known, p, self.known[p] & mask)
+
+    def _next_turn(self) -> None:
+        self.turns += 1
+        r = self.rules
+        if 0 <= r.max_turns <= self.turns:
+            self._end("dead", None)
+            return
+        if r.restock_method == "block" and not self.stock:
+            self._end("blocked", None)
+            return
+        self.player = (self.player + 1) % self.n
+        self.phase = _DRAW
+        self._start_turn()
+
+    def _discard(self, p: int, t: int) -> None:
+        hand = self.hands[p]
+        card = physical_copy(hand, t)
+        self._set_hand(p, hand & ~(1 << card))
+        self.discards = self.discards + (card,)
+        if not self.hands[p]:
+            self._go_out(p)
+        else:
+            self._next_turn()
+
+    def _draw(self, p: int) -> None:
+        if not self.stock and not self._restock():
+            self._end("dead", None)
+            return
+        card = self.stock[-1]
+        self.stock = self.stock[:-1]
+        self.hands = _put(self.hands, p, self.hands[p] | 1 << card)
+        self.phase = _PLAY
+
+    def _restock(self) -> bool:
+        """RULES §0.8: ``reshuffle_keep_top`` (the top discard stays, the rest
+        is shuffled, seeded by the hand and the restock count) or
+        ``turn_over`` (the pile turned face down unshuffled)."""
+        r = self.rules
+        if len(self.discards) < 2 or (r.max_restocks >= 0 and self.restocks >= r.max_restocks):
+            return False
+        if r.restock_method == "turn_over":
+            self.stock = tuple(reversed(self.discards))
+            self.discards = ()
+        else:
+            import numpy as np
+
+            rng = np.random.default_rng([self.shuffle_seed, self.restocks])
+            pile = self.discards[:-1]
+            self.stock = tuple(pile[i] for i in rng.permutation(len(pile)))
+            self.discards = self.discards[-1:]
+        self.restocks += 1
+        return True
+
+    def _take(self, p: int) -> None:
+        r = self.rules
+        card = self.discards[-1]
+        t = card_type(card)
+        self.discards = self.discards[:-1]
+        self.hands = _put(self.hands, p, self.hands[p] | 1 << card)
+        self.known = _put(self.known, p, self.known[p] | 1 << card)
+        self.taken = t
+        if r.is_kaluki:
+            if not self.opened >> p & 1 and self._take_needs_opening():
+                self.must = t
+        elif r.taken_discard_must_be_melded:
+            self.must = t
+        self.phase = _PLAY
+
+    def _placed(self, p: int, types: list[int], value: int) -> None:
+        """Bookkeeping after cards of ``types`` went on the table."""
+        self.played |= 1 << p
+        if self.must in types:
+            self.must = -1
+        if self.pending:
+            self.pending = max(0, self.pending - types.count(JOKER))
+        if not self.opened >> p & 1:
+            self.open_value += value
+            if self.open_value >= self.rules.initial_meld_min and self.must < 0 and not self.pending:
+                self.opened |= 1 << p
+        if not self.hands[p]:
+            self._go_out(p)
+
+    def _meld(self, p: int, pat: Pattern) -> None:
+        hand = self.hands[p]
+        used = self._pattern_cards(hand, pat)
+        types = pat.types(self.geo)
+        cards = []
+        rest = hand
+        for t in types:
+            c = physical_copy(rest, t)
+            rest &= ~(1 << c)
+            cards.append(c)
+        self._set_hand(p, hand & ~used)
+        start = pat.suits if pat.kind == RUN else 0
+        self.table = self.table + (TableMeld(pat.kind, pat.key, start, tuple(cards), p),)
+        self.turn_melds += 1
+        self._placed(p, types, pat.value(self.geo))
+
+    def _lay_off(self, p: int, slot: int, t: int, end: int) -> None:
+        hand = self.hands[p]
+        card = physical_copy(hand, t)
+        self._set_hand(p, hand & ~(1 << card))
+        m = self.table[slot]
+        if m.kind == SET:
+            value = self.geo.values[m.key]
+            m = m._replace(cards=m.cards + (card,))
+        else:
+            size = len(m.cards)
+            if end == 0:
+                start = (m.start - 1) % 13 if self.geo.wrap else m.start - 1
+                value = self.geo.position_value(m.key, start)
+                m = m._replace(start=start, cards=(card,) + m.cards)
+            else:
+                pos = (m.start + size) % 13 if self.geo.wrap else m.start + size
+                value = self.geo.position_value(m.key, pos)
+                m = m._replace(cards=m.cards + (card,))
+            ends = self.ends + (0,) * (slot + 1 - len(self.ends))
+            self.ends = _put(ends, slot, ends[slot] + (1 << 4 * end))
+        self.table = _put(self.table, slot, m)
+        if m.owner != p:
+            self.built_other = True
+        self._placed(p, [t], value if self.rules.building_counts_toward_opening else 0)
+
+    def _release(self, p: int, action_id: int) -> None:
+        hand = self.hands[p]
+        if action_id < RELEASE_SET:
+            slot, t = divmod(action_id - RELEASE_RUN, 52)
+            m = self.table[slot]
+            i = m.represents(self.geo).index(t)
+            joker = m.cards[i]
+            natural = physical_copy(hand, t)
+            m = m._replace(cards=_put(m.cards, i, natural))
+            self._set_hand(p, (hand & ~(1 << natural)) | 1 << joker)
+            self.pending += 1
+        else:
+            slot, suits = divmod(action_id - RELEASE_SET, 16)
+            m = self.table[slot]
+            k = suits.bit_count()
+            take = max(1, k - 1)
+            jokers = [c for c in m.cards if c >= FIRST_JOKER][:take]
+            naturals = []
+            for s in range(4):
+                if suits >> s & 1:
+                    c = physical_copy(hand, s * 13 + m.key)
+                    hand &= ~(1 << c)
+                    naturals.append(c)
+            for j in jokers:
+                hand |= 1 << j
+            m = m._replace(cards=tuple(c for c in m.cards if c not in jokers) + tuple(naturals))
+            self._set_hand(p, hand)
+            self.pending += take
+        self.table = _put(self.table, slot, m)
+        self.played |= 1 << p
+        if m.owner != p:
+            self.built_other = True
+
+    def _go_out(self, p: int) -> None:
+        r = self.rules
+        fresh = self.fresh and (r.hunt_allows_building or not self.built_other or not r.is_kaluki)
+        if r.is_kaluki:
+            outcome = "hunt" if fresh else "call_off"
+        else:
+            outcome = "rummy" if fresh else "out"
+        self._end(outcome, p)
+
+    def _end(self, outcome: str, winner: int | None) -> None:
+        values = self.geo.values
+        hand_values = [sum(values[t] for t in types_of(h)) for h in self.hands]
+        self.result = score_hand(self.rules, outcome, winner, hand_values)
+        self.phase = _END
