@@ -36,7 +36,7 @@ def why_illegal(state: TableState, action_id: int) -> str:
                 return "take: the discard pile is empty"
             if kaluki and not opened:
                 if r.unopened_discard_draw == "forbidden":
-                    return "take: a player who has not opened may not take the discard (unopened_discard_draw=forbidden)"
+                    return "take: an unopened player may not take the discard (unopened_discard_draw=forbidden)"
                 return (f"take: a player who has not opened may take the discard only to open at once with it "
                         f"(draw_discard_and_open: melds worth at least initial_meld_min={r.initial_meld_min} "
                         f"using the taken card)")
