@@ -257,10 +257,9 @@ class TableState:
         if r.is_kaluki and not self.opened >> p & 1 and self._take_needs_opening():
             if r.unopened_discard_draw == "forbidden":
                 return False
-            include = [t]
-            if can_open(r, hand, r.initial_meld_min, include):
+            if can_open(r, hand, r.initial_meld_min, t):
                 return True
-            return not r.hunt_requires_opening_min and can_hunt(r, hand, include)
+            return not r.hunt_requires_opening_min and can_hunt(r, hand, t)
         old = (self.taken, self.must)
         self.taken = t
         try:
@@ -365,24 +364,21 @@ class TableState:
         """Kaluki, not yet opened: meld steps toward the opening."""
         r = self.rules
         need = r.initial_meld_min - self.open_value
-        include_base = [JOKER] * self.pending + ([self.must] if self.must >= 0 else [])
-        jokers = joker_count(hand)
+        # what must still be melded: the taken discard, or a released joker (at most one of them)
+        required = JOKER if self.pending else self.must
         steps: list[tuple[int, int, int, list[int]]] = []
-        for pat in new_melds(self.geo, present_types(hand), jokers):
+        for pat in new_melds(self.geo, present_types(hand), joker_count(hand)):
             steps.append((pattern_id(pat), self._pattern_cards(hand, pat), pat.value(self.geo), pat.types(self.geo)))
         if r.building_counts_toward_opening:
             for slot, t, end, value in self._builds(hand, p):
                 steps.append((layoff_id(slot, t, end), 1 << physical_copy(hand, t), value, [t]))
         for action_id, used, value, types in steps:
-            include = list(include_base)
-            for t in types:
-                if t in include:
-                    include.remove(t)
             if self.pending and JOKER not in types:
                 continue  # a released joker is placed first
+            include = -1 if required in types else required
             after = hand & ~used
             left = need - value
-            if left <= 0 and not include:
+            if left <= 0 and include < 0:
                 if self._ok_after(after):
                     yield action_id, after
             elif after and (
@@ -392,8 +388,18 @@ class TableState:
                 yield action_id, after
         if r.unopened_may_release_joker and not self.pending and self.must < 0:
             for action_id, after, k in self._release_steps(hand):
-                if can_open(r, after, need, [JOKER] * k):
+                joker = physical_copy(self._released_jokers(action_id), JOKER)
+                if k == 1 and can_open(r, after | 1 << joker, need, JOKER):
                     yield action_id, after
+
+    def _released_jokers(self, action_id: int) -> int:
+        """The mask of the jokers a release would take from the table."""
+        if action_id < RELEASE_SET:
+            slot, t = divmod(action_id - RELEASE_RUN, 52)
+            m = self.table[slot]
+            return 1 << m.cards[m.represents(self.geo).index(t)]
+        m = self.table[(action_id - RELEASE_SET) // 16]
+        return sum(1 << c for c in m.cards if c >= FIRST_JOKER)
 
     def _builds(self, hand: int, p: int) -> Any:
         """(slot, type, end, value) of each card of ``hand`` that may go on a table meld."""
@@ -469,8 +475,25 @@ class TableState:
 
     def _releases(self, hand: int) -> Any:
         for action_id, after, k in self._release_steps(hand):
-            if self._joker_room(action_id) >= k and self._ok_after(after):
+            if self._ok_after(after) and self._can_place(action_id, after, k):
                 yield action_id, after
+
+    def _can_place(self, release_id: int, after: int, k: int) -> bool:
+        """Whether ``k`` released jokers can go on the table this turn: as
+        builds, or some in a new meld from the hand and the rest as builds."""
+        room = self._joker_room(release_id)
+        if room >= k:
+            return True
+        for pat in new_melds(self.geo, present_types(after), k):
+            used = pat.span if pat.kind == SET else pat.jokers.bit_count()
+            if used and k - used <= room:
+                naturals = 0
+                for t in pat.types(self.geo):
+                    if t != JOKER:
+                        naturals |= 1 << physical_copy(after & ~naturals, t)
+                if self._ok_after(after & ~naturals):
+                    return True
+        return False
 
     def _joker_room(self, release_id: int) -> int:
         """How many jokers the table could take as builds after this release."""
