@@ -17,6 +17,12 @@ MODULES = [
     "rummykit.knock.match",
     "rummykit.knock.record",
     "rummykit.knock.observe",
+    "rummykit.table.rules",
+    "rummykit.table.cards",
+    "rummykit.table.scoring",
+    "rummykit.table.game",
+    "rummykit.table.match",
+    "rummykit.table.record",
 ]
 
 

@@ -37,6 +37,7 @@ from rummykit._random import as_generator
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
 from rummykit.table.actions import TableAction
 from rummykit.table.game import TableGame
+from rummykit.table.rules import TableRules
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
 
@@ -110,7 +111,7 @@ class TableMatch:
         self.result: TableMatchResult | None = None
 
     @property
-    def rules(self) -> Any:
+    def rules(self) -> TableRules:
         return self.game.rules
 
     @property
