@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "rummykit.cards",
     "rummykit.analysis",
+    "rummykit.multideck",
     "rummykit.games",
     "rummykit.scoring",
     "rummykit.knock.rules",

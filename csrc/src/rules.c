@@ -161,6 +161,7 @@ const char *rk_status_message(rk_status status) {
     case RK_ERR_CAPACITY: return "output buffer too small";
     case RK_ERR_EMPTY: return "no card to choose";
     case RK_ERR_NO_KNOCK: return "no arrangement within the knock limit";
+    case RK_ERR_NO_MELD: return "the required card cannot be melded";
     }
     return "unknown status";
 }

@@ -12,8 +12,13 @@ KNOCK_MIN_DEADWOOD_ONLY: int
 KNOCK_NO_LAYOFFS: int
 MELD_SET: int
 MELD_RUN: int
+JOKER: int
+MULTI_PENALTY: int
+MULTI_VALUE: int
 
 _RawArrangement: TypeAlias = tuple[tuple[int, ...], int, int]
+_RawMultiMeld: TypeAlias = tuple[int, tuple[int, ...], tuple[int, ...], int]
+_RawMultiArrangement: TypeAlias = tuple[list[_RawMultiMeld], int, int, tuple[int, int, int]]
 _RawLayoff: TypeAlias = tuple[int, tuple[int, ...], _RawArrangement]
 
 class NoKnockError(ValueError): ...
@@ -40,3 +45,10 @@ def best_discard_batch(
     rules: Rules, masks: npt.ArrayLike
 ) -> tuple[np.ndarray[Any, np.dtype[np.int16]], np.ndarray[Any, np.dtype[np.int8]]]: ...
 def discard_actions(rules: Rules, mask: int, forbidden: int, knock_max: int, knock_base: int) -> list[int]: ...
+def multi_best(
+    one: int, two: int, jokers: int, objective: int, include_type: int, ace_low_runs: bool, joker_penalty: int
+) -> _RawMultiArrangement | None: ...
+def multi_penalty(one: int, two: int, jokers: int, ace_low_runs: bool, joker_penalty: int) -> int: ...
+def multi_penalty_batch(
+    counts: npt.ArrayLike, ace_low_runs: bool, joker_penalty: int
+) -> np.ndarray[Any, np.dtype[np.int32]]: ...

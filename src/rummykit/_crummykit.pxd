@@ -1,5 +1,5 @@
 # Cython declarations mirroring csrc/include/rummykit/rummykit.h.
-from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 
 
 cdef extern from "rummykit/rummykit.h" nogil:
@@ -19,6 +19,7 @@ cdef extern from "rummykit/rummykit.h" nogil:
         RK_ERR_CAPACITY
         RK_ERR_EMPTY
         RK_ERR_NO_KNOCK
+        RK_ERR_NO_MELD
 
     ctypedef enum rk_aces:
         RK_ACES_LOW
@@ -81,5 +82,50 @@ cdef extern from "rummykit/rummykit.h" nogil:
                                 int16_t *out, size_t *bad_index)
     rk_status rk_best_discard_batch(const rk_rules *rules, const rk_mask *hands, size_t n,
                                     int16_t *deadwood, int8_t *card, size_t *bad_index)
+
+    int RK_JOKER
+    int RK_NUM_TYPES
+    int RK_MULTI_MAX_JOKERS
+    int RK_MULTI_MAX_MELDS
+    int RK_MULTI_MAX_MELD_CARDS
+
+    ctypedef struct rk_multi_hand:
+        rk_mask one
+        rk_mask two
+        int jokers
+
+    ctypedef struct rk_multi_rules:
+        int ace_low_runs
+        int joker_penalty
+        uint8_t values[13]
+
+    ctypedef enum rk_multi_objective:
+        RK_MULTI_PENALTY
+        RK_MULTI_VALUE
+
+    ctypedef struct rk_multi_meld:
+        rk_meld_kind kind
+        int n_cards
+        int n_jokers
+        int value
+        int8_t cards[13]
+        int8_t represents[13]
+
+    ctypedef struct rk_multi_arrangement:
+        int n_melds
+        int value
+        int penalty
+        rk_multi_meld melds[36]
+        rk_multi_hand left
+
+    rk_status rk_multi_rules_init(rk_multi_rules *rules, int ace_low_runs, int joker_penalty,
+                                  const uint8_t *values)
+    rk_status rk_multi_hand_check(rk_multi_hand hand)
+    rk_status rk_multi_hand_from_counts(const uint8_t *counts, rk_multi_hand *out)
+    rk_status rk_multi_best(const rk_multi_rules *rules, rk_multi_hand hand, rk_multi_objective objective,
+                            int include_type, rk_multi_arrangement *out)
+    int rk_multi_penalty(const rk_multi_rules *rules, rk_multi_hand hand)
+    rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *counts, size_t n,
+                                     int32_t *out, size_t *bad_index)
 
     const char *rk_status_message(rk_status status)

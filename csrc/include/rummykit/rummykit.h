@@ -41,6 +41,33 @@
  * When several arrangements are optimal, the one reported is the first in
  * a fixed enumeration order (ranks from the lowest up; at each rank a set
  * is preferred to extending runs, and both to leaving cards as deadwood).
+ *
+ * MULTI-DECK HANDS (Kaluki: two decks plus jokers; the rk_multi_* functions)
+ *
+ *   card type = the single-deck card id 0..51, plus RK_JOKER = 52
+ *
+ *   rk_multi_hand { rk_mask one, two; int jokers; }
+ *     one     bit t set: at least one copy of card type t is held
+ *     two     bit t set: two copies of card type t are held  (two is a subset of one)
+ *     jokers  0..RK_MULTI_MAX_JOKERS jokers held
+ *   Both masks use the single-deck layout above (bits 52..63 zero), so a
+ *   one-deck hand is the multi hand {mask, 0, 0} and the single-deck
+ *   kernels are untouched.  Counts per type (uint8_t[53], index 52 = the
+ *   jokers) convert with rk_multi_hand_from_counts().
+ *
+ * Multi-deck melds (RULES.md sections 0.3, 0.4, 1.4): a set is 3 or 4 cards
+ * of one rank whose natural cards have distinct suits, jokers standing for
+ * missing suits; a run is 3..13 cards of one suit in consecutive rank order,
+ * aces high only (Q-K-A, never A-2-3) unless ace_low_runs, never wrapping
+ * (K-A-2), each joker standing for one definite card.  Every meld holds at
+ * least one natural card (the rules say so of sets; the engine requires it
+ * of runs too).  A meld's opening value counts each card as the card it
+ * stands for (rk_multi_rules.values; an ace at the bottom of an A-2-3 run
+ * counts 1); a card left in hand costs its value, a joker joker_penalty.
+ * Among the melds with the same natural cards and the same number of jokers
+ * the engine always places the jokers for the highest value (as high in the
+ * run as they fit, then below it; a set rather than a run when both fit and
+ * the set is worth at least as much).
  */
 #ifndef RUMMYKIT_H
 #define RUMMYKIT_H
@@ -69,7 +96,8 @@ typedef enum rk_status {
     RK_ERR_OVERLAP = -4,  /* cards used twice (melds overlap, or meld vs hand) */
     RK_ERR_CAPACITY = -5, /* the output buffer is too small (partial output) */
     RK_ERR_EMPTY = -6,    /* nothing to choose from (e.g. no card to discard) */
-    RK_ERR_NO_KNOCK = -7  /* no arrangement within the knock limit */
+    RK_ERR_NO_KNOCK = -7, /* no arrangement within the knock limit */
+    RK_ERR_NO_MELD = -8   /* the card that must be used cannot be melded */
 } rk_status;
 
 typedef enum rk_aces { RK_ACES_LOW = 0, RK_ACES_HIGH = 1, RK_ACES_BOTH = 2 } rk_aces;
@@ -193,6 +221,82 @@ rk_status rk_deadwood_batch(const rk_rules *rules, const rk_mask *hands, size_t 
 /* deadwood[i], card[i] = rk_best_discard(hands[i], no forbidden card). */
 rk_status rk_best_discard_batch(const rk_rules *rules, const rk_mask *hands, size_t n,
                                 int16_t *deadwood, int8_t *card, size_t *bad_index);
+
+/* ---- multi-deck hands with jokers (Kaluki; layout above) ------------ */
+
+#define RK_JOKER 52
+#define RK_NUM_TYPES 53            /* 52 natural card types + the joker */
+#define RK_MULTI_MAX_JOKERS 4
+#define RK_MULTI_MAX_MELDS 36      /* (104 + 4) / 3 */
+#define RK_MULTI_MAX_MELD_CARDS 13
+
+typedef struct rk_multi_hand {
+    rk_mask one; /* types held at least once */
+    rk_mask two; /* types held twice (a subset of one) */
+    int jokers;  /* 0..RK_MULTI_MAX_JOKERS */
+} rk_multi_hand;
+
+typedef struct rk_multi_rules {
+    int ace_low_runs;                 /* 0: aces high only (Q-K-A); 1: A-2-3 too */
+    int joker_penalty;                /* cost of a joker left in hand, 0..255 */
+    uint8_t values[RK_NUM_RANKS];     /* card values: penalty and opening count */
+} rk_multi_rules;
+
+typedef enum rk_multi_objective {
+    RK_MULTI_PENALTY = 0, /* least penalty left in hand, then the larger meld value */
+    RK_MULTI_VALUE = 1    /* largest meld value (opening count), then the least penalty */
+} rk_multi_objective;
+
+typedef struct rk_multi_meld {
+    rk_meld_kind kind;                          /* RK_MELD_SET or RK_MELD_RUN */
+    int n_cards;                                /* 3..13 */
+    int n_jokers;
+    int value;                                  /* opening value */
+    int8_t cards[RK_MULTI_MAX_MELD_CARDS];      /* types; RK_JOKER where a joker stands */
+    int8_t represents[RK_MULTI_MAX_MELD_CARDS]; /* the natural type each position stands for */
+} rk_multi_meld;
+/* Meld order: a run from its lowest rank up (an ace last in Q-K-A, first
+ * in A-2-3); a set's natural cards by suit, then its jokers, which stand
+ * for the missing suits from the lowest up. */
+
+typedef struct rk_multi_arrangement {
+    int n_melds;
+    int value;                               /* sum of the melds' values */
+    int penalty;                             /* cost of the cards left in hand */
+    rk_multi_meld melds[RK_MULTI_MAX_MELDS]; /* in order of their lowest natural type */
+    rk_multi_hand left;                      /* the cards left in hand */
+} rk_multi_arrangement;
+
+/* Fill *rules: ace_low_runs 0 or 1, joker_penalty 0..255, values per rank
+ * 1..255 (NULL: Kaluki values A 11, 2-9 face value, T-K 10). */
+rk_status rk_multi_rules_init(rk_multi_rules *rules, int ace_low_runs, int joker_penalty,
+                              const uint8_t values[RK_NUM_RANKS]);
+
+/* RK_OK if the hand is valid: masks inside the deck, two a subset of one,
+ * 0..RK_MULTI_MAX_JOKERS jokers (RK_ERR_BAD_MASK otherwise). */
+rk_status rk_multi_hand_check(rk_multi_hand hand);
+/* counts[t] = copies of type t (0..2; counts[RK_JOKER] = 0..4 jokers). */
+rk_status rk_multi_hand_from_counts(const uint8_t counts[RK_NUM_TYPES], rk_multi_hand *out);
+
+/* The best collection of disjoint melds from the hand for the objective
+ * (exact: a depth-first search over the lowest undecided natural card with
+ * an optimistic bound).  include = -1, or a card type (RK_JOKER: any joker)
+ * of which at least one copy must be melded; RK_ERR_NO_MELD if it cannot
+ * be, RK_ERR_ARG if the hand does not hold it.  Among equally good
+ * arrangements the first in the search order is reported: at the lowest
+ * natural card, melds before leaving it in hand; sets (fewer natural
+ * cards, then fewer jokers first) before runs (longer natural reach
+ * first), so that results are deterministic.  The time grows quickly with
+ * the hand size: it is meant for hands of up to about 20 cards. */
+rk_status rk_multi_best(const rk_multi_rules *rules, rk_multi_hand hand, rk_multi_objective objective,
+                        int include, rk_multi_arrangement *out);
+/* The least penalty alone (no arrangement built), or a negative status. */
+int rk_multi_penalty(const rk_multi_rules *rules, rk_multi_hand hand);
+/* out[i] = rk_multi_penalty(hand of row i), counts = n rows of
+ * RK_NUM_TYPES counts.  On a bad row, stops, stores its index in
+ * *bad_index (if not NULL) and returns RK_ERR_BAD_MASK. */
+rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *counts, size_t n, int32_t *out,
+                                 size_t *bad_index);
 
 /* A short description of a status code (static storage). */
 const char *rk_status_message(rk_status status);
