@@ -24,6 +24,7 @@ def test_ex_k02_meld_values() -> None:
     assert game.meld_value("TS JS QS") + game.meld_value("3H 3D 3C") == 39
     assert game.meld_value("QS KS Jk=AS") + game.meld_value("3H 3D 3C") == 40
     assert game.meld_value("7C 8C 9C") == 24
+    assert game.meld_value("2S Jk=3S 4S 5S") == 14  # the lowest run starts at 2 (no ace at 1)
     assert game.meld_value("QH KH AH") == 31
     with pytest.raises(rk.InvalidMeldError):
         game.meld_value("AD 2D 3D")
@@ -51,7 +52,7 @@ def test_ex_k02_openings() -> None:
     joker.play("meld 3C 3D 3H")
     assert joker.is_opened(0)
     building = position(game, ["7C 8C 9C TH 2D", "KC QC"], table=(("7H 8H 9H", 1),), opened=0b10)
-    assert texts(building) == ["discard 2D", "discard 7C", "discard 8C", "discard 9C", "discard TH"]
+    assert texts(building) == ["discard 7C", "discard 8C", "discard 9C", "discard 2D", "discard TH"]
     with pytest.raises(rk.IllegalActionError, match="before opening"):
         building.play("build TH on 1 high")
 
@@ -62,10 +63,10 @@ def test_ex_k03_discard_pick_up_before_opening() -> None:
     yes = position(game, ["9S 9D JC QC KC 2H 4S", "KC QC"], discards="9H", phase="draw", opened=0)
     assert texts(yes) == ["draw", "take"]
     yes.play("take")
-    with pytest.raises(rk.IllegalActionError, match="used in the opening"):
-        yes.play("meld JC QC KC")  # legal only together with 9H: the opening must use it
-    yes.play("meld 9D 9H 9S")
     yes.play("meld JC QC KC")
+    with pytest.raises(rk.IllegalActionError, match="used in the opening"):
+        yes.play("discard 2H")  # 30 so far, and the taken 9H must be in the opening
+    yes.play("meld 9D 9H 9S")
     assert yes.is_opened(0) and yes.open_value == 57
     short = position(game, ["9S 9D 2C 3C 4C 7H KS", "KC QC"], discards="9H", phase="draw", opened=0)
     with pytest.raises(rk.IllegalActionError, match="only to open"):

@@ -47,7 +47,7 @@ class Geometry:
     shift: int
     wrap: bool
     values: tuple[int, ...]  # hand value by type, 53 entries (joker last)
-    low_ace_one: bool  # Kaluki: an ace at position 0 counts 1 in a meld
+    low_ace_one: bool  # Kaluki ace_low_runs: the ace at position 0 (A-2-3) counts 1 in a meld
 
     def rank_at(self, p: int) -> int:
         return (p + self.shift) % 13
@@ -76,7 +76,7 @@ def geometry(rules: TableRules) -> Geometry:
     if rules.is_kaluki:
         values = (11,) + tuple(range(2, 10)) + (10,) * 4
         return Geometry(14 if rules.ace_low_runs else 13, 0 if rules.ace_low_runs else 1, False,
-                        values * 4 + (rules.joker_penalty,), True)
+                        values * 4 + (rules.joker_penalty,), rules.ace_low_runs)
     values = (rules.ace_value,) + tuple(range(2, 10)) + (10,) * 4
     npos, shift = {"low": (13, 0), "high": (13, 1), "high_or_low": (14, 0)}[rules.ace_rank]
     if rules.allow_wraparound:
