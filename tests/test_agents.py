@@ -186,3 +186,9 @@ def test_make_agent_names_and_settings() -> None:
 def test_bad_agents_raise_invalid_option(spec: object) -> None:
     with pytest.raises(rk.InvalidOptionError):
         make_agent(spec)  # type: ignore[arg-type]
+def test_greedy_beats_random_in_oklahoma_gin() -> None:
+    result = rk.tournament(["greedy", "random"], "oklahoma-gin", hands=100, seed=1)
+    greedy = result.agents[0]
+    assert greedy.wins >= 0.95 * (result.hands - result.outcomes.get("dead", 0))
+
+

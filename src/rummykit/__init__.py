@@ -45,6 +45,7 @@ from rummykit.table.game import TableGame
 from rummykit.table.match import TableMatch, TableMatchResult
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
+from rummykit.tournaments import TournamentResult, tournament
 
 #: the state class of the knock games (Gin, Oklahoma); Rummy and Kaluki hands are
 #: :class:`TableState`, with the same verbs (``legal_actions``, ``apply_action``, ``play``,
@@ -86,6 +87,7 @@ __all__ = [
     "TableMatchResult",
     "TableResult",
     "TableState",
+    "TournamentResult",
     "arrangements",
     "as_meld",
     "best_discard",
@@ -106,4 +108,5 @@ __all__ = [
     "parse_cards",
     "settle",
     "to_mask",
+    "tournament",
 ]

@@ -280,6 +280,7 @@ class ISMCTSAgent:
         *,
         time_limit: float | None = None,
         exploration: float = 0.7,
+        greedy_bias: float = 1.0,
         rollout: Rollout = greedy_rollout,
         seed: int | np.random.Generator | None = None,
     ) -> None:
@@ -292,18 +293,26 @@ class ISMCTSAgent:
             _check_int("iterations", iterations, 1)
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or exploration < 0:
             raise InvalidOptionError(f"exploration must be a number >= 0, got {exploration!r}")
+        if isinstance(greedy_bias, bool) or not isinstance(greedy_bias, (int, float)) or greedy_bias < 0:
+            raise InvalidOptionError(f"greedy_bias must be a number >= 0, got {greedy_bias!r}")
         if not callable(rollout):
             raise InvalidOptionError(f"rollout must be a callable (state, rng) -> points, got {rollout!r}")
         self.iterations = iterations
         self.time_limit = time_limit
         self.exploration = float(exploration)
+        self.greedy_bias = float(greedy_bias)
         self.rollout = rollout
         self._rng = as_generator(seed)
 
     def spawn(self, seed: int | np.random.Generator | None) -> ISMCTSAgent:
         """A new agent with these settings, seeded with ``seed``."""
         return ISMCTSAgent(
-            self.iterations, time_limit=self.time_limit, exploration=self.exploration, rollout=self.rollout, seed=seed
+            self.iterations,
+            time_limit=self.time_limit,
+            exploration=self.exploration,
+            greedy_bias=self.greedy_bias,
+            rollout=self.rollout,
+            seed=seed,
         )
 
     def __repr__(self) -> str:
@@ -327,23 +336,27 @@ class ISMCTSAgent:
         return best[0]
 
     def _iterate(self, root: _Node, state: Any) -> None:
-        rng, c = self._rng, self.exploration
+        rng, c, bias = self._rng, self.exploration, self.greedy_bias
         node, path = root, [root]
         while not state.is_terminal():
             legal = state.legal_actions()
+            hint = _GREEDY(state) if bias else -1  # the greedy move: expanded first, and favoured
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
-                action = untried[int(rng.integers(len(untried)))]
+                action = hint if hint in untried else untried[int(rng.integers(len(untried)))]
                 child = children[action] = _Node(state.current_player)
                 state.apply_action(action)
                 path.append(child)
                 break
-            best_action, best_score = -1, -1.0
+            best_action, best_score = -1, -math.inf
             for a in legal:
                 child = children[a]
                 child.available += 1
-                score = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                n = child.visits
+                score = child.reward / n + c * math.sqrt(math.log(child.available) / n)
+                if a == hint:
+                    score += bias / (n + 1)
                 if score > best_score:
                     best_action, best_score = a, score
             node = children[best_action]

@@ -1,0 +1,393 @@
+"""Tournaments: many seeded hands between agents, on one or more processes, with statistics.
+
+:func:`tournament` plays ``hands`` hands of one game.  Seats rotate in blocks of one deal per
+player count: deal ``d`` is played ``n`` times, agent ``j`` sitting in seat ``(j + r) % n``
+in rotation ``r`` (seat 0 deals), so every agent holds every seat's cards of every deal
+(duplicate style, which also cancels much of the luck of the deal).  Each deal's cards and
+each agent's seed come from ``numpy.random.SeedSequence(seed, spawn_key=...)``, so the
+results are the same for any number of ``workers``.
+
+>>> result = tournament(["greedy", "random"], "oklahoma-gin", hands=20, seed=1)
+>>> result.hands, result.agents[0].name, result.agents[0].wins >= 18
+(20, 'greedy', True)
+>>> result == tournament(["greedy", "random"], "oklahoma-gin", hands=20, seed=1, workers=2)
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import multiprocessing
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rummykit.agents import Agent, make_agent
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.games import Game
+
+__all__ = ["AgentStats", "HandRecord", "TournamentResult", "tournament", "wilson_interval"]
+
+Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% by default); (0, 1) for no trials.
+
+    >>> tuple(round(x, 4) for x in wilson_interval(95, 100))
+    (0.8882, 0.9785)
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2n = z * z / trials
+    centre = (p + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(p * (1 - p) / trials + z2n / (4 * trials)) / (1 + z2n)
+    # exact ends for 0 or all successes (the formula gives them up to rounding)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand: ``seats[s]`` is the agent index in seat ``s``; ``winner`` and ``points`` are per
+    agent (``points[j]`` the hand points of agent ``j``, ``winner`` None for a dead hand)."""
+
+    hand: int
+    deal: int
+    seats: tuple[int, ...]
+    outcome: str
+    winner: int | None
+    points: tuple[int, ...]
+    actions: int
+
+
+@dataclass(frozen=True)
+class AgentStats:
+    """One agent's results: ``wins`` of the ``decided`` (not dead) hands, the win rate with its
+    Wilson 95% interval, and the mean hand points over all hands (dead hands count 0)."""
+
+    name: str
+    wins: int
+    decided: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_points: float
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """What :func:`tournament` returns.  Equality ignores the timing fields."""
+
+    game: str
+    names: tuple[str, ...]
+    seed: int
+    records: tuple[HandRecord, ...] = field(repr=False)
+    workers: int = field(default=1, compare=False)
+    seconds: float = field(default=0.0, compare=False)
+
+    @property
+    def hands(self) -> int:
+        return len(self.records)
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def outcomes(self) -> dict[str, int]:
+        """How many hands ended each way (``gin``, ``knock``, ``undercut``, ``dead``...)."""
+        return dict(sorted(Counter(r.outcome for r in self.records).items()))
+
+    @property
+    def agents(self) -> tuple[AgentStats, ...]:
+        decided = sum(r.winner is not None for r in self.records)
+        stats = []
+        for j, name in enumerate(self.names):
+            wins = sum(r.winner == j for r in self.records)
+            total = sum(r.points[j] for r in self.records)
+            stats.append(
+                AgentStats(
+                    name=name,
+                    wins=wins,
+                    decided=decided,
+                    win_rate=wins / decided if decided else 0.0,
+                    ci95=wilson_interval(wins, decided),
+                    mean_points=total / self.hands if self.hands else 0.0,
+                )
+            )
+        return tuple(stats)
+
+    def summary(self) -> dict[str, Any]:
+        """The statistics as plain data (what :meth:`to_json` writes, without the hands)."""
+        return {
+            "game": self.game,
+            "agents": list(self.names),
+            "hands": self.hands,
+            "seed": self.seed,
+            "workers": self.workers,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands_per_second, 1) if self.seconds > 0 else None,
+            "outcomes": self.outcomes,
+            "results": [
+                {
+                    "agent": s.name,
+                    "wins": s.wins,
+                    "decided": s.decided,
+                    "win_rate": round(s.win_rate, 4),
+                    "ci95": [round(x, 4) for x in s.ci95],
+                    "mean_points": round(s.mean_points, 3),
+                }
+                for s in self.agents
+            ],
+        }
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        """The summary and every hand as JSON (also written to ``path`` if given)."""
+        data = self.summary()
+        data["records"] = [
+            {
+                "hand": r.hand,
+                "deal": r.deal,
+                "seats": list(r.seats),
+                "outcome": r.outcome,
+                "winner": r.winner,
+                "points": list(r.points),
+                "actions": r.actions,
+            }
+            for r in self.records
+        ]
+        text = json.dumps(data, indent=1)
+        if path is not None:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    def to_csv(self, path: str | Path | None = None) -> str:
+        """One row per hand (hand, deal, outcome, winner, each agent's seat and points) as CSV
+        (also written to ``path`` if given)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        columns = [f"{kind}_{j}" for j in range(len(self.names)) for kind in ("seat", "points")]
+        writer.writerow(["hand", "deal", "outcome", "winner", "actions", *columns])
+        for r in self.records:
+            seat_of = {agent: seat for seat, agent in enumerate(r.seats)}
+            cells = [v for j in range(len(self.names)) for v in (seat_of[j], r.points[j])]
+            winner = "" if r.winner is None else r.winner
+            writer.writerow([r.hand, r.deal, r.outcome, winner, r.actions, *cells])
+        text = out.getvalue()
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def table(self) -> Any:
+        """The results as a ``rich.table.Table``."""
+        from rich.table import Table
+
+        table = Table(title=f"{self.game}: {self.hands} hands, seed {self.seed}", title_justify="left")
+        for column in ("agent", "wins", "win rate", "95% CI", "mean points"):
+            table.add_column(column, justify="left" if column == "agent" else "right")
+        for s in self.agents:
+            low, high = s.ci95
+            table.add_row(
+                s.name, f"{s.wins}/{s.decided}", f"{s.win_rate:.1%}", f"{low:.1%}-{high:.1%}", f"{s.mean_points:+.2f}"
+            )
+        mix = ", ".join(f"{k} {v / self.hands:.1%}" for k, v in self.outcomes.items()) if self.hands else "-"
+        table.caption = f"outcomes: {mix}; {self.hands_per_second:,.0f} hands/s on {self.workers} worker(s)"
+        table.caption_justify = "left"
+        return table
+
+    def plot(self, path: str | Path) -> None:
+        """Save a PNG: the running score difference (two agents; else each agent's running
+        points) and the outcome mix.  Needs matplotlib (``pip install rummykit[plot]``)."""
+        try:
+            import matplotlib
+        except ImportError:
+            raise InvalidOptionError(
+                "plot needs matplotlib: pip install 'rummykit[plot]' (or pip install matplotlib)"
+            ) from None
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
+        running = [0] * len(self.names)
+        series: list[list[int]] = [[] for _ in self.names]
+        for r in self.records:
+            for j, points in enumerate(r.points):
+                running[j] += points
+                series[j].append(running[j])
+        hands = range(1, self.hands + 1)
+        if len(self.names) == 2:
+            left.plot(hands, [a - b for a, b in zip(*series)])
+            left.set_ylabel(f"{self.names[0]} - {self.names[1]} (points)")
+            left.axhline(0, color="grey", linewidth=0.5)
+        else:
+            for name, values in zip(self.names, series):
+                left.plot(hands, values, label=name)
+            left.set_ylabel("running points")
+            left.legend()
+        left.set_xlabel("hand")
+        left.set_title(f"{self.game}, seed {self.seed}")
+        outcomes = self.outcomes
+        right.bar(list(outcomes), [v / max(1, self.hands) for v in outcomes.values()])
+        right.set_title("outcome mix")
+        fig.tight_layout()
+        fig.savefig(path, format="png")
+        plt.close(fig)
+
+
+# --- playing ----------------------------------------------------------------------
+
+
+def _seed_sequence(seed: int, *key: int) -> Any:
+    import numpy as np
+
+    return np.random.SeedSequence(seed, spawn_key=key)
+
+
+def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int) -> HandRecord:
+    """Hand number ``hand``: its deal, seat rotation and agents all derive from ``seed``."""
+    import numpy as np
+
+    n = len(specs)
+    deal, rotation = divmod(hand, n)
+    seats = tuple((s - rotation) % n for s in range(n))  # agent j sits in seat (j + rotation) % n
+    agents = [make_agent(spec, np.random.default_rng(_seed_sequence(seed, 1, hand, j))) for j, spec in enumerate(specs)]
+    state = game.new_hand(seed=np.random.default_rng(_seed_sequence(seed, 0, deal)), dealer=0)
+    while not state.is_terminal():
+        seat = state.current_player
+        action = agents[seats[seat]](state)
+        try:
+            state.play(action)
+        except RummykitError as err:
+            raise IllegalActionError(f"agent {seats[seat]} ({specs[seats[seat]]!r}) in seat {seat}: {err}") from err
+    result = state.result
+    points = state.returns()
+    by_agent = tuple(int(points[(j + rotation) % n]) for j in range(n))
+    winner = None if result.winner is None else seats[result.winner]
+    return HandRecord(hand, deal, seats, result.outcome, winner, by_agent, len(state.history))
+
+
+def _play_chunk(game: Any, specs: Sequence[str | Agent], seed: int, hands: range) -> list[HandRecord]:
+    return [_play_hand(game, specs, seed, i) for i in hands]
+
+
+def _chunks(hands: int, workers: int) -> Iterator[range]:
+    size = max(1, min(50, hands // (workers * 8)))  # small enough for a smooth progress bar
+    for start in range(0, hands, size):
+        yield range(start, min(hands, start + size))
+
+
+def _progress(total: int, label: str) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    rate = TextColumn("{task.fields[rate]}")
+    progress = Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        rate,
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        transient=False,
+    )
+    progress.add_task(label, total=total, rate="")
+    return progress
+
+
+def _run(
+    game: Any, specs: Sequence[str | Agent], seed: int, hands: int, workers: int, tick: Callable[[int], None]
+) -> list[HandRecord]:
+    if workers == 1:
+        records = []
+        for chunk in _chunks(hands, 1):
+            records += _play_chunk(game, specs, seed, chunk)
+            tick(len(chunk))
+        return records
+    records = []
+    # spawn: the same behaviour on every platform, and no fork of a threaded parent
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending: set[Future[list[HandRecord]]] = {
+            pool.submit(_play_chunk, game, specs, seed, chunk) for chunk in _chunks(hands, workers)
+        }
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                chunk_records = future.result()
+                records += chunk_records
+                tick(len(chunk_records))
+    return sorted(records, key=lambda r: r.hand)
+
+
+def tournament(
+    agents: Sequence[str | Agent],
+    game: Any,
+    *,
+    hands: int = 1000,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool | None = None,
+    **options: Any,
+) -> TournamentResult:
+    """Play ``hands`` hands of ``game`` (a game object, or a name for ``Game(game, **options)``)
+    between ``agents``, one per seat: names for :func:`rummykit.agents.make_agent`
+    (``"random"``, ``"greedy"``, ``"ismcts:iterations=100"``) or agents (each hand gets
+    ``agent.spawn(hand_seed)`` when the agent has ``spawn``, else the agent itself).
+
+    ``seed`` (an int >= 0) fixes every deal and every agent seed; ``workers`` processes share
+    the hands (agents must then be picklable) and the result is the same for any count.
+    ``progress`` shows a progress bar with the rate and ETA on stderr (default: when stderr
+    is a terminal).  With ``workers > 1`` a script must call it under
+    ``if __name__ == "__main__":`` (worker processes are spawned and import the script).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise InvalidOptionError(f"seed must be an int >= 0, got {seed!r}")
+    for name, value, low in (("hands", hands, 1), ("workers", workers, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
+    if isinstance(game, str):
+        game = Game(game, **options)
+    elif options:
+        raise InvalidOptionError("options go with a game name, not with a game object")
+    if isinstance(agents, str) or len(agents) != game.num_players:
+        raise InvalidOptionError(f"{game.name} needs {game.num_players} agents, one per seat, got {agents!r}")
+    specs = list(agents)
+    names = tuple(s if isinstance(s, str) else repr(s) for s in specs)
+    for spec in specs:
+        make_agent(spec)  # fail fast on a bad name or setting
+    workers = min(workers, hands)
+    show = sys.stderr.isatty() if progress is None else progress
+    start = time.perf_counter()
+    if show:
+        bar = _progress(hands, f"{game.name}: {' vs '.join(names)}")
+        task = bar.task_ids[0]
+
+        def tick(done: int) -> None:
+            bar.advance(task, done)
+            completed = bar.tasks[0].completed
+            bar.update(task, rate=f"{completed / max(1e-9, time.perf_counter() - start):,.1f} hands/s")
+
+        with bar:
+            records = _run(game, specs, seed, hands, workers, tick)
+    else:
+        records = _run(game, specs, seed, hands, workers, lambda done: None)
+    seconds = time.perf_counter() - start
+    return TournamentResult(game.name, names, seed, tuple(records), workers=workers, seconds=seconds)

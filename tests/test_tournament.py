@@ -1,0 +1,69 @@
+"""The tournament runner: reproducibility, seat rotation, statistics and exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+import rummykit as rk
+from rummykit.tournaments import wilson_interval
+
+
+def test_same_seed_same_result_for_any_worker_count() -> None:
+    one = rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=6, seed=4)
+    two = rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=6, seed=4, workers=2)
+    assert one == two and one.records == two.records
+    assert one != rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=6, seed=5)
+
+
+def test_seats_rotate_over_each_deal() -> None:
+    result = rk.tournament(["greedy", "random", "random"], "oklahoma-rummy", hands=9, seed=1, num_players=3)
+    assert [r.deal for r in result.records] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert [r.seats for r in result.records[:3]] == [(0, 1, 2), (2, 0, 1), (1, 2, 0)]
+    greedy = result.agents[0]
+    assert greedy.decided == sum(r.winner is not None for r in result.records)
+
+
+def test_statistics_and_exports(tmp_path: Path) -> None:
+    result = rk.tournament(["greedy", "random"], "oklahoma-gin", hands=30, seed=3)
+    greedy, rand = result.agents
+    assert greedy.wins + rand.wins == greedy.decided
+    assert greedy.ci95[0] <= greedy.win_rate <= greedy.ci95[1]
+    assert sum(result.outcomes.values()) == 30
+    data = json.loads(result.to_json(tmp_path / "r.json"))
+    assert data["results"][0]["agent"] == "greedy" and len(data["records"]) == 30
+    rows = list(csv.DictReader(io.StringIO(result.to_csv(tmp_path / "r.csv"))))
+    assert len(rows) == 30 and sum(int(r["points_0"]) for r in rows) / 30 == pytest.approx(greedy.mean_points)
+    assert (tmp_path / "r.csv").read_text() == result.to_csv()
+
+
+def test_plot_writes_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    result = rk.tournament(["greedy", "random"], "gin", hands=10, seed=1)
+    result.plot(tmp_path / "r.png")
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson_interval(50, 100)
+    assert low == pytest.approx(1 - high) and low == pytest.approx(0.4038, abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0) and wilson_interval(10, 10)[1] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("agents", "options"),
+    [
+        (["greedy"], {}),
+        (["greedy", "nobody"], {}),
+        (["greedy", "random"], {"hands": 0}),
+        (["greedy", "random"], {"seed": -1}),
+        (["greedy", "random"], {"workers": 0}),
+    ],
+)
+def test_bad_arguments_raise_invalid_option(agents: list[str], options: dict[str, int]) -> None:
+    with pytest.raises(rk.InvalidOptionError):
+        rk.tournament(agents, "gin", **options)  # type: ignore[arg-type]
