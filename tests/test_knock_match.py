@@ -442,7 +442,7 @@ def test_an_agents_own_exception_propagates_and_changes_nothing() -> None:
         (("gin", [simple] * 2), {"scoring_sheet": "hollywood", "match_games": 2}, "hollywood"),
         (("gin", [simple] * 2), {"target_score": 0}, "target_score"),
         (("gin", [simple] * 2), {"no_such_option": 1}, "no_such_option"),
-        (("kaluki", [simple] * 2), {}, "unknown game"),
+        (("kaluki", [simple] * 2), {}, "knock games only"),
         ((42, [simple] * 2), {}, "game must be"),
     ],
 )
