@@ -186,9 +186,34 @@ def test_make_agent_names_and_settings() -> None:
 def test_bad_agents_raise_invalid_option(spec: object) -> None:
     with pytest.raises(rk.InvalidOptionError):
         make_agent(spec)  # type: ignore[arg-type]
+
+
 def test_greedy_beats_random_in_oklahoma_gin() -> None:
     result = rk.tournament(["greedy", "random"], "oklahoma-gin", hands=100, seed=1)
     greedy = result.agents[0]
     assert greedy.wins >= 0.95 * (result.hands - result.outcomes.get("dead", 0))
 
 
+@pytest.mark.parametrize(("name", "players"), [("rummy", 2), ("rummy", 4), ("kaluki", 2), ("kaluki", 3)])
+def test_greedy_beats_random_at_the_table_games(name: str, players: int) -> None:
+    result = rk.tournament(["greedy"] + ["random"] * (players - 1), name, hands=12, seed=1, num_players=players)
+    assert result.agents[0].wins >= 10
+
+
+def test_greedy_table_moves_are_legal_and_meld_first() -> None:
+    game = rk.Game("rummy")
+    greedy = GreedyAgent()
+    for seed in range(3):
+        state = game.new_hand(seed=seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = greedy(state)
+            assert action in legal
+            if state.phase_name == "play" and any(a >= rk.table.actions.MELD_SET for a in legal):
+                assert action >= rk.table.actions.MELD_SET
+            state.apply_action(action)
+
+
+def test_ismcts_refuses_games_without_determinize() -> None:
+    with pytest.raises(rk.InvalidOptionError, match="determinize"):
+        ISMCTSAgent(iterations=5)(rk.Game("kaluki").new_hand(seed=1))

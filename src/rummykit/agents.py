@@ -33,6 +33,14 @@ from rummykit._rules import core_rules
 from rummykit.errors import InvalidOptionError
 from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, LAYOFF, LAYOFF_SLOTS, MELD, MELD_INDEX, PASS, TAKE
 from rummykit.knock.state import KnockState, Phase
+from rummykit.table.actions import DRAW as TABLE_DRAW
+from rummykit.table.actions import LAYOFF as TABLE_LAYOFF
+from rummykit.table.actions import MELD_SET as TABLE_MELD
+from rummykit.table.actions import RELEASE_RUN as TABLE_RELEASE
+from rummykit.table.actions import TAKE as TABLE_TAKE
+from rummykit.table.actions import TableAction
+from rummykit.table.cards import JOKER as TABLE_JOKER
+from rummykit.table.cards import card_type, present_types, type_counts
 
 if TYPE_CHECKING:
     import numpy as np
@@ -148,6 +156,78 @@ def _knock_declaration(state: KnockState, rules: _core.Rules) -> int:
     return min(layoffs, key=order)
 
 
+def _type_count(mask: int, t: int) -> int:
+    """Copies of card type ``t`` (a natural card, or 52: a joker) in a table-game hand."""
+    return type_counts(mask)[t]
+
+
+def _useful_types(mask: int, is_kaluki: bool) -> int:
+    """The natural types in a table-game hand that are part of a pair towards a meld: another
+    card of the same rank (of another suit in Kaluki), or of the same suit within two ranks."""
+    present = present_types(mask)
+    counts = type_counts(mask)
+    useful = 0
+    for t in range(52):
+        if not present >> t & 1:
+            continue
+        rank, suit = t % 13, t // 13
+        same_rank = sum(present >> (s * 13 + rank) & 1 for s in range(4) if s != suit)
+        if not is_kaluki and counts[t] > 1:
+            same_rank += 1
+        near = any(present >> (suit * 13 + r) & 1 for r in range(max(0, rank - 2), min(13, rank + 3)) if r != rank)
+        if (
+            same_rank
+            or near
+            or (rank == 0 and present >> (suit * 13 + 12) & 1)
+            or (rank == 12 and present >> (suit * 13) & 1)
+        ):  # Q-K-A runs: an ace and a king or queen of its suit
+            useful |= 1 << t
+    return useful
+
+
+def _after(state: Any, action: int) -> Any:
+    child = state.clone()
+    child.apply_action(action)
+    return child
+
+
+def _table_greedy(state: Any) -> int:
+    """The greedy policy of the table games (Rummy, Kaluki; see :class:`GreedyAgent`)."""
+    legal: list[int] = state.legal_actions()
+    p = state.player
+    hand = state.hands[p]
+    if state.phase_name == "draw":
+        if TABLE_TAKE not in legal:
+            return TABLE_DRAW
+        if state.rules.is_kaluki and not state.is_opened(p):
+            return TABLE_TAKE  # offered to an unopened player only when it can open with it
+        t = card_type(state.discards[-1])
+        taken = _after(state, TABLE_TAKE)
+        held = _type_count(taken.hands[p], t)
+        for action in taken.legal_actions():  # does a meld or a lay-off use the card?
+            if action >= TABLE_MELD or TABLE_LAYOFF <= action < TABLE_RELEASE:
+                if _type_count(_after(taken, action).hands[p], t) < held:
+                    return TABLE_TAKE
+        return TABLE_DRAW
+    size = hand.bit_count()
+    melds = [a for a in legal if a >= TABLE_MELD]
+    if melds:  # the meld that puts down the most cards, then the lowest id
+        return min(melds, key=lambda a: (_after(state, a).hands[p].bit_count() - size, a))
+    values = state.geo.values
+    layoffs = [a for a in legal if TABLE_LAYOFF <= a < TABLE_RELEASE and TableAction(a).card != TABLE_JOKER]
+    if layoffs:  # the highest-penalty card, then the highest type, then the lowest id
+        return min(layoffs, key=lambda a: (-values[TableAction(a).card or 0], -(TableAction(a).card or 0), a))
+    discards = [a for a in legal if a <= TABLE_JOKER]
+    if not discards:  # only joker placements or joker lay-offs remain
+        return legal[0]
+    useful = _useful_types(hand, state.rules.is_kaluki)
+
+    def order(t: int) -> tuple[bool, int, int]:  # useless first, then the highest penalty and type
+        return t == TABLE_JOKER or bool(useful >> t & 1), -values[t], -t
+
+    return min(discards, key=order)
+
+
 class GreedyAgent:
     """A fixed one-ply policy (deterministic; ``seed`` is accepted for a uniform interface).
 
@@ -170,6 +250,19 @@ class GreedyAgent:
        highest-valued legal lay-off, then the highest card id, then the first meld) while any
        is legal, then ``done``.
 
+    Table games (Rummy, Kaluki; ``max_knock_deadwood`` is not used):
+
+    1. **Draw.**  Kaluki, not yet opened: take the discard whenever taking is legal (the engine
+       offers it only when the card can open).  Otherwise take it iff, after taking it, some
+       legal meld or lay-off puts a copy of it on the table; else draw from the stock.
+    2. **Play.**  Lay down the legal meld that puts down the most cards (then the lowest action
+       id), one at a time while any is legal; then lay off (build) the highest-penalty natural
+       card that fits (then the highest type, then the lowest id), one at a time.  Jokers are
+       never laid off on their own and jokers are never released.
+    3. **Discard** the highest-penalty card that is not useful (useful: a joker, or a card with
+       another of its rank, or of its suit within two ranks, A-K counting as adjacent); if
+       every card is useful, the highest-penalty one; ties to the highest type.
+
     >>> import rummykit as rk
     >>> state = rk.Game("gin").new_hand(seed=1)
     >>> GreedyAgent()(state) in state.legal_actions()
@@ -188,7 +281,7 @@ class GreedyAgent:
     def __call__(self, state: Any) -> int:
         if state.game.family == "knock":
             return _knock_greedy(state, self.max_knock_deadwood)
-        raise InvalidOptionError(f"GreedyAgent does not play the {state.game.family!r} family yet")
+        return _table_greedy(state)
 
     def __repr__(self) -> str:
         return "GreedyAgent()" if self.max_knock_deadwood is None else f"GreedyAgent({self.max_knock_deadwood})"
@@ -261,6 +354,13 @@ class ISMCTSAgent:
     seat chose.  The move is the most visited root action (ties: the lowest id).  A lone
     legal action is played without search.
 
+    ``greedy_bias`` is a progressive bias towards the :class:`GreedyAgent` move at every node:
+    it is expanded first and gets ``greedy_bias / (visits + 1)`` added to its UCB score, so a
+    small budget plays close to greedy and the search departs from it only on evidence
+    (``greedy_bias=0``: plain ISMCTS with random expansion order).  Determinisations are
+    uniform over the cards a seat cannot see (no model of what the opponent's past moves
+    reveal), which is the main limit on its strength: see ``docs/strength.md``.
+
     Budget: ``iterations`` per move (:data:`DEFAULT_ITERATIONS` when neither budget is given),
     or ``time_limit`` seconds per move (then the number of iterations depends on the machine,
     so the moves are no longer reproducible); with both, the search stops at the first.  With an
@@ -320,6 +420,8 @@ class ISMCTSAgent:
         return f"ISMCTSAgent({budget})"
 
     def __call__(self, state: Any) -> int:
+        if not hasattr(state, "determinize"):
+            raise InvalidOptionError(f"ISMCTSAgent needs a game with determinize (the knock games), not {state.game!r}")
         legal = state.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
