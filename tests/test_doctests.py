@@ -10,6 +10,8 @@ import pytest
 MODULES = [
     "rummykit.cards",
     "rummykit.analysis",
+    "rummykit.agents",
+    "rummykit.tournaments",
     "rummykit.multideck",
     "rummykit.games",
     "rummykit.scoring",
