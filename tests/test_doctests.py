@@ -17,6 +17,7 @@ MODULES = [
     "rummykit.knock.match",
     "rummykit.knock.record",
     "rummykit.knock.observe",
+    "rummykit.playouts",
 ]
 
 

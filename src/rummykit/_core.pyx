@@ -423,3 +423,28 @@ def score_knock(Rules rules, dict playout_rules, hands, int upcard, bint big_gin
     check(rk_score_knock(rules.ptr, &pr, h, upcard, big_gin, &r))
     n = pr.num_players
     return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
+
+
+def replay_actions(Rules rules, PlayoutSpec spec, actions):
+    """Apply the given actions with rk_apply_action, each checked against
+    rk_legal_actions: ([legal actions before each step], result tuple or
+    None, final hands).  For tests of the C state machine."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef int legal[108]
+    cdef int k
+    check(rk_position_check(&spec.pr, &pos))
+    steps = []
+    for a in actions:
+        if pos.phase == RK_PHASE_END:
+            raise RummykitError("the hand is over")
+        k = rk_legal_actions(rules.ptr, &spec.pr, &pos, legal)
+        if k < 0:
+            check(<rk_status>k)
+        now = [legal[i] for i in range(k)]
+        steps.append(now)
+        if a not in now:
+            raise RummykitError(f"illegal action {a}")
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)])
