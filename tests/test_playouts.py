@@ -194,6 +194,42 @@ def test_playouts_keep_what_the_player_knows() -> None:
     assert checked > 0
 
 
+@pytest.mark.parametrize(("game", "options"), [("gin", {}), ("oklahoma-rummy", {"num_players": 4, "max_turns": 400})])
+def test_c_determinization_respects_information(game: str, options: dict) -> None:
+    """The C deals keep everything the mover sees (own hand, the pile, cards
+    seen taken, group of restocked cards: the stock holds only cards of the
+    last restock), keep hand and stock sizes, and resample the rest."""
+    g = rk.Game(game, **options)
+    changed = checked = 0
+    for seed in range(40):
+        state = g.new_hand(seed=seed)
+        agents = [RandomAgent(seed=seed), GreedyAgent()]
+        for step in range(int(np.random.default_rng(seed).integers(5, 300))):
+            if state.is_terminal():
+                break
+            state.apply_action(agents[step % 2](state))
+        if state.is_terminal():
+            continue
+        p = state.player
+        spec = hidden_spec(state, p)
+        for i in range(5):
+            hands, stock = _core.determinize_once(spec, seed, i)
+            assert hands[p] == state.hands[p]
+            assert len(stock) == len(state.stock)
+            assert set(stock) | {c for h in hands for c in range(52) if h >> c & 1} == set(state.stock) | {
+                c for h in state.hands for c in range(52) if h >> c & 1
+            }
+            for q in range(state.n):
+                assert bin(hands[q]).count("1") == bin(state.hands[q]).count("1")
+                assert hands[q] & state.known[q] == state.known[q]
+            if state.restocks:  # the stock holds cards that went into it at the last restock
+                replay_group = __import__("rummykit.knock.observe", fromlist=["_replay"])._replay(state).group
+                assert all(replay_group[c] == state.restocks for c in stock)
+            changed += hands != state.hands
+            checked += 1
+    assert checked > 20 and changed > checked // 2
+
+
 def test_known_cards_stay_with_their_holder() -> None:
     """A card seen taken from the pile is always in its holder's hand: with
     the random policy, a seat never holds... (checked on the spec itself)."""

@@ -448,3 +448,28 @@ def replay_actions(Rules rules, PlayoutSpec spec, actions):
         check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
     result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
     return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)])
+
+
+def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
+    """The deal playout ``index`` of rk_playouts would play: (hands, stock)."""
+    cdef rk_position pos = spec.known
+    cdef rk_rng rng
+    cdef uint8_t cards[52]
+    cdef int start = 0, end, g, k
+    if not spec.has_hidden:
+        raise RummykitError("no hidden cards")
+    rk_rng_seed(&rng, seed, index)
+    # the same steps as determinize() in playout.c
+    for i in range(spec.hidden.n_slots):
+        cards[i] = spec.hidden.cards[i]
+    for g in range(spec.hidden.n_groups):
+        end = spec.hidden.group_end[g]
+        rk_rng_shuffle(&rng, cards + start, end - start)
+        start = end
+    for k in range(spec.hidden.n_slots):
+        if spec.hidden.dest[k] == RK_DEST_STOCK:
+            pos.stock[pos.n_stock] = cards[k]
+            pos.n_stock += 1
+        else:
+            pos.hands[spec.hidden.dest[k]] |= (<rk_mask>1) << cards[k]
+    return tuple([pos.hands[i] for i in range(spec.num_players)]), tuple([pos.stock[i] for i in range(pos.n_stock)])
