@@ -287,6 +287,24 @@ static int consider_arrangement(void *user, const rk_arrangement *a) {
     return 0;
 }
 
+/* Whether the defender might lay a card off on some meld of some
+ * arrangement of the knocker's cards: it holds the 4th card of a rank the
+ * knocker holds three of, or a card next to (same suit, rank +-1, K-A
+ * wrapping) a knocker card that lies in a run.  When no defender can, every
+ * arrangement meets the plain deadwoods, and the least-deadwood one scores
+ * best for the knocker (its points never grow with its deadwood): the
+ * search over arrangements can be skipped. */
+static int layoff_possible(const rk_rules *rules, rk_mask knocker, rk_mask defender) {
+    rk_lanes k = rk__split(knocker), d = rk__split(defender);
+    unsigned three = rk__three_of_a_rank(k);
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        unsigned rc = rules->run_capable[k.s[s]];
+        unsigned near = ((rc << 1) | (rc >> 1) | ((rc & 1u) << 12) | ((rc >> 12) & 1u)) & RK_SUIT_BITS;
+        if (d.s[s] & (three | near)) return 1;
+    }
+    return 0;
+}
+
 rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
                          int upcard, int big_gin, rk_playout_result *out) {
     if (!rules || !pr || !hands || !out || upcard < 0 || upcard >= RK_NUM_CARDS) return RK_ERR_ARG;
@@ -310,6 +328,14 @@ rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, cons
         dw[0] = 0;
         for (int i = 1; i < n; i++) dw[i] = rk__deadwood_unchecked(rules, hands[i]);
     } else {
+        int any = 0;
+        for (int i = 1; i < n && pr->allow_layoff_on_knock && !any; i++)
+            any = layoff_possible(rules, hands[0], hands[i]);
+        if (!any) {
+            dw[0] = least;
+            for (int i = 1; i < n; i++) dw[i] = rk__deadwood_unchecked(rules, hands[i]);
+            goto scored;
+        }
         int bound = pr->best_score_arrangement ? l.limit - (pr->knock_compare_lt ? 1 : 0) : least;
         if (n == 2 && pr->classic_two_player) {
             rk_knock_choice choice;
@@ -333,6 +359,7 @@ rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, cons
             replies(rules, pr, n, hands, &s.best, dw);
         }
     }
+scored:
     score(pr, n, dw, big_gin, l.multiplier, out);
     for (int i = 0; i < n; i++) out->deadwood[i] = dw[i];
     out->knocker = 0;
@@ -513,6 +540,15 @@ int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk
     }
 }
 
+/* rk_best_discard with a forbidden card, faster: the search without it takes
+ * the fast path, and its answer stands unless it is the forbidden card
+ * (the keys are a total order, so the best other card is the same). */
+static rk_status best_discard_but(const rk_rules *rules, rk_mask hand, int forbidden, int *card, int *dw) {
+    rk_status st = rk_best_discard(rules, hand, -1, card, dw, NULL);
+    if (st != RK_OK || forbidden < 0 || *card != forbidden) return st;
+    return rk_best_discard(rules, hand, forbidden, card, dw, NULL);
+}
+
 static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
                          int max_knock_deadwood) {
     rk_mask hand = pos->hands[pos->player];
@@ -522,8 +558,11 @@ static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, cons
     case RK_PHASE_OFFER_DEALER:
     case RK_PHASE_DRAW:
         if (pos->n_discards) {
+            /* d_take = min over c in H of dw(H + t - c) < d_keep = dw(H).  Over all cards of
+             * H + t the best is either t itself (dw(H): then no c in H does better, no take)
+             * or a card of H, whose result is d_take. */
             int top = pos->discards[pos->n_discards - 1];
-            if (rk_best_discard(rules, hand | (rk_mask)1 << top, top, &card, &dw, NULL) == RK_OK &&
+            if (rk_best_discard(rules, hand | (rk_mask)1 << top, -1, &card, &dw, NULL) == RK_OK && card != top &&
                 dw < rk__deadwood_unchecked(rules, hand))
                 return RK_ACTION_TAKE;
         }
@@ -540,7 +579,7 @@ static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, cons
         if (pos->phase == RK_PHASE_DISCARD && pr->big_gin_bonus >= 0 && rk__deadwood_unchecked(rules, hand) == 0)
             return RK_ACTION_BIG_GIN;
         int forbid = pr->forbid_taken_discard ? pos->taken : -1;
-        if (rk_best_discard(rules, hand, forbid, &card, &dw, NULL) != RK_OK) return RK_ERR_EMPTY;
+        if (best_discard_but(rules, hand, forbid, &card, &dw) != RK_OK) return RK_ERR_EMPTY;
         if (dw <= l.knock_max &&
             (pos->phase == RK_PHASE_KNOCK_ONLY || max_knock_deadwood < 0 || dw <= max_knock_deadwood))
             return RK_ACTION_KNOCK + card;
