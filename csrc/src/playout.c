@@ -287,6 +287,20 @@ static int consider_arrangement(void *user, const rk_arrangement *a) {
     return 0;
 }
 
+typedef struct margin_search {
+    const rk_rules *rules;
+    rk_mask defender;
+    int plain, best;
+} margin_search;
+
+static int consider_margin(void *user, const rk_arrangement *a) {
+    margin_search *m = (margin_search *)user;
+    rk_layoff_result lr;
+    int d = a->n_melds ? rk__best_layoff(m->rules, a->melds, (size_t)a->n_melds, m->defender, &lr) : m->plain;
+    if (d > m->best) m->best = d;
+    return m->best >= m->plain;
+}
+
 /* Whether the defender might lay a card off on some meld of some
  * arrangement of the knocker's cards: it holds the 4th card of a rank the
  * knocker holds three of, or a card next to (same suit, rank +-1, K-A
@@ -337,7 +351,21 @@ rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, cons
             goto scored;
         }
         int bound = pr->best_score_arrangement ? l.limit - (pr->knock_compare_lt ? 1 : 0) : least;
-        if (n == 2 && pr->classic_two_player) {
+        if (n == 2 && pr->classic_two_player && bound == least) {
+            /* rk_choose_knock's margin among least-deadwood arrangements is the defender's
+             * largest final deadwood; the plain deadwood is the most it can be, so the
+             * search stops there (the points depend on that deadwood alone). */
+            margin_search m;
+            m.rules = rules;
+            m.defender = hands[1];
+            m.plain = rk__deadwood_unchecked(rules, hands[1]);
+            m.best = -1;
+            rk_status st = rk__visit_arrangements(rules, hands[0], bound, consider_margin, &m);
+            if (st != RK_OK) return st;
+            if (m.best < 0) return RK_ERR_NO_KNOCK;
+            dw[0] = least;
+            dw[1] = m.best;
+        } else if (n == 2 && pr->classic_two_player) {
             rk_knock_choice choice;
             unsigned flags = (bound == least ? RK_KNOCK_MIN_DEADWOOD_ONLY : 0u) |
                              (pr->allow_layoff_on_knock ? 0u : RK_KNOCK_NO_LAYOFFS);
@@ -540,17 +568,52 @@ int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk
     }
 }
 
+/* What the greedy policy already knows during one playout: the last
+ * unrestricted best discard (hand -> card, deadwood after it) and, per seat,
+ * the least deadwood of the hand it kept after its last discard. */
+typedef struct greedy_memo {
+    rk_mask discard_hand;
+    int discard_card, discard_dw;
+    rk_mask kept[RK_MAX_PLAYERS];
+    int kept_dw[RK_MAX_PLAYERS];
+} greedy_memo;
+
+static void memo_clear(greedy_memo *m) {
+    memset(m, 0, sizeof *m); /* hand 0 never occurs in a decision */
+}
+
+static rk_status best_discard_memo(const rk_rules *rules, rk_mask hand, int *card, int *dw, greedy_memo *m) {
+    if (m && m->discard_hand == hand) {
+        *card = m->discard_card;
+        *dw = m->discard_dw;
+        return RK_OK;
+    }
+    rk_status st = rk_best_discard(rules, hand, -1, card, dw, NULL);
+    if (m && st == RK_OK) {
+        m->discard_hand = hand;
+        m->discard_card = *card;
+        m->discard_dw = *dw;
+    }
+    return st;
+}
+
 /* rk_best_discard with a forbidden card, faster: the search without it takes
  * the fast path, and its answer stands unless it is the forbidden card
  * (the keys are a total order, so the best other card is the same). */
-static rk_status best_discard_but(const rk_rules *rules, rk_mask hand, int forbidden, int *card, int *dw) {
-    rk_status st = rk_best_discard(rules, hand, -1, card, dw, NULL);
+static rk_status best_discard_but(const rk_rules *rules, rk_mask hand, int forbidden, int *card, int *dw,
+                                  greedy_memo *m) {
+    rk_status st = best_discard_memo(rules, hand, card, dw, m);
     if (st != RK_OK || forbidden < 0 || *card != forbidden) return st;
     return rk_best_discard(rules, hand, forbidden, card, dw, NULL);
 }
 
+static int kept_deadwood(const rk_rules *rules, int seat, rk_mask hand, const greedy_memo *m) {
+    if (m && m->kept[seat] == hand) return m->kept_dw[seat];
+    return rk__deadwood_unchecked(rules, hand);
+}
+
 static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
-                         int max_knock_deadwood) {
+                         int max_knock_deadwood, greedy_memo *memo) {
     rk_mask hand = pos->hands[pos->player];
     int card, dw;
     switch (pos->phase) {
@@ -562,8 +625,8 @@ static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, cons
              * H + t the best is either t itself (dw(H): then no c in H does better, no take)
              * or a card of H, whose result is d_take. */
             int top = pos->discards[pos->n_discards - 1];
-            if (rk_best_discard(rules, hand | (rk_mask)1 << top, -1, &card, &dw, NULL) == RK_OK && card != top &&
-                dw < rk__deadwood_unchecked(rules, hand))
+            if (best_discard_memo(rules, hand | (rk_mask)1 << top, &card, &dw, memo) == RK_OK && card != top &&
+                dw < kept_deadwood(rules, pos->player, hand, memo))
                 return RK_ACTION_TAKE;
         }
         return pos->phase == RK_PHASE_DRAW ? RK_ACTION_DRAW_STOCK : RK_ACTION_PASS;
@@ -579,10 +642,14 @@ static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, cons
         if (pos->phase == RK_PHASE_DISCARD && pr->big_gin_bonus >= 0 && rk__deadwood_unchecked(rules, hand) == 0)
             return RK_ACTION_BIG_GIN;
         int forbid = pr->forbid_taken_discard ? pos->taken : -1;
-        if (best_discard_but(rules, hand, forbid, &card, &dw) != RK_OK) return RK_ERR_EMPTY;
+        if (best_discard_but(rules, hand, forbid, &card, &dw, memo) != RK_OK) return RK_ERR_EMPTY;
         if (dw <= l.knock_max &&
             (pos->phase == RK_PHASE_KNOCK_ONLY || max_knock_deadwood < 0 || dw <= max_knock_deadwood))
             return RK_ACTION_KNOCK + card;
+        if (memo) {
+            memo->kept[pos->player] = hand & ~((rk_mask)1 << card);
+            memo->kept_dw[pos->player] = dw;
+        }
         return card;
     }
     default:
@@ -593,7 +660,7 @@ static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, cons
 int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
                      rk_policy policy, rk_rng *rng) {
     if (!rules || !pr || !pos) return RK_ERR_ARG;
-    if (policy.kind == RK_POLICY_GREEDY) return greedy_action(rules, pr, pos, policy.max_knock_deadwood);
+    if (policy.kind == RK_POLICY_GREEDY) return greedy_action(rules, pr, pos, policy.max_knock_deadwood, NULL);
     if (policy.kind != RK_POLICY_RANDOM || !rng) return RK_ERR_ARG;
     int actions[RK_MAX_LEGAL];
     int k = rk_legal_actions(rules, pr, pos, actions);
@@ -606,9 +673,12 @@ rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_posit
     if (!rules || !pr || !pos || !out) return RK_ERR_ARG;
     if (policy.kind == RK_POLICY_RANDOM && !rng) return RK_ERR_ARG;
     int actions = 0;
+    greedy_memo memo;
+    memo_clear(&memo);
     while (pos->phase != RK_PHASE_END) {
         if (pos->phase == RK_PHASE_SHOWDOWN) return RK_ERR_ARG;
-        int a = rk_policy_action(rules, pr, pos, policy, rng);
+        int a = policy.kind == RK_POLICY_GREEDY ? greedy_action(rules, pr, pos, policy.max_knock_deadwood, &memo)
+                                                : rk_policy_action(rules, pr, pos, policy, rng);
         if (a < 0) return (rk_status)a;
         rk_status st = rk_apply_action(rules, pr, pos, a, out);
         if (st != RK_OK) return st;
