@@ -26,6 +26,8 @@ MODULES = [
     "rummykit.table.game",
     "rummykit.table.match",
     "rummykit.table.record",
+
+    "rummykit.playouts",
 ]
 
 

@@ -57,4 +57,14 @@ int rk__deadwood_dp(const rk_rules *rules, rk_mask hand);
 rk_status rk__visit_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
                                  int (*visit)(void *user, const rk_arrangement *a), void *user);
 
+/* The lay-off search of rk_layoff: the least final deadwood, with
+ * out->deadwood, out->n_knocker_melds and out->laid_off[] filled (not
+ * out->rest).  No argument checks. */
+int rk__best_layoff(const rk_rules *rules, const rk_mask *melds, size_t n, rk_mask defender,
+                    rk_layoff_result *out);
+
+/* rk_choose_knock without argument checks and without out->defender.rest. */
+rk_status rk__choose_knock(const rk_rules *rules, rk_mask knocker, rk_mask defender, int limit,
+                           unsigned flags, rk_knock_choice *out);
+
 #endif

@@ -205,6 +205,28 @@ static int consider_knock(void *user, const rk_arrangement *a) {
     return 0;
 }
 
+int rk__best_layoff(const rk_rules *rules, const rk_mask *melds, size_t n, rk_mask defender,
+                    rk_layoff_result *out) {
+    return best_layoff(rules, melds, n, defender, out);
+}
+
+rk_status rk__choose_knock(const rk_rules *rules, rk_mask knocker, rk_mask defender, int limit,
+                           unsigned flags, rk_knock_choice *out) {
+    int least = rk__deadwood_unchecked(rules, knocker);
+    if (least > limit) return RK_ERR_NO_KNOCK;
+    int bound = (least == 0 || (flags & RK_KNOCK_MIN_DEADWOOD_ONLY)) ? least : limit;
+    knock_search ks;
+    memset(&ks, 0, sizeof ks);
+    ks.rules = rules;
+    ks.defender = defender;
+    ks.no_layoffs = (flags & RK_KNOCK_NO_LAYOFFS) != 0;
+    ks.defender_plain = rk__deadwood_unchecked(rules, defender);
+    rk_status st = rk__visit_arrangements(rules, knocker, bound, consider_knock, &ks);
+    if (st != RK_OK) return st;
+    *out = ks.best;
+    return RK_OK;
+}
+
 rk_status rk_choose_knock(const rk_rules *rules, rk_mask knocker, rk_mask defender, int limit,
                           unsigned flags, rk_knock_choice *out) {
     if (!rules || !out || limit < 0) return RK_ERR_ARG;

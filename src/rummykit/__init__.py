@@ -39,6 +39,7 @@ from rummykit.knock.game import KnockGame
 from rummykit.knock.match import GameResult, Match, MatchResult
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
+from rummykit.playouts import playouts
 from rummykit.scoring import HollywoodSheet, settle
 from rummykit.table.actions import TableAction
 from rummykit.table.game import TableGame
@@ -104,6 +105,7 @@ __all__ = [
     "make_agent",
     "melds",
     "parse_action",
+    "playouts",
     "parse_card",
     "parse_cards",
     "settle",

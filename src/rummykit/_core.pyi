@@ -52,3 +52,50 @@ def multi_penalty(one: int, two: int, jokers: int, ace_low_runs: bool, joker_pen
 def multi_penalty_batch(
     counts: npt.ArrayLike, ace_low_runs: bool, joker_penalty: int
 ) -> np.ndarray[Any, np.dtype[np.int32]]: ...
+
+# ---- playouts
+OUTCOME_DEAD: int
+OUTCOME_GIN: int
+OUTCOME_BIG_GIN: int
+OUTCOME_KNOCK: int
+OUTCOME_UNDERCUT: int
+POLICY_RANDOM: int
+POLICY_GREEDY: int
+STOCK_END_RULES: dict[str, int]
+PLAYOUT_RULES_FIELDS: tuple[str, ...]
+
+_RawResult: TypeAlias = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int]
+
+class PlayoutSpec:
+    has_hidden: bool
+    num_players: int
+    def __init__(
+        self,
+        rules: dict[str, int],
+        position: tuple[Any, ...],
+        hidden: tuple[list[int], list[int], list[int]] | None = None,
+    ) -> None: ...
+
+def restock_shuffle(seed: int, restock: int, cards: Any) -> tuple[int, ...]: ...
+def playout_check(rules: Rules, spec: PlayoutSpec) -> None: ...
+def run_playouts(
+    rules: Rules,
+    spec: PlayoutSpec,
+    policy: int,
+    max_knock_deadwood: int,
+    seed: int,
+    first: int,
+    points: np.ndarray[Any, np.dtype[np.int32]],
+    outcomes: np.ndarray[Any, np.dtype[np.uint8]],
+) -> None: ...
+def playout_once(
+    rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int
+) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]: ...
+def policy_trace(rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int) -> list[int]: ...
+def replay_actions(
+    rules: Rules, spec: PlayoutSpec, actions: list[int]
+) -> tuple[list[list[int]], _RawResult | None, tuple[int, ...]]: ...
+def score_knock(
+    rules: Rules, playout_rules: dict[str, int], hands: list[int], upcard: int, big_gin: bool
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...], int]: ...
+def determinize_once(spec: PlayoutSpec, seed: int, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]: ...

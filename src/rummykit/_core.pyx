@@ -6,6 +6,7 @@ returns plain ints and tuples; the Python layer turns them into cards."""
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
+from libc.string cimport memset
 
 from rummykit._crummykit cimport *
 from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, RummykitError
@@ -318,3 +319,232 @@ def multi_penalty_batch(counts, bint ace_low_runs, int joker_penalty):
         raise InvalidCardError(f"hand at index {bad}: a card type held more than twice or more than 4 jokers")
     check(st)
     return out
+
+# ---- playouts (csrc/src/playout.c) ------------------------------------------
+
+OUTCOME_DEAD = RK_OUTCOME_DEAD
+OUTCOME_GIN = RK_OUTCOME_GIN
+OUTCOME_BIG_GIN = RK_OUTCOME_BIG_GIN
+OUTCOME_KNOCK = RK_OUTCOME_KNOCK
+OUTCOME_UNDERCUT = RK_OUTCOME_UNDERCUT
+POLICY_RANDOM = RK_POLICY_RANDOM
+POLICY_GREEDY = RK_POLICY_GREEDY
+STOCK_END_RULES = {
+    "dead_at_2": RK_STOCK_DEAD_AT_2,
+    "dead_at_2_last_chance": RK_STOCK_DEAD_AT_2_LAST_CHANCE,
+    "dead_on_draw": RK_STOCK_DEAD_ON_DRAW,
+    "reshuffle": RK_STOCK_RESHUFFLE,
+}
+
+#: the fields of rk_playout_rules, in order
+PLAYOUT_RULES_FIELDS = (
+    "num_players", "upcard_offer", "forbid_taken_discard", "refused_upcard_set_aside", "stock_end",
+    "max_restocks", "max_turns", "limit_from_upcard", "knock_limit", "knock_compare_lt",
+    "ace_upcard_gin_only", "spade_multiplier", "allow_layoff_on_knock", "layoff_onto_prior_layoffs",
+    "best_score_arrangement", "classic_two_player", "undercut_on_tie", "knock_bonus", "undercut_bonus",
+    "gin_bonus", "big_gin_bonus", "collect_differences", "losers_charged", "gin_loser_multiplier",
+    "gin_loser_extra", "undercut_knocker_extra",
+)
+
+
+def restock_shuffle(uint64_t seed, int restock, cards):
+    """The restock order of rk_restock_shuffle: ``cards`` (the discard pile
+    without its top card, bottom first) shuffled; the last is the new top."""
+    cdef uint8_t buf[52]
+    n = len(cards)
+    if n > 52:
+        raise ValueError("at most 52 cards")
+    for i in range(n):
+        buf[i] = cards[i]
+    rk_restock_shuffle(seed, restock, buf, n)
+    return tuple([buf[i] for i in range(n)])
+
+
+cdef int fill_rules(rk_playout_rules *pr, dict values) except -1:
+    cdef int v[26]
+    if len(PLAYOUT_RULES_FIELDS) != 26:
+        raise AssertionError("rk_playout_rules fields")
+    for i, name in enumerate(PLAYOUT_RULES_FIELDS):
+        v[i] = values[name]
+    pr.num_players, pr.upcard_offer, pr.forbid_taken_discard, pr.refused_upcard_set_aside = v[0], v[1], v[2], v[3]
+    pr.stock_end = <rk_stock_end>v[4]
+    pr.max_restocks, pr.max_turns, pr.limit_from_upcard, pr.knock_limit = v[5], v[6], v[7], v[8]
+    pr.knock_compare_lt, pr.ace_upcard_gin_only, pr.spade_multiplier = v[9], v[10], v[11]
+    pr.allow_layoff_on_knock, pr.layoff_onto_prior_layoffs, pr.best_score_arrangement = v[12], v[13], v[14]
+    pr.classic_two_player, pr.undercut_on_tie, pr.knock_bonus, pr.undercut_bonus = v[15], v[16], v[17], v[18]
+    pr.gin_bonus, pr.big_gin_bonus, pr.collect_differences, pr.losers_charged = v[19], v[20], v[21], v[22]
+    pr.gin_loser_multiplier, pr.gin_loser_extra, pr.undercut_knocker_extra = v[23], v[24], v[25]
+    return 0
+
+
+cdef int fill_position(rk_position *pos, tuple position) except -1:
+    hands, stock, discards, dealer, player, phase, upcard, taken, restocks, turns, seed = position
+    memset(pos, 0, sizeof(rk_position))
+    if len(hands) > 4 or len(stock) + len(discards) > 52:
+        raise RummykitError("too many hands or cards")
+    for i in range(len(hands)):
+        pos.hands[i] = as_mask(hands[i])
+    for i in range(len(stock)):
+        pos.stock[i] = stock[i]
+    for i in range(len(discards)):
+        pos.discards[i] = discards[i]
+    pos.n_stock, pos.n_discards = len(stock), len(discards)
+    pos.dealer, pos.player, pos.phase = dealer, player, <rk_phase>phase
+    pos.upcard, pos.taken, pos.restocks, pos.turns, pos.shuffle_seed = upcard, taken, restocks, turns, seed
+    return 0
+
+
+cdef tuple result_tuple(const rk_playout_result *r, int n):
+    return (r.outcome, r.knocker, r.winner, tuple([r.points[i] for i in range(n)]),
+            tuple([r.deadwood[i] for i in range(n)]), r.multiplier, r.actions)
+
+
+cdef class PlayoutSpec:
+    """Playout rules, the known part of a position and (optionally) its hidden
+    cards: ``hidden`` is None or (cards, dest, group_end) of rk_hidden, with
+    dest -1 for the stock."""
+
+    cdef rk_playout_rules pr
+    cdef rk_position known
+    cdef rk_hidden hidden
+    cdef readonly bint has_hidden
+    cdef readonly int num_players
+
+    def __cinit__(self, dict rules, tuple position, hidden=None):
+        fill_rules(&self.pr, rules)
+        fill_position(&self.known, position)
+        self.num_players = self.pr.num_players
+        self.has_hidden = hidden is not None
+        memset(&self.hidden, 0, sizeof(rk_hidden))
+        if hidden is not None:
+            cards, dest, group_end = hidden
+            if len(cards) != len(dest) or len(cards) > 52 or len(group_end) > 52:
+                raise RummykitError("bad hidden cards")
+            self.hidden.n_slots, self.hidden.n_groups = len(cards), len(group_end)
+            for i in range(len(cards)):
+                self.hidden.cards[i] = cards[i]
+                self.hidden.dest[i] = RK_DEST_STOCK if dest[i] < 0 else dest[i]
+            for i in range(len(group_end)):
+                self.hidden.group_end[i] = group_end[i]
+
+
+def playout_check(Rules rules, PlayoutSpec spec):
+    """Check the spec by running zero playouts (raises on a bad position)."""
+    cdef int32_t p = 0
+    cdef uint8_t o = 0
+    check(rk_playouts(rules.ptr, &spec.pr, &spec.known, &spec.hidden if spec.has_hidden else NULL,
+                      rk_policy(RK_POLICY_GREEDY, -1), 0, 0, 0, &p, &o))
+
+
+def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed,
+                 size_t first, int32_t[:, ::1] points, uint8_t[::1] outcomes):
+    """Playouts first .. first + len(outcomes) - 1 into the given arrays (GIL released)."""
+    cdef size_t n = outcomes.shape[0]
+    cdef rk_status st
+    cdef rk_policy pol = rk_policy(<rk_policy_kind>policy, max_knock_deadwood)
+    if points.shape[0] != n or points.shape[1] != spec.num_players:
+        raise ValueError("points must have shape (n, num_players)")
+    if n == 0:
+        return
+    with nogil:
+        st = rk_playouts(rules.ptr, &spec.pr, &spec.known, &spec.hidden if spec.has_hidden else NULL,
+                         pol, seed, first, n, &points[0, 0], &outcomes[0])
+    check(st)
+
+
+def playout_once(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed):
+    """Play the spec's position as it is (no resampling): (outcome, knocker,
+    winner, points, deadwood, multiplier, actions, final hands)."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef rk_rng rng
+    cdef rk_status st
+    check(rk_position_check(&spec.pr, &pos))
+    rk_rng_seed(&rng, seed, 0)
+    with nogil:
+        st = rk_playout(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood), &rng, &r)
+    check(st)
+    return result_tuple(&r, spec.num_players) + (tuple([pos.hands[i] for i in range(spec.num_players)]),)
+
+
+def policy_trace(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed):
+    """The actions of playout_once, in order (for tests)."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef rk_rng rng
+    cdef int a
+    check(rk_position_check(&spec.pr, &pos))
+    rk_rng_seed(&rng, seed, 0)
+    actions = []
+    while pos.phase != RK_PHASE_END:
+        a = rk_policy_action(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood), &rng)
+        if a < 0:
+            check(<rk_status>a)
+        actions.append(a)
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    return actions
+
+
+def score_knock(Rules rules, dict playout_rules, hands, int upcard, bint big_gin):
+    """rk_score_knock: (outcome, winner, points, deadwood, multiplier), knock order."""
+    cdef rk_playout_rules pr
+    cdef rk_mask h[4]
+    cdef rk_playout_result r
+    fill_rules(&pr, playout_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    check(rk_score_knock(rules.ptr, &pr, h, upcard, big_gin, &r))
+    n = pr.num_players
+    return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
+
+
+def replay_actions(Rules rules, PlayoutSpec spec, actions):
+    """Apply the given actions with rk_apply_action, each checked against
+    rk_legal_actions: ([legal actions before each step], result tuple or
+    None, final hands).  For tests of the C state machine."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef int legal[108]
+    cdef int k
+    check(rk_position_check(&spec.pr, &pos))
+    steps = []
+    for a in actions:
+        if pos.phase == RK_PHASE_END:
+            raise RummykitError("the hand is over")
+        k = rk_legal_actions(rules.ptr, &spec.pr, &pos, legal)
+        if k < 0:
+            check(<rk_status>k)
+        now = [legal[i] for i in range(k)]
+        steps.append(now)
+        if a not in now:
+            raise RummykitError(f"illegal action {a}")
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)])
+
+
+def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
+    """The deal playout ``index`` of rk_playouts would play: (hands, stock)."""
+    cdef rk_position pos = spec.known
+    cdef rk_rng rng
+    cdef uint8_t cards[52]
+    cdef int start = 0, end, g, k
+    if not spec.has_hidden:
+        raise RummykitError("no hidden cards")
+    rk_rng_seed(&rng, seed, index)
+    # the same steps as determinize() in playout.c
+    for i in range(spec.hidden.n_slots):
+        cards[i] = spec.hidden.cards[i]
+    for g in range(spec.hidden.n_groups):
+        end = spec.hidden.group_end[g]
+        rk_rng_shuffle(&rng, cards + start, end - start)
+        start = end
+    for k in range(spec.hidden.n_slots):
+        if spec.hidden.dest[k] == RK_DEST_STOCK:
+            pos.stock[pos.n_stock] = cards[k]
+            pos.n_stock += 1
+        else:
+            pos.hands[spec.hidden.dest[k]] |= (<rk_mask>1) << cards[k]
+    return tuple([pos.hands[i] for i in range(spec.num_players)]), tuple([pos.stock[i] for i in range(pos.n_stock)])

@@ -1,5 +1,5 @@
 # Cython declarations mirroring csrc/include/rummykit/rummykit.h.
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "rummykit/rummykit.h" nogil:
@@ -127,5 +127,130 @@ cdef extern from "rummykit/rummykit.h" nogil:
     int rk_multi_penalty(const rk_multi_rules *rules, rk_multi_hand hand)
     rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *counts, size_t n,
                                      int32_t *out, size_t *bad_index)
+
+    # ---- playouts
+    int RK_MAX_PLAYERS
+
+    ctypedef struct rk_rng:
+        uint64_t state
+
+    void rk_rng_seed(rk_rng *rng, uint64_t seed, uint64_t stream)
+    uint64_t rk_rng_next(rk_rng *rng)
+    uint32_t rk_rng_below(rk_rng *rng, uint32_t n)
+    void rk_rng_shuffle(rk_rng *rng, uint8_t *cards, size_t n)
+    void rk_restock_shuffle(uint64_t seed, int restock, uint8_t *cards, size_t n)
+
+    ctypedef enum rk_phase:
+        RK_PHASE_OFFER_NONDEALER
+        RK_PHASE_OFFER_DEALER
+        RK_PHASE_FORCED_STOCK_DRAW
+        RK_PHASE_DRAW
+        RK_PHASE_DISCARD
+        RK_PHASE_LAST_CHANCE
+        RK_PHASE_KNOCK_ONLY
+        RK_PHASE_SHOWDOWN
+        RK_PHASE_END
+
+    int RK_ACTION_KNOCK
+    int RK_ACTION_DRAW_STOCK
+    int RK_ACTION_TAKE
+    int RK_ACTION_PASS
+    int RK_ACTION_BIG_GIN
+    int RK_MAX_LEGAL
+
+    ctypedef enum rk_stock_end:
+        RK_STOCK_DEAD_AT_2
+        RK_STOCK_DEAD_AT_2_LAST_CHANCE
+        RK_STOCK_DEAD_ON_DRAW
+        RK_STOCK_RESHUFFLE
+
+    ctypedef enum rk_base_game:
+        RK_GAME_GIN
+        RK_GAME_OKLAHOMA_GIN
+        RK_GAME_OKLAHOMA_RUMMY
+
+    ctypedef struct rk_playout_rules:
+        int num_players
+        int upcard_offer
+        int forbid_taken_discard
+        int refused_upcard_set_aside
+        rk_stock_end stock_end
+        int max_restocks
+        int max_turns
+        int limit_from_upcard
+        int knock_limit
+        int knock_compare_lt
+        int ace_upcard_gin_only
+        int spade_multiplier
+        int allow_layoff_on_knock
+        int layoff_onto_prior_layoffs
+        int best_score_arrangement
+        int classic_two_player
+        int undercut_on_tie
+        int knock_bonus, undercut_bonus, gin_bonus
+        int big_gin_bonus
+        int collect_differences, losers_charged
+        int gin_loser_multiplier, gin_loser_extra, undercut_knocker_extra
+
+    ctypedef struct rk_position:
+        rk_mask hands[4]
+        uint8_t stock[52]
+        uint8_t discards[52]
+        int n_stock, n_discards
+        int dealer, player
+        rk_phase phase
+        int upcard
+        int taken
+        int restocks
+        int turns
+        uint64_t shuffle_seed
+
+    ctypedef enum rk_policy_kind:
+        RK_POLICY_RANDOM
+        RK_POLICY_GREEDY
+
+    ctypedef struct rk_policy:
+        rk_policy_kind kind
+        int max_knock_deadwood
+
+    int RK_OUTCOME_DEAD
+    int RK_OUTCOME_GIN
+    int RK_OUTCOME_BIG_GIN
+    int RK_OUTCOME_KNOCK
+    int RK_OUTCOME_UNDERCUT
+
+    ctypedef struct rk_playout_result:
+        int outcome
+        int knocker, winner
+        int points[4]
+        int deadwood[4]
+        int multiplier
+        int actions
+
+    int RK_DEST_STOCK
+
+    ctypedef struct rk_hidden:
+        int n_slots, n_groups
+        uint8_t cards[52]
+        uint8_t dest[52]
+        uint8_t group_end[52]
+
+    rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num_players)
+    rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t *deck, int dealer,
+                               uint64_t shuffle_seed, rk_position *pos)
+    rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos)
+    int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                         int *actions)
+    int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                         rk_policy policy, rk_rng *rng)
+    rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+                              int action, rk_playout_result *out)
+    rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+                         rk_policy policy, rk_rng *rng, rk_playout_result *out)
+    rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
+                             int upcard, int big_gin, rk_playout_result *out)
+    rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
+                          const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
+                          size_t n, int32_t *points, uint8_t *outcomes)
 
     const char *rk_status_message(rk_status status)

@@ -298,6 +298,213 @@ int rk_multi_penalty(const rk_multi_rules *rules, rk_multi_hand hand);
 rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *counts, size_t n, int32_t *out,
                                  size_t *bad_index);
 
+/* ---- playouts (knock games: Gin, Oklahoma Gin, Oklahoma Rummy) ------ */
+
+/*
+ * A playout plays one hand from a position to its end with a built-in
+ * policy for every seat, then scores it with the full rules: the knocker's
+ * arrangement (RULES.md §4 Q26), optimal lay-offs, undercuts, the spade
+ * multiplier, big gin and the stock-floor rules.  It is the state machine of
+ * rummykit.knock.state.KnockState (RULES.md Appendix A) with automatic
+ * showdown; the same deck, options and policy reach the same end and the
+ * same points in both engines.
+ *
+ * RANDOMNESS: rk_rng is splitmix64 (Steele, Lea and Flood 2014): a 64-bit
+ * state advanced by 0x9E3779B97F4A7C15 and mixed on output.  rk_rng_seed
+ * mixes a seed and a stream number into the state, so (seed, i) gives an
+ * independent-looking sequence for every playout i.  rk_rng_below(n) is
+ * Lemire's unbiased multiply-and-reject on the high 32 bits.  A shuffle is
+ * Fisher-Yates from the last position down: for i = n-1..1 swap a[i] with
+ * a[rk_rng_below(i + 1)].  The generator state is passed by pointer; there
+ * is no global state.
+ *
+ * RESTOCKS (stock_end_rule reshuffle, RULES.md §0.8 reshuffle_keep_top): the
+ * discard pile but its top card is shuffled with rk_restock_shuffle(hand's
+ * shuffle seed, restock index, pile) and becomes the stock, the pile's
+ * bottom card first (so the last card of the shuffled array is the new top
+ * of the stock).  The Python engine calls the same function.
+ */
+
+#define RK_MAX_PLAYERS 4
+
+typedef struct rk_rng {
+    uint64_t state;
+} rk_rng;
+
+/* Seed a generator from a seed and a stream number. */
+void rk_rng_seed(rk_rng *rng, uint64_t seed, uint64_t stream);
+/* The next 64 random bits. */
+uint64_t rk_rng_next(rk_rng *rng);
+/* A uniform integer in [0, n) (n >= 1). */
+uint32_t rk_rng_below(rk_rng *rng, uint32_t n);
+/* Shuffle n cards in place (Fisher-Yates as above). */
+void rk_rng_shuffle(rk_rng *rng, uint8_t *cards, size_t n);
+/* The restock shuffle: rk_rng_seed(seed, restock) then rk_rng_shuffle. */
+void rk_restock_shuffle(uint64_t seed, int restock, uint8_t *cards, size_t n);
+
+/* Phases: the values of rummykit.knock.state.Phase. */
+typedef enum rk_phase {
+    RK_PHASE_OFFER_NONDEALER = 0,
+    RK_PHASE_OFFER_DEALER = 1,
+    RK_PHASE_FORCED_STOCK_DRAW = 2,
+    RK_PHASE_DRAW = 3,
+    RK_PHASE_DISCARD = 4,     /* discard or knock */
+    RK_PHASE_LAST_CHANCE = 5, /* dead_at_2_last_chance: take the discard to knock, or pass */
+    RK_PHASE_KNOCK_ONLY = 6,  /* after taking the last-chance discard */
+    RK_PHASE_SHOWDOWN = 7,    /* manual showdown: not played by rk_playout */
+    RK_PHASE_END = 8
+} rk_phase;
+
+/* Action ids: those of rummykit.knock.actions (discard = card id). */
+#define RK_ACTION_KNOCK 52 /* + card id */
+#define RK_ACTION_DRAW_STOCK 104
+#define RK_ACTION_TAKE 105
+#define RK_ACTION_PASS 106
+#define RK_ACTION_BIG_GIN 107
+#define RK_MAX_LEGAL 108 /* more than any phase's legal actions */
+
+typedef enum rk_stock_end {
+    RK_STOCK_DEAD_AT_2 = 0,
+    RK_STOCK_DEAD_AT_2_LAST_CHANCE = 1,
+    RK_STOCK_DEAD_ON_DRAW = 2,
+    RK_STOCK_RESHUFFLE = 3
+} rk_stock_end;
+
+typedef enum rk_base_game {
+    RK_GAME_GIN = 0,
+    RK_GAME_OKLAHOMA_GIN = 1,
+    RK_GAME_OKLAHOMA_RUMMY = 2
+} rk_base_game;
+
+/* The options of RULES.md §2.1-§2.3 that change play or a hand's points
+ * (names as in rummykit.knock.rules.KnockRules; flags are 0 or 1). */
+typedef struct rk_playout_rules {
+    int num_players;               /* 2, 3 or 4 */
+    int upcard_offer;              /* first_turn_procedure == "upcard_offer" (used by rk_position_deal) */
+    int forbid_taken_discard;      /* forbid_discarding_taken_card */
+    int refused_upcard_set_aside;  /* refused_upcard_set_aside */
+    rk_stock_end stock_end;        /* stock_end_rule */
+    int max_restocks;              /* -1: unlimited */
+    int max_turns;                 /* -1: no cap */
+    int limit_from_upcard;         /* knock_limit_mode == "upcard" */
+    int knock_limit;               /* knock_limit (fixed mode) */
+    int knock_compare_lt;          /* knock_compare == "lt" */
+    int ace_upcard_gin_only;       /* ace_upcard_gin_only */
+    int spade_multiplier;          /* 1, 2 or 3 */
+    int allow_layoff_on_knock;     /* allow_layoff_on_knock */
+    int layoff_onto_prior_layoffs; /* layoff_onto_prior_layoffs */
+    int best_score_arrangement;    /* knocker_arrangement == "best_score" */
+    int classic_two_player;        /* scoring_model == "classic_two_player" */
+    int undercut_on_tie;           /* undercut_on_tie */
+    /* the §1.6.4 hand-scoring parameters */
+    int knock_bonus, undercut_bonus, gin_bonus;
+    int big_gin_bonus; /* -1: big gin is off */
+    int collect_differences, losers_charged;
+    int gin_loser_multiplier, gin_loser_extra, undercut_knocker_extra;
+} rk_playout_rules;
+
+/* A hand in progress (the fields of KnockState that play needs). */
+typedef struct rk_position {
+    rk_mask hands[RK_MAX_PLAYERS];
+    uint8_t stock[RK_NUM_CARDS];    /* stock[n_stock - 1] is the top */
+    uint8_t discards[RK_NUM_CARDS]; /* discards[n_discards - 1] is the top */
+    int n_stock, n_discards;
+    int dealer, player;
+    rk_phase phase;
+    int upcard;   /* the hand's original upcard: knock limit, gin-only rule, multiplier */
+    int taken;    /* card taken from the discard pile this turn, or -1 */
+    int restocks; /* restocks so far */
+    int turns;    /* completed turns */
+    uint64_t shuffle_seed; /* seeds the restocks */
+} rk_position;
+
+typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1 } rk_policy_kind;
+
+/* RK_POLICY_RANDOM: a uniform legal action (needs an rng).
+ * RK_POLICY_GREEDY (rummykit.agents.GreedyAgent), with H the hand to move:
+ *  - offer and draw: take the top discard t iff min over c in H of the
+ *    least deadwood of H + t - c is below the least deadwood of H; else
+ *    pass (offer) or draw from the stock; a forced stock draw draws;
+ *  - last chance: take iff taking is legal;
+ *  - discard and knock-only: big gin if legal; else the card c (not the
+ *    forbidden taken card) with the least deadwood of H - c, ties to the
+ *    highest card value then the highest card id (rk_best_discard); knock
+ *    with it if that knock is legal and (max_knock_deadwood < 0 or its
+ *    deadwood <= max_knock_deadwood), else discard it; knock-only knocks. */
+typedef struct rk_policy {
+    rk_policy_kind kind;
+    int max_knock_deadwood; /* greedy: -1 knocks as soon as allowed, 0 gin only */
+} rk_policy;
+
+/* Outcome codes (rummykit.playouts.GIN, ...). */
+#define RK_OUTCOME_DEAD 0
+#define RK_OUTCOME_GIN 1
+#define RK_OUTCOME_BIG_GIN 2
+#define RK_OUTCOME_KNOCK 3
+#define RK_OUTCOME_UNDERCUT 4
+
+typedef struct rk_playout_result {
+    int outcome;                     /* RK_OUTCOME_* */
+    int knocker, winner;             /* seats, -1 for a dead hand */
+    int points[RK_MAX_PLAYERS];      /* per seat, after the multiplier (0 for a dead hand) */
+    int deadwood[RK_MAX_PLAYERS];    /* per seat, final (after lay-offs); 0 for a dead hand */
+    int multiplier;
+    int actions;                     /* actions played */
+} rk_playout_result;
+
+/* The hidden part of a position for determinization: slot k receives one
+ * card of its group; the cards of each group (slots group_end[g-1] ..
+ * group_end[g] - 1, from 0) are shuffled among the group's slots.  dest[k]
+ * is a seat, or RK_DEST_STOCK for the stock (stock slots are pushed in slot
+ * order after the stock cards already in the position). */
+#define RK_DEST_STOCK 255
+typedef struct rk_hidden {
+    int n_slots, n_groups;
+    uint8_t cards[RK_NUM_CARDS];
+    uint8_t dest[RK_NUM_CARDS];
+    uint8_t group_end[RK_NUM_CARDS];
+} rk_hidden;
+
+/* The options of a base game with its defaults (KnockRules' BASE_GAMES). */
+rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num_players);
+/* Deal a fresh hand from a deck (52 distinct card ids, top first) exactly as
+ * KnockState does: one card at a time from the dealer's left, then the
+ * upcard, the rest is the stock. */
+rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
+                           uint64_t shuffle_seed, rk_position *pos);
+/* RK_OK if pos is a playable position: cards disjoint and in the deck, the
+ * phase before the end (not the manual showdown), seats in range. */
+rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos);
+/* The legal actions now, sorted (as KnockState.legal_actions); returns their
+ * number (0 at the end) or a negative status. */
+int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                     int actions[RK_MAX_LEGAL]);
+/* The policy's action now (an rng is needed for RK_POLICY_RANDOM). */
+int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                     rk_policy policy, rk_rng *rng);
+/* Apply a legal action (trusted); when it ends the hand, *out (if not NULL)
+ * receives the result and pos->phase becomes RK_PHASE_END. */
+rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+                          int action, rk_playout_result *out);
+/* Play pos to the end of the hand with the policy for every seat and score
+ * it.  pos is left at the end.  The position is trusted: check it once
+ * with rk_position_check. */
+rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+                     rk_policy policy, rk_rng *rng, rk_playout_result *out);
+/* Score a knock (auto showdown): hands in knock order (the knocker's final
+ * cards first, then the defenders in turn order), upcard as in the
+ * position; results in knock order. */
+rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
+                         int upcard, int big_gin, rk_playout_result *out);
+/* Playouts first .. first + n - 1 from determinizations of known + hidden
+ * (hidden NULL: no resampling): playout i seeds an rk_rng with (seed, i),
+ * deals the hidden cards, draws a fresh restock seed when hidden is given,
+ * and plays.  points[i * num_players + seat], outcomes[i].  Results depend
+ * on (seed, i) only, so any split over threads gives the same arrays. */
+rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
+                      const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
+                      size_t n, int32_t *points, uint8_t *outcomes);
+
 /* A short description of a status code (static storage). */
 const char *rk_status_message(rk_status status);
 

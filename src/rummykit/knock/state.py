@@ -476,15 +476,12 @@ class KnockState:
 
     def _restock(self) -> bool:
         """RULES.md §0.8 reshuffle_keep_top: the top discard stays; the rest
-        is shuffled (seeded by the hand and the restock count) into the stock."""
+        is shuffled (seeded by the hand and the restock count) into the stock
+        with the C core's restock shuffle, the one the C playouts use."""
         limit = self.rules.max_restocks
         if len(self.discards) < 2 or (limit >= 0 and self.restocks >= limit):
             return False
-        import numpy as np
-
-        rng = np.random.default_rng([self.shuffle_seed, self.restocks])
-        pile = list(self.discards[:-1])
-        self.stock = tuple(pile[i] for i in rng.permutation(len(pile)))
+        self.stock = _core.restock_shuffle(self.shuffle_seed, self.restocks, self.discards[:-1])
         self.discards = self.discards[-1:]
         self.restocks += 1
         return True

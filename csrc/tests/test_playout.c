@@ -1,0 +1,274 @@
+/* C tests of the playout kernel (no Python): the generator, deals, the
+ * invariants of many greedy and random playouts of every base game, the
+ * scoring of hand-built knocks, determinization and batch reproducibility.
+ * Prints a timing line (greedy Oklahoma Gin playouts per second). */
+#define _POSIX_C_SOURCE 199309L
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rummykit/rummykit.h"
+
+static int failures;
+
+#define CHECK(cond)                                                         \
+    do {                                                                    \
+        if (!(cond)) {                                                      \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                     \
+        }                                                                   \
+    } while (0)
+
+static rk_rules rules;
+
+static void random_deck(rk_rng *rng, uint8_t deck[52]) {
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+    rk_rng_shuffle(rng, deck, 52);
+}
+
+static rk_mask parse(const char *text) {
+    static const char ranks[] = "A23456789TJQK", suits[] = "CDHS";
+    rk_mask m = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == ' ') continue;
+        int r = (int)(strchr(ranks, p[0]) - ranks), s = (int)(strchr(suits, p[1]) - suits);
+        m |= (rk_mask)1 << (13 * s + r);
+        p++;
+    }
+    return m;
+}
+
+static void test_rng(void) {
+    rk_rng a, b;
+    rk_rng_seed(&a, 42, 7);
+    rk_rng_seed(&b, 42, 7);
+    for (int i = 0; i < 100; i++) CHECK(rk_rng_next(&a) == rk_rng_next(&b));
+    rk_rng_seed(&b, 42, 8);
+    CHECK(rk_rng_next(&a) != rk_rng_next(&b));
+    int counts[5] = {0};
+    for (int i = 0; i < 50000; i++) counts[rk_rng_below(&a, 5)]++;
+    for (int i = 0; i < 5; i++) CHECK(counts[i] > 9500 && counts[i] < 10500);
+    uint8_t cards[30];
+    for (int i = 0; i < 30; i++) cards[i] = (uint8_t)i;
+    rk_restock_shuffle(123, 0, cards, 30);
+    uint64_t seen = 0;
+    for (int i = 0; i < 30; i++) seen |= 1ull << cards[i];
+    CHECK(seen == (1ull << 30) - 1);
+}
+
+static void test_deal(void) {
+    rk_playout_rules pr;
+    rk_position pos;
+    uint8_t deck[52];
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+    CHECK(rk_playout_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
+    CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_OK);
+    CHECK(rk_card_count(pos.hands[0]) == 10 && rk_card_count(pos.hands[1]) == 10);
+    CHECK(pos.hands[1] & 1u); /* the first card goes to the dealer's left */
+    CHECK(pos.upcard == 20 && pos.discards[0] == 20 && pos.n_stock == 31);
+    CHECK(pos.stock[pos.n_stock - 1] == 21); /* the next card of the deck is the top of the stock */
+    CHECK(pos.phase == RK_PHASE_OFFER_NONDEALER && pos.player == 1);
+    CHECK(rk_position_check(&pr, &pos) == RK_OK);
+    deck[5] = 4;
+    CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_ERR_ARG);
+    CHECK(rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 2) == RK_ERR_ARG);
+}
+
+static void play_many(rk_base_game game, int players, rk_policy policy, int hands, int stock_end) {
+    rk_playout_rules pr;
+    CHECK(rk_playout_rules_init(&pr, game, players) == RK_OK);
+    if (stock_end >= 0) pr.stock_end = (rk_stock_end)stock_end;
+    rk_rng rng;
+    rk_rng_seed(&rng, 99, (uint64_t)(game * 10 + players));
+    int outcomes[5] = {0};
+    for (int h = 0; h < hands; h++) {
+        uint8_t deck[52];
+        rk_position pos;
+        rk_playout_result r;
+        random_deck(&rng, deck);
+        CHECK(rk_position_deal(&pr, deck, h % players, rk_rng_next(&rng), &pos) == RK_OK);
+        rk_status st = rk_playout(&rules, &pr, &pos, policy, &rng, &r);
+        if (st != RK_OK) {
+            failures++;
+            fprintf(stderr, "playout failed: game %d players %d policy %d stock_end %d: %s\n", (int)game,
+                    players, (int)policy.kind, stock_end, rk_status_message(st));
+            return;
+        }
+        CHECK(pos.phase == RK_PHASE_END);
+        CHECK(r.outcome >= 0 && r.outcome <= 4);
+        outcomes[r.outcome]++;
+        /* every card is somewhere, once */
+        rk_mask all = 0;
+        int count = 0;
+        for (int s = 0; s < players; s++) {
+            CHECK(!(all & pos.hands[s]));
+            all |= pos.hands[s];
+            count += rk_card_count(pos.hands[s]);
+        }
+        for (int i = 0; i < pos.n_stock; i++) all |= (rk_mask)1 << pos.stock[i];
+        for (int i = 0; i < pos.n_discards; i++) all |= (rk_mask)1 << pos.discards[i];
+        count += pos.n_stock + pos.n_discards;
+        int knocked = r.outcome != RK_OUTCOME_DEAD && r.outcome != RK_OUTCOME_BIG_GIN; /* card face down */
+        CHECK(count + knocked + (pr.refused_upcard_set_aside && count + knocked < 52) == 52);
+        if (r.outcome == RK_OUTCOME_DEAD) {
+            for (int s = 0; s < players; s++) CHECK(r.points[s] == 0);
+            continue;
+        }
+        int sum = 0;
+        for (int s = 0; s < players; s++) sum += r.points[s];
+        if (!pr.losers_charged) {
+            CHECK(r.points[r.winner] > 0 || (r.outcome == RK_OUTCOME_KNOCK && pr.knock_bonus == 0));
+            CHECK(sum == r.points[r.winner]);
+        } else {
+            CHECK(sum == 0 || pr.knock_bonus || pr.gin_bonus || pr.undercut_bonus); /* net_collect: bonuses */
+        }
+        CHECK(r.deadwood[r.knocker] == 0 || r.outcome != RK_OUTCOME_GIN);
+    }
+    if (policy.kind == RK_POLICY_GREEDY) CHECK(outcomes[RK_OUTCOME_GIN] + outcomes[RK_OUTCOME_KNOCK] > 0);
+}
+
+static void test_playouts(void) {
+    rk_policy greedy = {RK_POLICY_GREEDY, -1}, gin_only = {RK_POLICY_GREEDY, 0}, random = {RK_POLICY_RANDOM, -1};
+    for (int i = 0; i < 2; i++) {
+        rk_policy p = i ? random : greedy;
+        play_many(RK_GAME_GIN, 2, p, 2000, -1);
+        play_many(RK_GAME_OKLAHOMA_GIN, 2, p, 2000, -1);
+        play_many(RK_GAME_OKLAHOMA_RUMMY, 3, p, 1000, -1);
+        play_many(RK_GAME_OKLAHOMA_RUMMY, 4, p, 1000, -1);
+        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_DEAD_AT_2_LAST_CHANCE);
+        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_DEAD_ON_DRAW);
+        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_RESHUFFLE);
+    }
+    play_many(RK_GAME_GIN, 2, gin_only, 1000, RK_STOCK_RESHUFFLE);
+}
+
+static void test_scoring(void) {
+    rk_playout_rules pr;
+    rk_playout_result r;
+    rk_mask hands[4];
+    /* EX-G02-like undercut: knocker deadwood 9 against 7 (no lay-off) */
+    rk_playout_rules_init(&pr, RK_GAME_GIN, 2);
+    hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H 9S");
+    hands[1] = parse("KC KD KH 5S 6S 7S 2D 5H AS QD");
+    /* defender: 3 + 7 (2D 5H) + 1 (AS) ... compute with the core */
+    int d1 = rk_deadwood(&rules, hands[1]);
+    CHECK(rk_score_knock(&rules, &pr, hands, 51, 0, &r) == RK_OK);
+    CHECK(r.deadwood[0] == 9);
+    if (d1 <= 9) {
+        CHECK(r.outcome == RK_OUTCOME_UNDERCUT && r.winner == 1 && r.points[1] == 25 + 9 - r.deadwood[1]);
+    } else {
+        CHECK(r.outcome == RK_OUTCOME_KNOCK && r.points[0] == r.deadwood[1] - 9);
+    }
+    /* gin, Oklahoma Gin with a spade upcard: doubled */
+    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
+    hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H TH");
+    hands[1] = parse("KC KD 2H 5S 6S 8S 2D 5H AS QD");
+    CHECK(rk_score_knock(&rules, &pr, hands, 51, 0, &r) == RK_OK);
+    CHECK(r.outcome == RK_OUTCOME_GIN && r.multiplier == 2);
+    CHECK(r.points[0] == 2 * (25 + rk_deadwood(&rules, hands[1])) && r.points[1] == 0);
+    /* ace upcard: gin only */
+    hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H 2S");
+    CHECK(rk_score_knock(&rules, &pr, hands, 13, 0, &r) == RK_ERR_NO_KNOCK);
+    /* lay-off: the defender lays 4C on AC 2C 3C */
+    rk_playout_rules_init(&pr, RK_GAME_GIN, 2);
+    hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H 2S");
+    hands[1] = parse("4C KD KH KS 9C 9D 9S QC QD JH");
+    CHECK(rk_score_knock(&rules, &pr, hands, 48, 0, &r) == RK_OK);
+    CHECK(r.deadwood[0] == 2 && r.deadwood[1] == 30 && r.outcome == RK_OUTCOME_KNOCK && r.points[0] == 28);
+    pr.allow_layoff_on_knock = 0;
+    CHECK(rk_score_knock(&rules, &pr, hands, 48, 0, &r) == RK_OK && r.deadwood[1] == 34);
+    /* net_collect, three players */
+    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 3);
+    hands[0] = parse("AC 2C 3C 4D 5D 6D 2S");
+    hands[1] = parse("KC KD KH 9C 9D 4S 5S");
+    hands[2] = parse("QC QD QH QS JD 5H 3H");
+    CHECK(rk_score_knock(&rules, &pr, hands, 46, 0, &r) == RK_OK); /* 8S upcard: limit 8, multiplier 2 */
+    CHECK(r.outcome == RK_OUTCOME_KNOCK && r.multiplier == 2);
+    CHECK(r.points[0] == 2 * (10 + (r.deadwood[1] - 2) + (r.deadwood[2] - 2)));
+    CHECK(r.points[1] == -2 * (r.deadwood[1] - 2) && r.points[0] + r.points[1] + r.points[2] == 20);
+}
+
+static void test_batches(void) {
+    rk_playout_rules pr;
+    rk_position pos;
+    uint8_t deck[52];
+    rk_rng rng;
+    rk_rng_seed(&rng, 5, 0);
+    random_deck(&rng, deck);
+    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
+    rk_position_deal(&pr, deck, 0, 77, &pos);
+    /* hide seat 0's hand and the stock from seat 1 (to move: seat 1) */
+    rk_hidden hidden;
+    rk_position known = pos;
+    int k = 0;
+    for (int c = 0; c < 52; c++)
+        if ((pos.hands[0] >> c) & 1u) hidden.cards[k] = (uint8_t)c, hidden.dest[k++] = 0;
+    for (int i = 0; i < pos.n_stock; i++) hidden.cards[k] = pos.stock[i], hidden.dest[k++] = RK_DEST_STOCK;
+    known.hands[0] = 0;
+    known.n_stock = 0;
+    hidden.n_slots = k;
+    hidden.n_groups = 1;
+    hidden.group_end[0] = (uint8_t)k;
+    rk_policy greedy = {RK_POLICY_GREEDY, -1};
+    int32_t pts_a[200 * 2], pts_b[200 * 2];
+    uint8_t out_a[200], out_b[200];
+    CHECK(rk_playouts(&rules, &pr, &known, &hidden, greedy, 9, 0, 200, pts_a, out_a) == RK_OK);
+    CHECK(rk_playouts(&rules, &pr, &known, &hidden, greedy, 9, 0, 120, pts_b, out_b) == RK_OK);
+    CHECK(rk_playouts(&rules, &pr, &known, &hidden, greedy, 9, 120, 80, pts_b + 240, out_b + 120) == RK_OK);
+    CHECK(memcmp(pts_a, pts_b, sizeof pts_a) == 0 && memcmp(out_a, out_b, sizeof out_a) == 0);
+    int differ = 0;
+    for (int i = 1; i < 200; i++) differ += pts_a[2 * i] != pts_a[0] || pts_a[2 * i + 1] != pts_a[1];
+    CHECK(differ > 0);
+    hidden.dest[0] = 3; /* not a seat of a two-player game */
+    CHECK(rk_playouts(&rules, &pr, &known, &hidden, greedy, 9, 0, 1, pts_a, out_a) == RK_ERR_ARG);
+    hidden.dest[0] = 1; /* a card twice */
+    hidden.cards[0] = (uint8_t)rk_card_count(0);
+    for (int c = 0; c < 52; c++)
+        if ((pos.hands[1] >> c) & 1u) hidden.cards[0] = (uint8_t)c;
+    CHECK(rk_playouts(&rules, &pr, &known, &hidden, greedy, 9, 0, 1, pts_a, out_a) == RK_ERR_OVERLAP);
+}
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void timing(void) {
+    rk_playout_rules pr;
+    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
+    rk_rng rng;
+    rk_rng_seed(&rng, 1, 1);
+    rk_policy greedy = {RK_POLICY_GREEDY, -1};
+    int n = 20000;
+    double t = now();
+    long sink = 0;
+    for (int h = 0; h < n; h++) {
+        uint8_t deck[52];
+        rk_position pos;
+        rk_playout_result r;
+        random_deck(&rng, deck);
+        rk_position_deal(&pr, deck, h & 1, h, &pos);
+        rk_playout(&rules, &pr, &pos, greedy, &rng, &r);
+        sink += r.points[0];
+    }
+    t = now() - t;
+    printf("greedy oklahoma gin playouts/s: %.0f (sink %ld)\n", n / t, sink);
+}
+
+int main(void) {
+    if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
+    test_rng();
+    test_deal();
+    test_scoring();
+    test_playouts();
+    test_batches();
+    timing();
+    if (failures) {
+        fprintf(stderr, "%d failures\n", failures);
+        return 1;
+    }
+    printf("playout tests passed\n");
+    return 0;
+}

@@ -1,0 +1,266 @@
+"""Fast playouts of the knock games in C: many hands played to the end from
+determinizations of a state, for Monte Carlo evaluation and search.
+
+>>> import rummykit as rk
+>>> state = rk.Game("oklahoma-gin").new_hand(seed=3)
+>>> points, outcomes = rk.playouts(state, 1000, seed=1)
+>>> points.shape, points.dtype, outcomes.shape, outcomes.dtype
+((1000, 2), dtype('int32'), (1000,), dtype('uint8'))
+>>> bool(set(outcomes.tolist()) <= {DEAD, GIN, BIG_GIN, KNOCK, UNDERCUT})
+True
+>>> same, _ = rk.playouts(state, 1000, seed=1, threads=2)
+>>> bool((same == points).all())
+True
+>>> OUTCOMES[GIN], OUTCOMES[DEAD]
+('gin', 'dead')
+
+Each playout resamples the cards hidden from the seat to move (as
+:func:`rummykit.knock.observe.determinize` does: cards seen taken from the
+discard pile stay with their holder, restocked cards stay in their group,
+the stock order and the future restock seed are drawn afresh), then every
+seat plays the policy to the end of the hand, scored with the full rules of
+the variant (the knocker's arrangement, optimal lay-offs, undercuts, the
+spade multiplier, big gin, the stock-floor rule).  The C kernel is the
+``KnockState`` state machine: with the same deck, options and policy it
+reaches the same end and the same points (``tests/test_playouts.py``).
+
+Policies:
+
+* ``"greedy"``: :class:`rummykit.agents.GreedyAgent` (``max_knock_deadwood``
+  as there: None knocks as soon as allowed, 0 waits for gin);
+* ``"random"``: a uniformly random legal action (splitmix64 seeded per
+  playout; not the numpy stream of :class:`~rummykit.agents.RandomAgent`).
+
+Playout ``i`` depends only on ``(seed, i)``: the same seed gives the same
+arrays for any number of threads.  Points are each seat's hand points
+(``KnockState.returns()``: after the multiplier, 0 for a dead hand); match
+options (boxes, game bonuses, Hollywood sheets) do not enter.  Not
+supported (``InvalidOptionError``): ``auto_showdown=False`` (the manual
+showdown) and ``partnerships``.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit import _core
+from rummykit.errors import InvalidOptionError, RummykitError
+from rummykit.knock.state import END, SHOWDOWN, KnockState
+
+if TYPE_CHECKING:
+    from rummykit.knock.rules import KnockRules
+
+__all__ = ["BIG_GIN", "DEAD", "GIN", "KNOCK", "OUTCOMES", "POLICIES", "UNDERCUT", "playouts"]
+
+#: outcome codes of :func:`playouts`
+DEAD: int = _core.OUTCOME_DEAD
+GIN: int = _core.OUTCOME_GIN
+BIG_GIN: int = _core.OUTCOME_BIG_GIN
+KNOCK: int = _core.OUTCOME_KNOCK
+UNDERCUT: int = _core.OUTCOME_UNDERCUT
+#: outcome names by code (the names of ``HandResult.outcome``)
+OUTCOMES: tuple[str, ...] = ("dead", "gin", "big_gin", "knock", "undercut")
+_CODES = {name: code for code, name in enumerate(OUTCOMES)}
+#: policy names
+POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}
+
+_SCORING = (
+    "knock_bonus",
+    "undercut_bonus",
+    "gin_bonus",
+    "collect_differences",
+    "losers_charged",
+    "gin_loser_multiplier",
+    "gin_loser_extra",
+    "undercut_knocker_extra",
+)
+
+
+def playout_rules(rules: KnockRules) -> dict[str, int]:
+    """The ``rk_playout_rules`` fields of a knock variant;
+    :class:`InvalidOptionError` for an option the C kernel does not play."""
+    if not rules.auto_showdown:
+        raise InvalidOptionError("playouts: auto_showdown=False (the manual showdown) is not supported")
+    if rules.partnerships:
+        raise InvalidOptionError("playouts: partnerships are not supported")
+    values = {
+        "num_players": rules.num_players,
+        "upcard_offer": rules.first_turn_procedure == "upcard_offer",
+        "forbid_taken_discard": rules.forbid_discarding_taken_card,
+        "refused_upcard_set_aside": rules.refused_upcard_set_aside,
+        "stock_end": _core.STOCK_END_RULES[rules.stock_end_rule],
+        "max_restocks": rules.max_restocks,
+        "max_turns": rules.max_turns,
+        "limit_from_upcard": rules.knock_limit_mode == "upcard",
+        "knock_limit": rules.knock_limit,
+        "knock_compare_lt": rules.knock_compare == "lt",
+        "ace_upcard_gin_only": rules.ace_upcard_gin_only,
+        "spade_multiplier": rules.spade_multiplier,
+        "allow_layoff_on_knock": rules.allow_layoff_on_knock,
+        "layoff_onto_prior_layoffs": rules.layoff_onto_prior_layoffs,
+        "best_score_arrangement": rules.knocker_arrangement == "best_score",
+        "classic_two_player": rules.scoring_model == "classic_two_player",
+        "undercut_on_tie": rules.undercut_on_tie,
+        "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
+    }
+    values.update({name: getattr(rules, name) for name in _SCORING})
+    return {k: int(v) for k, v in values.items()}
+
+
+def _position(state: KnockState, hands: tuple[int, ...], stock: tuple[int, ...]) -> tuple[Any, ...]:
+    return (
+        hands,
+        stock,
+        state.discards,
+        state.dealer,
+        state.player,
+        int(state.phase),
+        int(state.upcard),
+        state.taken,
+        state.restocks,
+        state.turns,
+        state.shuffle_seed % 2**64,
+    )
+
+
+def exact_spec(state: KnockState) -> _core.PlayoutSpec:
+    """The state as it is, every card in place (tests: the same deal in both engines)."""
+    _check_state(state)
+    return _core.PlayoutSpec(playout_rules(state.rules), _position(state, state.hands, state.stock))
+
+
+def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
+    """What ``player`` knows of the state, with its hidden cards in groups
+    for the C determinization (the bookkeeping of ``observe.determinize``)."""
+    from rummykit.knock import observe
+
+    _check_state(state)
+    replay = observe._replay(state)
+    groups = len(replay.hidden[0])
+    group = replay.group
+    others = [q for q in range(state.n) if q != player]
+    seen = {q: observe._seen(state, player, q) for q in others}
+    visible = state.hands[player] | observe._mask(state.discards)
+    for q in range(state.n):
+        visible |= state.known[q]
+    for q in others:
+        visible |= seen[q]
+    if state.set_aside >= 0:
+        visible |= 1 << state.set_aside
+    places = {}
+    for q in others:
+        count = list(replay.hidden[q])
+        for c in range(52):
+            if (seen[q] & ~state.known[q]) >> c & 1:
+                count[group[c]] -= 1
+        places[q] = count
+    pools: list[list[int]] = [[] for _ in range(groups)]
+    for c in range(52):
+        if not visible >> c & 1:
+            pools[group[c]].append(c)
+    cards: list[int] = []
+    dest: list[int] = []
+    ends: list[int] = []
+    for g, pool in enumerate(pools):
+        slots = [q for q in others for _ in range(places[q][g])]
+        if g == replay.restocks:
+            slots += [-1] * len(state.stock)
+        if len(slots) != len(pool):
+            raise RummykitError(f"inconsistent state: {len(pool)} hidden cards of group {g}, places for {len(slots)}")
+        cards += pool
+        dest += slots
+        ends.append(len(cards))
+    hands = tuple(seen[q] if q != player else state.hands[q] for q in range(state.n))
+    return _core.PlayoutSpec(playout_rules(state.rules), _position(state, hands, ()), (cards, dest, ends))
+
+
+def _check_state(state: KnockState) -> None:
+    if not isinstance(state, KnockState):
+        raise InvalidOptionError(f"playouts need a knock-game state (KnockState), got {state!r}")
+    if state.phase == SHOWDOWN:
+        raise InvalidOptionError("playouts: the manual showdown (auto_showdown=False) is not supported")
+
+
+def _seed(seed: Any) -> int:
+    if seed is None:
+        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(2**63))
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and 0 <= int(seed) < 2**64:
+        return int(seed)
+    raise InvalidOptionError(f"seed must be an int in 0..2**64-1, a numpy Generator or None, got {seed!r}")
+
+
+def _check_count(name: str, value: Any, minimum: int) -> int:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or int(value) < minimum:
+        raise InvalidOptionError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def playouts(
+    state: KnockState,
+    n: int,
+    *,
+    policy: str = "greedy",
+    seed: Any = None,
+    threads: int = 1,
+    max_knock_deadwood: int | None = None,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+    """Play ``n`` hands to the end from determinizations of ``state`` for
+    the seat to move, in C with the GIL released.
+
+    Returns ``(points, outcomes)``: ``points[i, seat]`` (int32, hand points
+    in seat order) and ``outcomes[i]`` (uint8: :data:`DEAD`, :data:`GIN`,
+    :data:`BIG_GIN`, :data:`KNOCK`, :data:`UNDERCUT`).  ``policy`` is
+    ``"greedy"`` or ``"random"`` (see the module docstring); ``seed`` an int
+    (0..2**64-1), a numpy Generator or None; ``threads`` splits the
+    playouts over that many threads (the results do not depend on it).
+    A finished hand gives its own result ``n`` times.
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("gin").new_hand(seed=5)
+    >>> points, outcomes = rk.playouts(state, 500, policy="random", seed=2)
+    >>> int((points[outcomes == DEAD] != 0).sum())
+    0
+    >>> rk.playouts(state, 10, policy="clever")
+    Traceback (most recent call last):
+    ...
+    rummykit.errors.InvalidOptionError: policy must be one of ['greedy', 'random'], got 'clever'
+    """
+    n = _check_count("n", n, 0)
+    threads = _check_count("threads", threads, 1)
+    if policy not in POLICIES:
+        raise InvalidOptionError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    if max_knock_deadwood is None:
+        knock_at = -1
+    else:
+        knock_at = _check_count("max_knock_deadwood", max_knock_deadwood, 0)
+    c_seed = _seed(seed)
+    _check_state(state)
+    playout_rules(state.rules)  # an unsupported option raises before anything runs
+    points = np.zeros((n, state.n), dtype=np.int32)
+    outcomes = np.zeros(n, dtype=np.uint8)
+    if state.phase == END:
+        assert state.result is not None
+        points[:] = state.returns()
+        outcomes[:] = _CODES[state.result.outcome]
+        return points, outcomes
+    spec = hidden_spec(state, state.player)
+    _core.playout_check(state._core_rules, spec)
+    code = POLICIES[policy]
+
+    def run(lo: int, hi: int) -> None:
+        _core.run_playouts(state._core_rules, spec, code, knock_at, c_seed, lo, points[lo:hi], outcomes[lo:hi])
+
+    if threads == 1 or n < 2 * threads:
+        run(0, n)
+        return points, outcomes
+    bounds = [n * i // threads for i in range(threads + 1)]
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for future in [pool.submit(run, bounds[i], bounds[i + 1]) for i in range(threads)]:
+            future.result()
+    return points, outcomes
