@@ -31,9 +31,7 @@ def record(benchmark, figures, key, name, per_round, unit="ns", target="", note=
         return None
     value = med / per_round * scale
     benchmark.extra_info[f"{unit}_per_item_median"] = round(value, 3)
-    benchmark.extra_info[f"{unit}_per_item_min"] = round(
-        min_seconds(benchmark) / per_round * scale, 3
-    )
+    benchmark.extra_info[f"{unit}_per_item_min"] = round(min_seconds(benchmark) / per_round * scale, 3)
     benchmark.extra_info["items_per_round"] = per_round
     if target:
         benchmark.extra_info["target"] = target
@@ -51,5 +49,3 @@ def ratio(benchmark, figures, key, name, slow_key, fast_key, note=""):
     benchmark.extra_info[f"speedup_{key}"] = round(value, 1)
     figures.add(key, name, value, "x", note=note)
     return value
-
-

@@ -46,8 +46,13 @@ def test_random_play(benchmark, figures, name, options, key):
     assert actions > HANDS * 20
     value = record(benchmark, figures, f"knock_{key}_hand", f"random {name} {game.num_players}p hand", HANDS, unit="us")
     if value is not None:
-        figures.add(f"knock_{key}_rate", f"random {name} {game.num_players}p hands/s", 1e6 / value, "/s",
-                    target=">= 3,000/s" if key == "gin2" else "")
+        figures.add(
+            f"knock_{key}_rate",
+            f"random {name} {game.num_players}p hands/s",
+            1e6 / value,
+            "/s",
+            target=">= 3,000/s" if key == "gin2" else "",
+        )
 
 
 def mid_hand_state() -> rk.KnockState:
@@ -62,8 +67,9 @@ def test_clone(benchmark, figures):
     state = mid_hand_state()
     copies = benchmark(lambda: [state.clone() for _ in range(1000)])
     assert copies[0].hands == state.hands and copies[0] is not state
-    record(benchmark, figures, "knock_clone", "KnockState.clone() (gin, 20 actions in)", 1000, unit="us",
-           target="<= 3 us")
+    record(
+        benchmark, figures, "knock_clone", "KnockState.clone() (gin, 20 actions in)", 1000, unit="us", target="<= 3 us"
+    )
 
 
 def test_legal_actions(benchmark, figures):
@@ -77,8 +83,15 @@ def test_legal_actions(benchmark, figures):
 
     legal = benchmark(fresh)
     assert legal == sorted(legal) and len(legal) >= 10
-    record(benchmark, figures, "knock_legal", "legal_actions() in the discard step (uncached)", 1000,
-           unit="us", target="<= 2 us")
+    record(
+        benchmark,
+        figures,
+        "knock_legal",
+        "legal_actions() in the discard step (uncached)",
+        1000,
+        unit="us",
+        target="<= 2 us",
+    )
 
 
 def openspiel_random_hands(hands: int, seed: int) -> int:
@@ -104,8 +117,14 @@ def test_openspiel_random_play(benchmark, figures):
     actions = benchmark.pedantic(openspiel_random_hands, args=(50, 1), rounds=3, iterations=1)
     assert actions > 50 * 20
     record(benchmark, figures, "openspiel_gin_hand", "OpenSpiel gin_rummy random hand", 50, unit="us")
-    ratio(benchmark, figures, "knock_vs_openspiel", "random gin hands: rummykit / OpenSpiel speed",
-          "openspiel_gin_hand", "knock_gin2_hand")
+    ratio(
+        benchmark,
+        figures,
+        "knock_vs_openspiel",
+        "random gin hands: rummykit / OpenSpiel speed",
+        "openspiel_gin_hand",
+        "knock_gin2_hand",
+    )
 
 
 def test_openspiel_clone(benchmark, figures):
@@ -119,5 +138,11 @@ def test_openspiel_clone(benchmark, figures):
             state.apply_action(rng.choice(state.legal_actions()))
     benchmark(lambda: [state.clone() for _ in range(1000)])
     record(benchmark, figures, "openspiel_clone", "OpenSpiel gin_rummy clone()", 1000, unit="us")
-    ratio(benchmark, figures, "clone_vs_openspiel", "clone(): rummykit / OpenSpiel speed", "openspiel_clone",
-          "knock_clone")
+    ratio(
+        benchmark,
+        figures,
+        "clone_vs_openspiel",
+        "clone(): rummykit / OpenSpiel speed",
+        "openspiel_clone",
+        "knock_clone",
+    )

@@ -86,11 +86,15 @@ def test_random_playouts(benchmark, figures):
 
 def test_greedy_playouts_two_threads(benchmark, figures):
     state = rk.Game("oklahoma-gin").new_hand(seed=2026)
-    benchmark.pedantic(
-        rk.playouts, args=(state, GREEDY_N), kwargs={"seed": 1, "threads": 2}, rounds=5, iterations=1
+    benchmark.pedantic(rk.playouts, args=(state, GREEDY_N), kwargs={"seed": 1, "threads": 2}, rounds=5, iterations=1)
+    record(
+        benchmark,
+        figures,
+        "playouts_greedy_okgin_2t",
+        "greedy playouts, Oklahoma Gin 2p, 2 threads",
+        GREEDY_N,
+        unit="us",
     )
-    record(benchmark, figures, "playouts_greedy_okgin_2t", "greedy playouts, Oklahoma Gin 2p, 2 threads", GREEDY_N,
-           unit="us")
 
 
 def test_c_playouts(benchmark, figures, tmp_path_factory):
@@ -100,8 +104,17 @@ def test_c_playouts(benchmark, figures, tmp_path_factory):
         pytest.skip("no C compiler")
     exe = tmp_path_factory.mktemp("c_playouts") / "bench_playouts"
     sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
-    cmd = [cc, "-std=c99", "-O3", "-DNDEBUG", f"-I{REPO / 'csrc' / 'include'}",
-           str(Path(__file__).parent / "c" / "bench_playouts.c"), *sources, "-o", str(exe)]
+    cmd = [
+        cc,
+        "-std=c99",
+        "-O3",
+        "-DNDEBUG",
+        f"-I{REPO / 'csrc' / 'include'}",
+        str(Path(__file__).parent / "c" / "bench_playouts.c"),
+        *sources,
+        "-o",
+        str(exe),
+    ]
     subprocess.run(cmd, check=True, capture_output=True, timeout=120)
     out = benchmark.pedantic(
         lambda: subprocess.run([str(exe), "50000"], capture_output=True, text=True, check=True, timeout=300).stdout,
@@ -112,6 +125,11 @@ def test_c_playouts(benchmark, figures, tmp_path_factory):
         _, game, policy, rate, actions = line.split()
         us = 1e6 / float(rate)
         benchmark.extra_info[f"{game}_{policy}_per_second"] = float(rate)
-        figures.add(f"c_playouts_{game}_{policy}", f"C rk_playout, {game} {policy} (fresh deals)", us, "us",
-                    target="<= 3.33 us" if (game, policy) == ("oklahoma_gin", "greedy") else "",
-                    note=f"{float(rate):,.0f}/s, {actions} actions/hand")
+        figures.add(
+            f"c_playouts_{game}_{policy}",
+            f"C rk_playout, {game} {policy} (fresh deals)",
+            us,
+            "us",
+            target="<= 3.33 us" if (game, policy) == ("oklahoma_gin", "greedy") else "",
+            note=f"{float(rate):,.0f}/s, {actions} actions/hand",
+        )

@@ -41,6 +41,7 @@ _ORDERS = {
 # Small helpers
 # ---------------------------------------------------------------------------
 
+
 def rank_of(card: int) -> int:
     """Rank 0..12 (0 = Ace) of a card id."""
     return card % 13
@@ -124,6 +125,7 @@ def deadwood_of(cards: Iterable[int], values=DEFAULT_VALUES) -> int:
 # Melds
 # ---------------------------------------------------------------------------
 
+
 def _is_set(cards: frozenset[int]) -> bool:
     return len(cards) in (3, 4) and len({rank_of(c) for c in cards}) == 1
 
@@ -187,6 +189,7 @@ def _is_run_meld(meld: frozenset[int]) -> bool:
 # Minimum deadwood
 # ---------------------------------------------------------------------------
 
+
 def _melds_by_card(melds: list[frozenset[int]]) -> dict[int, list[frozenset[int]]]:
     by_card: dict[int, list[frozenset[int]]] = {}
     for m in melds:
@@ -248,6 +251,7 @@ def min_deadwood(hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES) 
 # Arrangements
 # ---------------------------------------------------------------------------
 
+
 def is_canonical(arrangement: Iterable[frozenset[int]], aces: str = "low") -> bool:
     """False iff two runs of the same suit in the arrangement could be merged
     into one longer valid run (i.e. their union is a valid run)."""
@@ -260,8 +264,9 @@ def is_canonical(arrangement: Iterable[frozenset[int]], aces: str = "low") -> bo
     return True
 
 
-def arrangements(hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES,
-                 max_deadwood: int | None = None) -> set[frozenset[frozenset[int]]]:
+def arrangements(
+    hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES, max_deadwood: int | None = None
+) -> set[frozenset[frozenset[int]]]:
     """All canonical arrangements (frozensets of disjoint meld frozensets) of
     `hand` whose deadwood is <= max_deadwood; if max_deadwood is None, all
     arrangements with exactly the minimum deadwood.
@@ -294,8 +299,7 @@ def arrangements(hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES,
     return result
 
 
-def arrangement_deadwood(hand: Iterable[int], arrangement: Iterable[Iterable[int]],
-                         values=DEFAULT_VALUES) -> int:
+def arrangement_deadwood(hand: Iterable[int], arrangement: Iterable[Iterable[int]], values=DEFAULT_VALUES) -> int:
     """Deadwood of `hand` when the given melds are laid down."""
     hand = _norm(hand)
     used: set[int] = set()
@@ -308,15 +312,16 @@ def arrangement_deadwood(hand: Iterable[int], arrangement: Iterable[Iterable[int
 # Discards
 # ---------------------------------------------------------------------------
 
-def deadwood_after_each_discard(hand: Iterable[int], aces: str = "low",
-                                values=DEFAULT_VALUES) -> dict[int, int]:
+
+def deadwood_after_each_discard(hand: Iterable[int], aces: str = "low", values=DEFAULT_VALUES) -> dict[int, int]:
     """{card: min_deadwood(hand - {card})} for every card in hand."""
     hand = _norm(hand)
     return {c: min_deadwood(hand - {c}, aces, values) for c in sorted(hand)}
 
 
-def best_discard(hand: Iterable[int], forbidden: int | None = None, aces: str = "low",
-                 values=DEFAULT_VALUES) -> tuple[int, int]:
+def best_discard(
+    hand: Iterable[int], forbidden: int | None = None, aces: str = "low", values=DEFAULT_VALUES
+) -> tuple[int, int]:
     """(card, deadwood) minimising the deadwood left after discarding `card`,
     over cards != forbidden.  Ties: largest card value, then largest id.
     Raises ValueError if no card may be discarded."""
@@ -333,8 +338,10 @@ def best_discard(hand: Iterable[int], forbidden: int | None = None, aces: str = 
 # Lay-offs and knocking
 # ---------------------------------------------------------------------------
 
-def layoff_deadwood(knocker_melds: Iterable[Iterable[int]], defender: Iterable[int],
-                    aces: str = "low", values=DEFAULT_VALUES) -> int:
+
+def layoff_deadwood(
+    knocker_melds: Iterable[Iterable[int]], defender: Iterable[int], aces: str = "low", values=DEFAULT_VALUES
+) -> int:
     """Defender's minimum final deadwood when they may lay off cards onto the
     knocker's melds (each extended meld must remain a valid meld: sets up to
     4 cards, runs one unbroken valid run, extending either end and chaining)
@@ -382,9 +389,14 @@ def layoff_deadwood(knocker_melds: Iterable[Iterable[int]], defender: Iterable[i
     return min(min_deadwood(defender - laid, aces, values) for laid in laid_off_options)
 
 
-def knock_value(knocker: Iterable[int], defender: Iterable[int], limit: int,
-                aces: str = "low", values=DEFAULT_VALUES,
-                min_deadwood_only: bool = False) -> int | None:
+def knock_value(
+    knocker: Iterable[int],
+    defender: Iterable[int],
+    limit: int,
+    aces: str = "low",
+    values=DEFAULT_VALUES,
+    min_deadwood_only: bool = False,
+) -> int | None:
     """Best (defender deadwood - knocker deadwood) the knocker can achieve.
 
     Considers every canonical arrangement A of the knocker with shown deadwood
@@ -412,6 +424,7 @@ def knock_value(knocker: Iterable[int], defender: Iterable[int], limit: int,
 # ---------------------------------------------------------------------------
 # Random hands for tests
 # ---------------------------------------------------------------------------
+
 
 def random_hand(rng: random.Random, size: int) -> frozenset[int]:
     """`size` distinct cards drawn uniformly from the 52-card deck."""

@@ -138,11 +138,10 @@ def outcomes(
     disjoint melds of the hand."""
     melds = all_melds(hand, ace_low_runs)
     info = [
-        (Counter(c for c, _ in m[1]), meld_value(m), sum(card_value(c, joker_penalty) for c, _ in m[1]))
-        for m in melds
+        (Counter(c for c, _ in m[1]), meld_value(m), sum(card_value(c, joker_penalty) for c, _ in m[1])) for m in melds
     ]
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def solve(rest: tuple[int, ...]) -> frozenset[tuple[int, int, bool]]:
         naturals = [t for t in rest if t != JOKER]
         if not naturals:

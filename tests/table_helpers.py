@@ -132,8 +132,9 @@ def check_invariants(state: TableState) -> None:
     if state.is_terminal():
         r = state.result
         assert r is not None
-        values = tuple(sum(geo.values[card_type(c)] for c in range(state.rules.deck_size) if h >> c & 1)
-                       for h in state.hands)
+        values = tuple(
+            sum(geo.values[card_type(c)] for c in range(state.rules.deck_size) if h >> c & 1) for h in state.hands
+        )
         assert r.hand_values == values
         if r.winner is not None:
             assert state.hands[r.winner] == 0

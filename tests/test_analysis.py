@@ -128,8 +128,7 @@ def test_gin_takes_no_layoffs() -> None:
 
 def test_batches_match_scalar() -> None:
     rng = np.random.default_rng(7)
-    masks = np.array([sum(1 << int(c) for c in rng.choice(52, 11, replace=False)) for _ in range(500)],
-                     dtype=np.uint64)
+    masks = np.array([sum(1 << int(c) for c in rng.choice(52, 11, replace=False)) for _ in range(500)], dtype=np.uint64)
     dw = rk.deadwood_batch(masks)
     assert dw.dtype == np.int16 and dw.tolist() == [rk.deadwood(int(m)) for m in masks]
     bdw, card = rk.best_discard_batch(masks)

@@ -26,7 +26,6 @@ MODULES = [
     "rummykit.table.game",
     "rummykit.table.match",
     "rummykit.table.record",
-
     "rummykit.playouts",
 ]
 

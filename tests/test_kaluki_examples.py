@@ -92,13 +92,22 @@ def test_ex_k04_set_jokers() -> None:
     assert not any(t.startswith("release") for t in texts(closed))
     two = position(game, ["JC JD JS 2H 5D", "KC QC"], table=(("JH Jk Jk", 1), ("4S 5S 6S", 1)), opened=ALL)
     releases = [t for t in texts(two) if t.startswith("release")]
-    assert releases == ["release JC JD from 1", "release JC JS from 1", "release JD JS from 1",
-                        "release JC JD JS from 1"] or sorted(releases) == sorted(
-        ["release JC JD from 1", "release JC JS from 1", "release JD JS from 1", "release JC JD JS from 1"])
+    assert releases == [
+        "release JC JD from 1",
+        "release JC JS from 1",
+        "release JD JS from 1",
+        "release JC JD JS from 1",
+    ] or sorted(releases) == sorted(
+        ["release JC JD from 1", "release JC JS from 1", "release JD JS from 1", "release JC JD JS from 1"]
+    )
     two.play("release JC JD JS from 1")
     assert two.pending == 2 and two.table_text()[0] == "JH JC JD JS"
-    one = position(rk.Game("kaluki", two_joker_set_release="one_natural"), ["JC 2H 5D", "KC QC"],
-                   table=(("JH Jk Jk", 1), ("4S 5S 6S", 1)), opened=ALL)
+    one = position(
+        rk.Game("kaluki", two_joker_set_release="one_natural"),
+        ["JC 2H 5D", "KC QC"],
+        table=(("JH Jk Jk", 1), ("4S 5S 6S", 1)),
+        opened=ALL,
+    )
     one.play("release JC from 1")
     assert one.table_text()[0] == "JH Jk JC" and one.pending == 1
 
@@ -110,7 +119,8 @@ def test_ex_k05_run_joker() -> None:
     assert state.table_text()[0] == "5C 6C 7C" and state.pending == 1
     legal = texts(state)
     assert legal == ["lay off Jk on 1 low", "lay off Jk on 1 high"] or sorted(legal) == sorted(
-        ["lay off Jk on 1 low", "lay off Jk on 1 high"])
+        ["lay off Jk on 1 low", "lay off Jk on 1 high"]
+    )
     state.play("lay off Jk on 1 high")
     assert state.table_text()[0] == "5C 6C 7C Jk=8C" and state.ends[0] == 1 << 4
     assert "discard 2H" in texts(state)
@@ -118,8 +128,7 @@ def test_ex_k05_run_joker() -> None:
     keep.play("release 6C from 1")
     keep.play("meld 9D 9S Jk")
     assert keep.table_text()[1] == "9D 9S Jk"
-    nowhere = position(game, ["6C 2H", "KC QC"], table=(("5C Jk=6C 7C 8C 9C TC JC QC KC AC 2C 3C 4C", 1),),
-                       opened=ALL)
+    nowhere = position(game, ["6C 2H", "KC QC"], table=(("5C Jk=6C 7C 8C 9C TC JC QC KC AC 2C 3C 4C", 1),), opened=ALL)
     assert not any(t.startswith("release") for t in texts(nowhere))
 
 
@@ -133,8 +142,12 @@ def test_ex_k06_two_cards_per_end_per_turn() -> None:
     assert state.table_text()[0] == "6S 7S 8S 9S TS JS QS"
     with pytest.raises(rk.IllegalActionError, match="max_build_per_run_end"):
         state.play("build KS on 1 high")
-    free = position(rk.Game("kaluki", max_build_per_run_end="unlimited"), ["JS QS KS 2D", "KC QC"],
-                    table=(("8S 9S TS", 1),), opened=ALL)
+    free = position(
+        rk.Game("kaluki", max_build_per_run_end="unlimited"),
+        ["JS QS KS 2D", "KC QC"],
+        table=(("8S 9S TS", 1),),
+        opened=ALL,
+    )
     for card in ("JS", "QS", "KS"):
         free.play(f"build {card} on 1 high")
     assert free.table_text()[0] == "8S 9S TS JS QS KS"
@@ -144,8 +157,9 @@ def test_ex_k06_two_cards_per_end_per_turn() -> None:
 
 def _call_off(hunt: bool, **options: object) -> rk.TableResult:
     game = rk.Game("kaluki", num_players=3, **options)
-    state = position(game, ["2C", "KS 7D Jk", "AH 3C"], opened=ALL if not hunt else 0b110,
-                     played=0b111 if not hunt else 0b110)
+    state = position(
+        game, ["2C", "KS 7D Jk", "AH 3C"], opened=ALL if not hunt else 0b110, played=0b111 if not hunt else 0b110
+    )
     state.play("discard 2C")
     assert state.result is not None
     return state.result

@@ -25,8 +25,9 @@ def test_presets_and_deck() -> None:
 
 def test_joker_discard_allowed() -> None:
     assert "discard Jk" in texts(position(rk.Game("kaluki"), ["Jk 2C", "KC"], opened=ALL))
-    assert "discard Jk" not in texts(position(rk.Game("kaluki", joker_discard_allowed=False), ["Jk 2C", "KC"],
-                                              opened=ALL))
+    assert "discard Jk" not in texts(
+        position(rk.Game("kaluki", joker_discard_allowed=False), ["Jk 2C", "KC"], opened=ALL)
+    )
 
 
 def test_taken_copy_restriction() -> None:
@@ -38,9 +39,14 @@ def test_taken_copy_restriction() -> None:
     assert texts(stuck) == ["draw"]  # taking would leave nothing to discard
 
 
-@pytest.mark.parametrize(("rule", "first", "can_take"), [
-    ("forbidden", False, False), ("free", False, True), ("only_if_used_in_opening", True, True),
-])
+@pytest.mark.parametrize(
+    ("rule", "first", "can_take"),
+    [
+        ("forbidden", False, False),
+        ("free", False, True),
+        ("only_if_used_in_opening", True, True),
+    ],
+)
 def test_unopened_discard_draw(rule: str, first: bool, can_take: bool) -> None:
     game = rk.Game("kaluki", unopened_discard_draw=rule, first_turn_upcard_free=first)
     state = position(game, ["2C 5D 9S", "KC"], discards="KH", phase="draw", opened=0, turns=0)
@@ -65,16 +71,20 @@ def test_hunt_allows_building(allows: bool, outcome: str) -> None:
 
 
 def test_bad_options() -> None:
-    for options, words in [({"kaluki_jokers": 3}, "kaluki_jokers"), ({"num_players": 6}, "2..5"),
-                           ({"restock_method": "block"}, "restock_method"), ({"ace_rank": "high"}, "rummy option"),
-                           ({"kaluki_buy_in": True}, "kaluki_buy_in"), ({"max_build_per_run_end": 3}, "max_build")]:
+    for options, words in [
+        ({"kaluki_jokers": 3}, "kaluki_jokers"),
+        ({"num_players": 6}, "2..5"),
+        ({"restock_method": "block"}, "restock_method"),
+        ({"ace_rank": "high"}, "rummy option"),
+        ({"kaluki_buy_in": True}, "kaluki_buy_in"),
+        ({"max_build_per_run_end": 3}, "max_build"),
+    ]:
         with pytest.raises(rk.InvalidOptionError, match=words):
             rk.Game("kaluki", **options)  # type: ignore[arg-type]
 
 
 def test_bad_input_leaves_the_state_unchanged() -> None:
-    state = position(rk.Game("kaluki"), ["JS QS KS AS 2D", "KC"], table=(("8S 9S TS", 1), ("5H 5D Jk", 1)),
-                     opened=ALL)
+    state = position(rk.Game("kaluki"), ["JS QS KS AS 2D", "KC"], table=(("8S 9S TS", 1), ("5H 5D Jk", 1)), opened=ALL)
     state.play("build JS on 1 high")
     state.play("build QS on 1 high")
     before = (state.hands, state.table, state.ends, list(state.history), state.legal_actions())
@@ -100,11 +110,18 @@ def test_random_play_invariants() -> None:
                 assert state.result is not None
 
 
-@pytest.mark.parametrize("options", [
-    {"two_joker_set_release": "one_natural", "max_build_per_run_end": "unlimited", "ace_low_runs": True},
-    {"building_counts_toward_opening": True, "unopened_may_release_joker": True, "hunt_requires_opening_min": False},
-    {"unopened_discard_draw": "free", "joker_discard_allowed": False, "go_out_requires_discard": False},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"two_joker_set_release": "one_natural", "max_build_per_run_end": "unlimited", "ace_low_runs": True},
+        {
+            "building_counts_toward_opening": True,
+            "unopened_may_release_joker": True,
+            "hunt_requires_opening_min": False,
+        },
+        {"unopened_discard_draw": "free", "joker_discard_allowed": False, "go_out_requires_discard": False},
+    ],
+)
 def test_random_play_options_never_stuck(options: dict[str, object]) -> None:
     pytest.importorskip("rummykit.multideck")
     game = rk.Game("kaluki", num_players=3, **options)

@@ -92,14 +92,16 @@ def test_gin_match_reaches_the_target_and_settles(seed: int) -> None:
 
 def test_settlement_uses_the_games_options() -> None:
     options: dict[str, Any] = {
-        "target_score": 60, "game_bonus": 50, "box_bonus": 20, "shutout_rule": "double_game_bonus",
+        "target_score": 60,
+        "game_bonus": 50,
+        "box_bonus": 20,
+        "shutout_rule": "double_game_bonus",
     }
     match = Match("gin", [simple, simple], seed=5, **options)
     result = match.play()
     points, boxes = sums(match.hands, 2)
     assert max(points) >= 60
-    assert list(result.totals) == settle(points, boxes, game_bonus=50, box_bonus=20,
-                                         shutout_rule="double_game_bonus")
+    assert list(result.totals) == settle(points, boxes, game_bonus=50, box_bonus=20, shutout_rule="double_game_bonus")
 
 
 def test_text_agents_and_a_game_object_with_extra_options() -> None:
@@ -201,8 +203,7 @@ def test_oklahoma_rummy_three_players_to_150(seed: int) -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_ring_fixed_hands_and_payout(seed: int) -> None:
     agents = [simple, random_agent(seed), simple]
-    match = Match("oklahoma_ring_seed003", agents, seed=seed, pool=10_000, num_players=3,
-                  max_restocks=2, max_turns=300)
+    match = Match("oklahoma_ring_seed003", agents, seed=seed, pool=10_000, num_players=3, max_restocks=2, max_turns=300)
     result = match.play()
     counted = live(match)
     assert len(counted) == 6 and result.hand_count == 6 + result.dead_hands
@@ -223,13 +224,22 @@ def test_ring_fixed_hands_and_payout(seed: int) -> None:
 
 
 def test_fixed_hands_num_hands_and_payout_model() -> None:
-    match = Match("oklahoma_seed002", [simple] * 4, seed=9, num_players=4, num_hands=3, max_turns=300,
-                  pool=1_000, ring_payout_model="normalized")
+    match = Match(
+        "oklahoma_seed002",
+        [simple] * 4,
+        seed=9,
+        num_players=4,
+        num_hands=3,
+        max_turns=300,
+        pool=1_000,
+        ring_payout_model="normalized",
+    )
     result = match.play()
     assert len(live(match)) == 3
     assert result.payout is not None and sum(result.payout) == 1_000
-    assert list(result.payout) == ring_payout(1_000, result.totals, model="normalized",
-                                              first_after=(match.dealers[-1] + 1) % 4)
+    assert list(result.payout) == ring_payout(
+        1_000, result.totals, model="normalized", first_after=(match.dealers[-1] + 1) % 4
+    )
 
 
 def test_fixed_hands_two_players_without_settlement() -> None:
@@ -263,8 +273,7 @@ def test_hollywood_match_closes_all_three_columns(game: str, options: dict[str, 
         for column in range(3):
             entered[column][hand.winner] += replay.boxes[column][hand.winner] != before[column][hand.winner]
     assert replay.scores == sheet.scores and replay.boxes == sheet.boxes
-    columns = replay.settlement(game_bonus=rules.game_bonus, box_bonus=rules.box_bonus,
-                                shutout_rule=rules.shutout_rule)
+    columns = replay.settlement(game_bonus=rules.game_bonus, box_bonus=rules.box_bonus, shutout_rule=rules.shutout_rule)
     assert result.hollywood == tuple(tuple(c) for c in columns if c is not None)
     assert len(result.games) == 3 and [g.totals for g in result.games] == list(result.hollywood)
     assert result.totals == tuple(sum(c[s] for c in result.hollywood) for s in range(2))
@@ -289,7 +298,7 @@ def test_match_points_two_games() -> None:
     assert len(result.games) == 2
     start = 0
     for game in result.games:
-        hands = match.hands[start:start + game.hands]
+        hands = match.hands[start : start + game.hands]
         start += game.hands
         points, boxes = sums(hands, 2)
         assert game.points == tuple(points) and game.boxes == tuple(boxes)
@@ -299,8 +308,9 @@ def test_match_points_two_games() -> None:
         assert game.hands_won == tuple(won)
         assert game.match_points == tuple(match_points(won, game.winner))
     assert start == result.hand_count
-    assert result.match_points == tuple(sum(g.match_points[s] for g in result.games if g.match_points)
-                                        for s in range(2))
+    assert result.match_points == tuple(
+        sum(g.match_points[s] for g in result.games if g.match_points) for s in range(2)
+    )
     assert result.totals == tuple(sum(g.totals[s] for g in result.games if g.totals) for s in range(2))
     mp = result.match_points
     assert result.winner == (None if mp[0] == mp[1] else 0 if mp[0] > mp[1] else 1)
@@ -461,7 +471,6 @@ def test_views_are_copies_and_progress() -> None:
     result = match.play()
     assert match.total_scores == result.scores
     assert isinstance(result.games[0], GameResult)
-
 
 
 def test_agents_that_never_end_a_hand_are_bounded() -> None:

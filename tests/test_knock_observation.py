@@ -114,8 +114,16 @@ def check_replay(state: KnockState) -> None:
     and its per-seat hidden-card counts with the hands."""
     r = observe._replay(state)
     assert (r.phase, r.player, r.discards, r.known, r.stock_size, r.restocks, r.taken, r.set_aside, r.turns) == (
-        state.phase, state.player, state.discards, state.known, len(state.stock), state.restocks, state.taken,
-        state.set_aside, state.turns)
+        state.phase,
+        state.player,
+        state.discards,
+        state.known,
+        len(state.stock),
+        state.restocks,
+        state.taken,
+        state.set_aside,
+        state.turns,
+    )
     for q in range(state.n):
         counts = [0] * len(r.hidden[q])
         for c in rk.from_mask(state.hands[q] & ~state.known[q]):
@@ -170,7 +178,7 @@ def check_determinization(state: KnockState, p: int, seed: int, rng: random.Rand
         assert state.phase == SHOWDOWN and state.showdown is not None and state.showdown.knocker != p
         at = [i for i, a in enumerate(state.history) if KNOCK <= a < DRAW_STOCK]
         assert len(at) == 1 and det.history[at[0]] == KNOCK + det.knock_card
-        assert det.history[:at[0]] == state.history[:at[0]] and det.history[at[0] + 1:] == state.history[at[0] + 1:]
+        assert det.history[: at[0]] == state.history[: at[0]] and det.history[at[0] + 1 :] == state.history[at[0] + 1 :]
     else:
         assert det.history == state.history and det.knock_card == state.knock_card
     assert det.discards == state.discards and det.known == state.known and det.showdown == state.showdown
@@ -178,7 +186,14 @@ def check_determinization(state: KnockState, p: int, seed: int, rng: random.Rand
     assert [h.bit_count() for h in det.hands] == [h.bit_count() for h in state.hands]
     assert [len(d) for d in det.drawn] == [len(d) for d in state.drawn]
     assert (det.phase, det.player, det.taken, det.set_aside, det.restocks, det.turns, det.shown_melds) == (
-        state.phase, state.player, state.taken, state.set_aside, state.restocks, state.turns, state.shown_melds)
+        state.phase,
+        state.player,
+        state.taken,
+        state.set_aside,
+        state.restocks,
+        state.turns,
+        state.shown_melds,
+    )
     assert len(det.stock) == len(state.stock)
     assert all(det.known[q] & state.hands[q] == det.known[q] & det.hands[q] for q in range(state.n))
     if state.is_terminal():
@@ -194,11 +209,23 @@ def check_determinization(state: KnockState, p: int, seed: int, rng: random.Rand
         twin = observe.determinize(state, p, seed + 1)
         again = observe.determinize(twin, p, np.random.default_rng(seed))
         assert (again.hands, again.stock, again.deck, again.drawn, again.shuffle_seed) == (
-            det.hands, det.stock, det.deck, det.drawn, det.shuffle_seed)
+            det.hands,
+            det.stock,
+            det.deck,
+            det.drawn,
+            det.shuffle_seed,
+        )
         # the rebuilt deck and draw logs fit the whole public history
         fresh = rebuild(det)
         assert (fresh.hands, fresh.discards, fresh.known, fresh.drawn, fresh.phase, fresh.player, fresh.result) == (
-            det.hands, det.discards, det.known, det.drawn, det.phase, det.player, det.result)
+            det.hands,
+            det.discards,
+            det.known,
+            det.drawn,
+            det.phase,
+            det.player,
+            det.result,
+        )
         assert sorted(fresh.stock) == sorted(det.stock)
         if not det.restocks:
             assert fresh.stock == det.stock
@@ -255,8 +282,9 @@ def check_no_leak(state: KnockState, p: int) -> None:
 SPECIAL = (KNOCK_ONLY, LAST_CHANCE, SHOWDOWN)
 
 
-def check_hands(name: str, options: dict[str, Any], full: int, sampled: int, seed: int,
-                deep_every: int, longest: int = 10**9) -> dict[str, int]:
+def check_hands(
+    name: str, options: dict[str, Any], full: int, sampled: int, seed: int, deep_every: int, longest: int = 10**9
+) -> dict[str, int]:
     """Random hands: every node of ``full`` ones (of at most ``longest``
     actions), then a few nodes (and every end, last-chance and showdown
     node) of ``sampled`` more; at each, every seat."""
@@ -345,8 +373,11 @@ def test_last_chance_taker_can_still_knock(forbid: bool) -> None:
 def test_restocked_cards_stay_in_their_group() -> None:
     """After a restock the stock holds only cards of the restocked pile, and
     the other hands only what they can hold, in every determinization."""
-    state = find_state("oklahoma-rummy", {"num_players": 3}, lambda s: s.restocks >= 1 and len(s.stock) >= 5
-                       and any(len(d) > 3 for d in s.drawn) and not s.is_terminal())
+    state = find_state(
+        "oklahoma-rummy",
+        {"num_players": 3},
+        lambda s: s.restocks >= 1 and len(s.stock) >= 5 and any(len(d) > 3 for d in s.drawn) and not s.is_terminal(),
+    )
     replay = observe._replay(state)
     for p in range(3):
         for seed in range(10):
@@ -385,8 +416,9 @@ def test_end_keeps_hands_and_resamples_only_the_stock_order() -> None:
 
 
 def test_showdown_revealed_only_at_the_end() -> None:
-    state = find_state("oklahoma-rummy", {"num_players": 3},
-                       lambda s: s.history and KNOCK <= s.history[-1] < DRAW_STOCK)
+    state = find_state(
+        "oklahoma-rummy", {"num_players": 3}, lambda s: s.history and KNOCK <= s.history[-1] < DRAW_STOCK
+    )
     before = state.clone()
     before.undo()
     knocker, card = before.player, rk.Card(state.history[-1] - KNOCK)
@@ -405,9 +437,16 @@ def test_showdown_revealed_only_at_the_end() -> None:
 
 
 def test_manual_showdown_shows_the_knocker_hand_not_the_knock_card() -> None:
-    state = find_state("oklahoma-rummy", {"num_players": 3, "auto_showdown": False},
-                       lambda s: s.phase == SHOWDOWN and s.showdown is not None and s.showdown.used[s.player]
-                       and not s.known[s.showdown.knocker] >> s.knock_card & 1)
+    state = find_state(
+        "oklahoma-rummy",
+        {"num_players": 3, "auto_showdown": False},
+        lambda s: (
+            s.phase == SHOWDOWN
+            and s.showdown is not None
+            and s.showdown.used[s.player]
+            and not s.known[s.showdown.knocker] >> s.knock_card & 1
+        ),
+    )
     sd = state.showdown
     assert sd is not None
     k, card, mover = sd.knocker, rk.Card(state.knock_card), state.player
@@ -518,8 +557,11 @@ def test_tensor_layout_is_documented_and_fixed() -> None:
 
 
 def test_tensor_contents() -> None:
-    state = find_state("oklahoma-rummy", {"num_players": 3}, lambda s: s.phase_name == "discard"
-                       and s.taken >= 0 and len(s.discards) >= 2 and s.player == 2)
+    state = find_state(
+        "oklahoma-rummy",
+        {"num_players": 3},
+        lambda s: s.phase_name == "discard" and s.taken >= 0 and len(s.discards) >= 2 and s.player == 2,
+    )
     p = 1
     t = observe.observation_tensor(state, p)
     at = {name: (a, b) for name, a, b in observe.OBSERVATION_LAYOUT}
@@ -584,8 +626,11 @@ def test_explicit_knock_melds_are_public() -> None:
     """A knock with melds given explicitly: the shown arrangement is in every
     seat's view and string, and determinization keeps it."""
     for auto in (True, False):
-        state = find_state("oklahoma-rummy", {"num_players": 3, "auto_showdown": auto},
-                           lambda s: any(KNOCK <= a < DRAW_STOCK for a in s.legal_actions()))
+        state = find_state(
+            "oklahoma-rummy",
+            {"num_players": 3, "auto_showdown": auto},
+            lambda s: any(KNOCK <= a < DRAW_STOCK for a in s.legal_actions()),
+        )
         action = next(a for a in state.legal_actions() if KNOCK <= a < DRAW_STOCK)
         card = rk.Card(action - KNOCK)
         melds = rk.best_melds(state.hands[state.player] & ~card.mask).melds

@@ -37,8 +37,12 @@ VARIANTS = [
     ("gin_best_score_no_tie_undercut", "gin", {"knocker_arrangement": "best_score", "undercut_on_tie": False}, None),
     ("gin_bonus_penalty_no_layoffs", "gin", {"scoring_model": "bonus_penalty", "allow_layoff_on_knock": False}, None),
     ("oklahoma_gin_150_double", "oklahoma_gin_150", {"spade_multiplier": 3}, None),
-    ("rummy_3_prior_layoffs_best", "oklahoma-rummy", {"layoff_onto_prior_layoffs": True,
-                                                      "knocker_arrangement": "best_score"}, None),
+    (
+        "rummy_3_prior_layoffs_best",
+        "oklahoma-rummy",
+        {"layoff_onto_prior_layoffs": True, "knocker_arrangement": "best_score"},
+        None,
+    ),
     ("rummy_4_ring", "oklahoma_ring_seed003", {"num_players": 4, "max_restocks": 1}, 3),
     ("gin_multi_3", "gin_multi", {"max_turns": 60}, None),
 ]

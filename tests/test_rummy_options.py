@@ -91,8 +91,9 @@ def test_max_melds_per_turn() -> None:
     state = position(game, ["7H 8H 9H 2C 2D 2S KD", "KC QC"])
     state.play("meld 7H 8H 9H")
     assert _melds(state) == []
-    assert "meld 2C 2D 2S" in _melds(position(rk.Game("rummy", max_melds_per_turn="unlimited"),
-                                              ["2C 2D 2S KD", "KC QC"]))
+    assert "meld 2C 2D 2S" in _melds(
+        position(rk.Game("rummy", max_melds_per_turn="unlimited"), ["2C 2D 2S KD", "KC QC"])
+    )
 
 
 def test_taken_discard_must_be_melded() -> None:

@@ -48,14 +48,21 @@ def test_undo_restores_exactly_and_clone_is_independent() -> None:
     rng = random.Random(5)
     snapshots = []
     while not state.is_terminal():
-        snapshots.append((state.hands, state.table, state.stock, state.discards, state.legal_actions(),
-                          state.current_player))
+        snapshots.append(
+            (state.hands, state.table, state.stock, state.discards, state.legal_actions(), state.current_player)
+        )
         state.apply_action(rng.choice(state.legal_actions()))
     copy = state.clone()
     while snapshots:
         state.undo()
-        assert (state.hands, state.table, state.stock, state.discards, state.legal_actions(),
-                state.current_player) == snapshots.pop()
+        assert (
+            state.hands,
+            state.table,
+            state.stock,
+            state.discards,
+            state.legal_actions(),
+            state.current_player,
+        ) == snapshots.pop()
     assert copy.is_terminal() and not state.is_terminal()
     with pytest.raises(rk.IllegalActionError, match="nothing to undo"):
         state.undo()

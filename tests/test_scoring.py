@@ -58,16 +58,12 @@ def test_overrides_and_frozen() -> None:
 
 def classic(k: int, d: int, outcome: str, winner: int, multiplier: int = 1) -> HandScore:
     """A two-player classic hand: seat 0 knocks with ``k``, seat 1 defends with ``d``."""
-    return score_hand(
-        CLASSIC, knocker=0, deadwood=[k, d], outcome=outcome, winner=winner, multiplier=multiplier
-    )
+    return score_hand(CLASSIC, knocker=0, deadwood=[k, d], outcome=outcome, winner=winner, multiplier=multiplier)
 
 
 def test_ex_g01_knock() -> None:
     s = classic(9, 25, "knock", 0)
-    assert s == HandScore(
-        points=(16, 0), credits=(16, 0), charges=(0, 0), winner=0, outcome="knock"
-    )
+    assert s == HandScore(points=(16, 0), credits=(16, 0), charges=(0, 0), winner=0, outcome="knock")
 
 
 def test_ex_g02_undercut() -> None:

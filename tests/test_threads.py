@@ -12,8 +12,7 @@ import rummykit as rk
 def test_batches_from_many_threads() -> None:
     rng = np.random.default_rng(3)
     arrays = [
-        np.array([sum(1 << int(c) for c in rng.choice(52, 11, replace=False)) for _ in range(2_000)],
-                 dtype=np.uint64)
+        np.array([sum(1 << int(c) for c in rng.choice(52, 11, replace=False)) for _ in range(2_000)], dtype=np.uint64)
         for _ in range(8)
     ]
     expect = [(rk.deadwood_batch(a), rk.best_discard_batch(a)) for a in arrays]

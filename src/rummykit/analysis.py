@@ -333,8 +333,7 @@ def choose_knock(
         arr, reply, margin, candidates = _core.choose_knock(rules, knocker, defender, int(limit), flags)
     except _core.NoKnockError:
         raise InvalidMeldError(
-            f"no arrangement within the knock limit {limit}: least deadwood is "
-            f"{_core.deadwood(rules, knocker)}"
+            f"no arrangement within the knock limit {limit}: least deadwood is {_core.deadwood(rules, knocker)}"
         ) from None
     arrangement = _arrangement(rules, arr)
     return KnockChoice(arrangement, _layoff_result(rules, list(arrangement.melds), reply), margin, candidates)

@@ -161,9 +161,7 @@ class ScoringParams:
 
     def __post_init__(self) -> None:
         if not isinstance(self.model, str) or self.model not in MODEL_ROWS:
-            raise InvalidOptionError(
-                f"unknown scoring model {self.model!r} (expected one of {list(SCORING_MODELS)})"
-            )
+            raise InvalidOptionError(f"unknown scoring model {self.model!r} (expected one of {list(SCORING_MODELS)})")
         for name in _INT_FIELDS:
             _check_int(name, getattr(self, name))
         if self.big_gin_bonus is not None:
@@ -185,15 +183,11 @@ class ScoringParams:
         rummykit.errors.InvalidOptionError: unknown scoring parameter 'spade' ...
         """
         if not isinstance(model, str) or model not in MODEL_ROWS:
-            raise InvalidOptionError(
-                f"unknown scoring model {model!r} (expected one of {list(SCORING_MODELS)})"
-            )
+            raise InvalidOptionError(f"unknown scoring model {model!r} (expected one of {list(SCORING_MODELS)})")
         row = dict(MODEL_ROWS[model])
         for name, value in overrides.items():
             if name not in row:
-                raise InvalidOptionError(
-                    f"unknown scoring parameter {name!r} (expected some of {sorted(row)})"
-                )
+                raise InvalidOptionError(f"unknown scoring parameter {name!r} (expected some of {sorted(row)})")
             row[name] = value
         return cls(model=model, **row)
 
@@ -223,13 +217,9 @@ class ScoringParams:
             return self.gin_bonus
         if outcome == "big_gin":
             if self.big_gin_bonus is None:
-                raise InvalidOptionError(
-                    "outcome 'big_gin' but big gin is off (big_gin_bonus=None)"
-                )
+                raise InvalidOptionError("outcome 'big_gin' but big gin is off (big_gin_bonus=None)")
             return self.big_gin_bonus
-        raise InvalidOptionError(
-            f"unknown outcome {outcome!r} (expected one of {list(HAND_OUTCOMES)})"
-        )
+        raise InvalidOptionError(f"unknown outcome {outcome!r} (expected one of {list(HAND_OUTCOMES)})")
 
 
 @dataclass(frozen=True)
@@ -266,14 +256,10 @@ def _check_outcome(outcome: str, knocker: int, winner: int, deadwood: tuple[int,
         if w > k:
             raise InvalidOptionError(f"outcome 'undercut': winner deadwood {w} > knocker's {k}")
     elif outcome == "tie_knocker_wins" and min(defenders) != k:
-        raise InvalidOptionError(
-            f"outcome 'tie_knocker_wins' needs a defender with deadwood {k}, got {defenders}"
-        )
+        raise InvalidOptionError(f"outcome 'tie_knocker_wins' needs a defender with deadwood {k}, got {defenders}")
     for seat, d in enumerate(deadwood):
         if d < w:
-            raise InvalidOptionError(
-                f"outcome {outcome!r}: seat {seat} has deadwood {d} < the winner's {w}"
-            )
+            raise InvalidOptionError(f"outcome {outcome!r}: seat {seat} has deadwood {d} < the winner's {w}")
 
 
 def score_hand(
@@ -375,17 +361,13 @@ def settle(
     ([0, 574], [399, 0])
     """
     if shutout_rule not in SHUTOUT_RULES:
-        raise InvalidOptionError(
-            f"unknown shutout_rule {shutout_rule!r} (expected one of {list(SHUTOUT_RULES)})"
-        )
+        raise InvalidOptionError(f"unknown shutout_rule {shutout_rule!r} (expected one of {list(SHUTOUT_RULES)})")
     game_bonus = _check_int("game_bonus", game_bonus)
     box_bonus = _check_int("box_bonus", box_bonus)
     pts = _check_ints("points", points)
     bxs = _check_ints("boxes", boxes)
     if len(pts) != 2 or len(bxs) != 2:
-        raise InvalidOptionError(
-            f"settle is for two players: got {len(pts)} points and {len(bxs)} boxes"
-        )
+        raise InvalidOptionError(f"settle is for two players: got {len(pts)} points and {len(bxs)} boxes")
     if pts[0] == pts[1]:
         raise InvalidOptionError(f"settle: tied hand points {pts[0]} cannot end a game")
     win = 0 if pts[0] > pts[1] else 1
@@ -484,9 +466,7 @@ class HollywoodSheet:
         if self.finished:
             raise IllegalActionError("the Hollywood sheet is finished: all three games are closed")
         if not _is_int(winner) or not 0 <= winner < self._players:
-            raise IllegalActionError(
-                f"winner must be a player 0..{self._players - 1}, got {winner!r}"
-            )
+            raise IllegalActionError(f"winner must be a player 0..{self._players - 1}, got {winner!r}")
         if not _is_int(points) or points < 0:
             raise IllegalActionError(f"points must be an int >= 0, got {points!r}")
         if not _is_int(boxes) or boxes < 1:
@@ -582,9 +562,7 @@ def ring_payout(
     [4219, 4219, 562]
     """
     if model not in RING_PAYOUT_MODELS:
-        raise InvalidOptionError(
-            f"unknown ring payout model {model!r} (expected one of {list(RING_PAYOUT_MODELS)})"
-        )
+        raise InvalidOptionError(f"unknown ring payout model {model!r} (expected one of {list(RING_PAYOUT_MODELS)})")
     pool = _check_int("pool", pool)
     cutoff_gap = _check_int("cutoff_gap", cutoff_gap, 1)
     net = _check_ints("nets", nets, minimum=None)

@@ -32,8 +32,21 @@ from dataclasses import dataclass
 from rummykit.cards import Card, from_mask, parse_card, to_mask
 from rummykit.errors import IllegalActionError
 
-__all__ = ["BIG_GIN", "DISCARD", "DONE", "DRAW_STOCK", "KNOCK", "LAYOFF", "MELD", "MELD_TABLE", "NUM_ACTIONS", "PASS",
-           "TAKE", "Action", "parse_action"]
+__all__ = [
+    "BIG_GIN",
+    "DISCARD",
+    "DONE",
+    "DRAW_STOCK",
+    "KNOCK",
+    "LAYOFF",
+    "MELD",
+    "MELD_TABLE",
+    "NUM_ACTIONS",
+    "PASS",
+    "TAKE",
+    "Action",
+    "parse_action",
+]
 
 DISCARD = 0
 KNOCK = 52
@@ -62,10 +75,21 @@ assert len(MELD_TABLE) == LAYOFF - MELD
 
 _NAMED = {DRAW_STOCK: "draw stock", TAKE: "take", PASS: "pass", BIG_GIN: "big gin", DONE: "done"}
 _TEXT = {
-    "draw stock": DRAW_STOCK, "draw": DRAW_STOCK, "stock": DRAW_STOCK, "draw_stock": DRAW_STOCK,
-    "take": TAKE, "take upcard": TAKE, "take discard": TAKE, "draw discard": TAKE, "take_upcard": TAKE,
-    "draw_discard": TAKE, "upcard": TAKE,
-    "pass": PASS, "big gin": BIG_GIN, "big_gin": BIG_GIN, "done": DONE,
+    "draw stock": DRAW_STOCK,
+    "draw": DRAW_STOCK,
+    "stock": DRAW_STOCK,
+    "draw_stock": DRAW_STOCK,
+    "take": TAKE,
+    "take upcard": TAKE,
+    "take discard": TAKE,
+    "draw discard": TAKE,
+    "take_upcard": TAKE,
+    "draw_discard": TAKE,
+    "upcard": TAKE,
+    "pass": PASS,
+    "big gin": BIG_GIN,
+    "big_gin": BIG_GIN,
+    "done": DONE,
 }
 
 

@@ -560,8 +560,25 @@ def _replay(state: KnockState) -> _Replay:
         elif not MELD <= action < NUM_ACTIONS:
             raise RummykitError(f"not a knock-game action id: {action!r}")
         steps.append(_Step(s, action, card, restocked))
-    return _Replay(steps, group, hidden, draws, sinks, knocker, knock_time, knock_unseen, phase, player,
-                   tuple(discards), tuple(known), stock, restocks, taken, set_aside, turns)
+    return _Replay(
+        steps,
+        group,
+        hidden,
+        draws,
+        sinks,
+        knocker,
+        knock_time,
+        knock_unseen,
+        phase,
+        player,
+        tuple(discards),
+        tuple(known),
+        stock,
+        restocks,
+        taken,
+        set_aside,
+        turns,
+    )
 
 
 # --- information-state string ------------------------------------------------
@@ -592,8 +609,10 @@ def _step_text(step: _Step, drawn: int, knock_seen: bool) -> str:
 
 
 def _result_text(result: HandResult) -> str:
-    return (f"result {result.outcome}, winner {result.winner}, knocker {result.knocker}, "
-            f"deadwood {list(result.deadwood)}, points {list(result.points)}, boxes {list(result.boxes)}")
+    return (
+        f"result {result.outcome}, winner {result.winner}, knocker {result.knocker}, "
+        f"deadwood {list(result.deadwood)}, points {list(result.points)}, boxes {list(result.boxes)}"
+    )
 
 
 def _dealt(state: KnockState, seat: int) -> int:
@@ -730,7 +749,7 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
             cards = [int(c) for c in kept] + draw.shuffled([c for c in pool if c not in kept])
             at = 0
             for q in ([mover] if keep else []) + [q for q in others if not (keep and q == mover)]:
-                held[q].append(cards[at:at + places[q][g]])
+                held[q].append(cards[at : at + places[q][g]])
                 at += places[q][g]
             if g == knock_group:
                 knock_card, at = cards[at], at + 1
@@ -803,8 +822,9 @@ def _rebuild_history(
         free = [i for i in by_group.get(g, []) if cards[i] < 0]
         mine = held[g] if g < len(held) else []
         if len(free) != len(mine):
-            raise RummykitError(f"inconsistent history: seat {seat} holds {len(mine)} unseen cards of "
-                                     f"group {g}, places for {len(free)}")
+            raise RummykitError(
+                f"inconsistent history: seat {seat} holds {len(mine)} unseen cards of group {g}, places for {len(free)}"
+            )
         for i, c in zip(free, draw.shuffled(mine)):
             cards[i] = c
     return draw.shuffled(cards[:size]), tuple(cards[size:])

@@ -115,8 +115,19 @@ MAX_RECORD_CHARS = 1_000_000
 #: the most actions a record may hold
 MAX_ACTIONS = 100_000
 
-_KEYS = ("format", "version", "family", "game", "options", "dealer", "deck", "shuffle_seed", "actions",
-         "knock_melds", "result")
+_KEYS = (
+    "format",
+    "version",
+    "family",
+    "game",
+    "options",
+    "dealer",
+    "deck",
+    "shuffle_seed",
+    "actions",
+    "knock_melds",
+    "result",
+)
 _RESULT_KEYS = ("deadwood", "outcome", "points", "winner")
 _SEED_BOUND = 2**64
 
@@ -203,8 +214,23 @@ def to_json(state: KnockState) -> str:
 
 
 # what a replay must reproduce
-_REPLAYED = ("phase", "player", "hands", "stock", "discards", "known", "taken", "restocks", "set_aside", "result",
-             "knock_card", "shown_melds", "turns", "drawn", "showdown")
+_REPLAYED = (
+    "phase",
+    "player",
+    "hands",
+    "stock",
+    "discards",
+    "known",
+    "taken",
+    "restocks",
+    "set_aside",
+    "result",
+    "knock_card",
+    "shown_melds",
+    "turns",
+    "drawn",
+    "showdown",
+)
 
 
 def _check_replays(state: KnockState, text: str) -> None:
@@ -221,7 +247,8 @@ def _check_replays(state: KnockState, text: str) -> None:
         problem = f"differs in {', '.join(differ)}"
     raise InvalidOptionError(
         "this state cannot be written as a hand record: it was not reached by play from its deal "
-        f"(a determinized state after a restock?), and a replay of its deal and actions {problem}")
+        f"(a determinized state after a restock?), and a replay of its deal and actions {problem}"
+    )
 
 
 # --- reading -----------------------------------------------------------------
@@ -234,18 +261,25 @@ def _bad(message: str) -> NoReturn:
 def _short(value: object, limit: int = 60) -> str:
     """``repr(value)``, clipped for an error message."""
     text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _clip(message: object, limit: int = 500) -> str:
     """An error's text, clipped for another error message."""
     text = str(message)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _type_name(value: object) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer",
-             float: "a number", type(None): "null"}
+    names = {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        type(None): "null",
+    }
     return names.get(type(value), type(value).__name__)
 
 
@@ -348,8 +382,9 @@ def _cards(value: object, where: str, count: int | None = None) -> list[Card]:
         except InvalidCardError as e:
             raise InvalidCardError(f"hand record: {where}[{i}]: {_clip(e)}") from None
         if card in seen:
-            raise InvalidCardError(f"hand record: {where}: duplicate card {card} at {where}[{seen[card]}] "
-                                   f"and {where}[{i}]")
+            raise InvalidCardError(
+                f"hand record: {where}: duplicate card {card} at {where}[{seen[card]}] and {where}[{i}]"
+            )
         seen[card] = i
         cards.append(card)
     return cards
@@ -443,12 +478,15 @@ def _from_record(record: object) -> KnockState:
     return state
 
 
-def _replay(state: KnockState, actions: list[Action], texts: list[str], shown: list[list[Card]] | None,
-            knock_at: int) -> None:
+def _replay(
+    state: KnockState, actions: list[Action], texts: list[str], shown: list[list[Card]] | None, knock_at: int
+) -> None:
     for i, action in enumerate(actions):
         if state.is_terminal():
-            raise IllegalActionError(f"hand record: actions[{i}] {_short(texts[i])}: the hand ended with "
-                                     f"actions[{i - 1}], {len(actions) - i} action(s) follow the end")
+            raise IllegalActionError(
+                f"hand record: actions[{i}] {_short(texts[i])}: the hand ended with "
+                f"actions[{i - 1}], {len(actions) - i} action(s) follow the end"
+            )
         seat, phase = state.current_player, state.phase_name
         try:
             if i == knock_at and shown is not None:
@@ -458,8 +496,9 @@ def _replay(state: KnockState, actions: list[Action], texts: list[str], shown: l
             else:
                 state.play(action)
         except IllegalActionError as e:
-            raise IllegalActionError(f"hand record: actions[{i}] {_short(texts[i])} by seat {seat} (phase {phase}) "
-                                     f"is illegal: {_clip(e)}") from None
+            raise IllegalActionError(
+                f"hand record: actions[{i}] {_short(texts[i])} by seat {seat} (phase {phase}) is illegal: {_clip(e)}"
+            ) from None
         except RummykitError as e:  # melds that are not melds of the knocker's hand
             raise type(e)(f"hand record: knock_melds for actions[{i}] {_short(texts[i])}: {_clip(e)}") from None
 
@@ -467,8 +506,9 @@ def _replay(state: KnockState, actions: list[Action], texts: list[str], shown: l
 def _compare_result(state: KnockState, stored: dict[str, Any]) -> None:
     r = state.result
     if r is None:
-        _bad(f"result is given but the hand is unfinished after {len(state.history)} actions "
-             f"(phase {state.phase_name})")
+        _bad(
+            f"result is given but the hand is unfinished after {len(state.history)} actions (phase {state.phase_name})"
+        )
     replayed = {"outcome": r.outcome, "winner": r.winner, "points": list(r.points), "deadwood": list(r.deadwood)}
     for key in _RESULT_KEYS:
         if stored[key] != replayed[key]:

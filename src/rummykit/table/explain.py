@@ -37,9 +37,11 @@ def why_illegal(state: TableState, action_id: int) -> str:
             if kaluki and not opened:
                 if r.unopened_discard_draw == "forbidden":
                     return "take: an unopened player may not take the discard (unopened_discard_draw=forbidden)"
-                return (f"take: a player who has not opened may take the discard only to open at once with it "
-                        f"(draw_discard_and_open: melds worth at least initial_meld_min={r.initial_meld_min} "
-                        f"using the taken card)")
+                return (
+                    f"take: a player who has not opened may take the discard only to open at once with it "
+                    f"(draw_discard_and_open: melds worth at least initial_meld_min={r.initial_meld_min} "
+                    f"using the taken card)"
+                )
             if r.taken_discard_must_be_melded:
                 return "take: the taken card must be melded at once (taken_discard_must_be_melded) and cannot be"
             return f"take: {_DEAD_END}"
@@ -63,8 +65,10 @@ def why_illegal(state: TableState, action_id: int) -> str:
         if t == JOKER and not r.joker_discard_allowed:
             return f"{text}: jokers may not be discarded (joker_discard_allowed=False)"
         if kaluki and not opened and state.open_value:
-            return (f"{text}: the opening is under initial_meld_min={r.initial_meld_min} "
-                    f"({state.open_value} so far): complete it first")
+            return (
+                f"{text}: the opening is under initial_meld_min={r.initial_meld_min} "
+                f"({state.open_value} so far): complete it first"
+            )
         if state.hands[p].bit_count() == 1:
             return f"{text}: nobody may go out on their first turn (no_go_out_first_turn)"
         return f"{text}: not allowed now"
@@ -79,8 +83,10 @@ def why_illegal(state: TableState, action_id: int) -> str:
                 return f"{text}: {type_text(t)} is not in seat {p}'s hand"
         if kaluki and not opened:
             total = state.open_value + pat.value(state.geo)
-            return (f"{text}: opening under initial_meld_min={r.initial_meld_min}: these melds count {total} "
-                    f"and the rest of the hand cannot reach it (building does not count)")
+            return (
+                f"{text}: opening under initial_meld_min={r.initial_meld_min}: these melds count {total} "
+                f"and the rest of the hand cannot reach it (building does not count)"
+            )
         if 0 <= r.max_melds_per_turn <= state.turn_melds:
             return f"{text}: at most {r.max_melds_per_turn} new meld per turn (max_melds_per_turn)"
         return f"{text}: {_DEAD_END}"
@@ -102,8 +108,10 @@ def why_illegal(state: TableState, action_id: int) -> str:
         if kaluki and m.kind != SET and r.max_build_per_run_end >= 0:
             built = state.ends[slot] if slot < len(state.ends) else 0
             if (built >> (4 * a.end) & 15) >= r.max_build_per_run_end:
-                return (f"{text}: at most {r.max_build_per_run_end} cards may be added to one end of a run "
-                        f"in one turn (max_build_per_run_end)")
+                return (
+                    f"{text}: at most {r.max_build_per_run_end} cards may be added to one end of a run "
+                    f"in one turn (max_build_per_run_end)"
+                )
         fits = any(s == slot and tt == card and e == a.end for s, tt, e, _ in state._builds(state.hands[p], p))
         if not fits:
             return f"{text}: {type_text(card)} does not extend {m.text(state.geo)} at that end"
@@ -112,8 +120,10 @@ def why_illegal(state: TableState, action_id: int) -> str:
     if m.kind == SET:
         if len(m.cards) != 3 or not m.joker_count():
             return f"{text}: a joker is released only from a 3-card set holding one (a 4-card set is closed)"
-        return (f"{text}: a set joker is released by completing the set to four "
-                f"(two_joker_set_release={r.two_joker_set_release}) with naturals from the hand")
+        return (
+            f"{text}: a set joker is released by completing the set to four "
+            f"(two_joker_set_release={r.two_joker_set_release}) with naturals from the hand"
+        )
     natural = a.card
     assert natural is not None
     if not any(c >= 104 and rt == natural for c, rt in zip(m.cards, m.represents(state.geo))):

@@ -89,8 +89,11 @@ class TableMatch:
             raise InvalidOptionError(f"game must be a table game or its name, got {game!r}")
         rules = self.game.rules
         n = rules.num_players
-        if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence) or len(agents) != n or not all(
-            callable(a) for a in agents
+        if (
+            isinstance(agents, (str, bytes))
+            or not isinstance(agents, Sequence)
+            or len(agents) != n
+            or not all(callable(a) for a in agents)
         ):
             raise InvalidOptionError(f"{rules.name} needs {n} agents (callables), one per seat")
         self.agents = tuple(agents)
@@ -201,8 +204,11 @@ class TableMatch:
     def _eliminate(self) -> None:
         rules = self.rules
         limit = rules.elimination_threshold
-        out = [s for s in self.active
-               if (self.scores[s] >= limit if rules.elimination_compare == "ge" else self.scores[s] > limit)]
+        out = [
+            s
+            for s in self.active
+            if (self.scores[s] >= limit if rules.elimination_compare == "ge" else self.scores[s] > limit)
+        ]
         if not out:
             return
         self._eliminated.append(out)
@@ -229,5 +235,6 @@ class TableMatch:
         self._finish(winner, ranking)
 
     def _finish(self, winner: int | None, ranking: tuple[tuple[int, ...], ...]) -> None:
-        self.result = TableMatchResult(winner, tuple(self.scores), tuple(self.bonuses), ranking, len(self.hands),
-                                       self._dead)
+        self.result = TableMatchResult(
+            winner, tuple(self.scores), tuple(self.bonuses), ranking, len(self.hands), self._dead
+        )

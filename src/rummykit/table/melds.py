@@ -75,8 +75,13 @@ def geometry(rules: TableRules) -> Geometry:
     """The run geometry and card values of ``rules``."""
     if rules.is_kaluki:
         values = (11,) + tuple(range(2, 10)) + (10,) * 4
-        return Geometry(14 if rules.ace_low_runs else 13, 0 if rules.ace_low_runs else 1, False,
-                        values * 4 + (rules.joker_penalty,), rules.ace_low_runs)
+        return Geometry(
+            14 if rules.ace_low_runs else 13,
+            0 if rules.ace_low_runs else 1,
+            False,
+            values * 4 + (rules.joker_penalty,),
+            rules.ace_low_runs,
+        )
     values = (rules.ace_value,) + tuple(range(2, 10)) + (10,) * 4
     npos, shift = {"low": (13, 0), "high": (13, 1), "high_or_low": (14, 0)}[rules.ace_rank]
     if rules.allow_wraparound:
@@ -97,8 +102,10 @@ class Pattern(NamedTuple):
         """The types the meld uses, jokers as JOKER."""
         if self.kind == SET:
             return [s * 13 + self.key for s in range(4) if self.suits >> s & 1] + [JOKER] * self.span
-        return [JOKER if self.jokers >> i & 1 else geo.type_at(self.key, p)
-                for i, p in enumerate(geo.positions(self.suits, self.span))]
+        return [
+            JOKER if self.jokers >> i & 1 else geo.type_at(self.key, p)
+            for i, p in enumerate(geo.positions(self.suits, self.span))
+        ]
 
     def represents(self, geo: Geometry) -> list[int]:
         """The type each card stands for (a set joker: its rank in suit order of the missing suits)."""

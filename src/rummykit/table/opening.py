@@ -20,8 +20,9 @@ def can_open(rules: TableRules, hand: int, need: int, include: int) -> bool:
 
     cards = types_of(hand)
     inc = include if include >= 0 else None
-    arr = multi_opening(cards, max(need, 1), include=inc, ace_low_runs=rules.ace_low_runs,
-                        joker_penalty=rules.joker_penalty)
+    arr = multi_opening(
+        cards, max(need, 1), include=inc, ace_low_runs=rules.ace_low_runs, joker_penalty=rules.joker_penalty
+    )
     if arr is None:
         return False
     if arr.left or not rules.go_out_requires_discard:
@@ -43,6 +44,11 @@ def can_hunt(rules: TableRules, hand: int, include: int) -> bool:
     whatever the count: a Hunt with ``hunt_requires_opening_min`` false."""
     from rummykit.multideck import multi_best_melds
 
-    arr = multi_best_melds(types_of(hand), objective="penalty", include=include if include >= 0 else None,
-                           ace_low_runs=rules.ace_low_runs, joker_penalty=rules.joker_penalty)
+    arr = multi_best_melds(
+        types_of(hand),
+        objective="penalty",
+        include=include if include >= 0 else None,
+        ace_low_runs=rules.ace_low_runs,
+        joker_penalty=rules.joker_penalty,
+    )
     return arr is not None and len(arr.left) == (1 if rules.go_out_requires_discard else 0)

@@ -61,8 +61,14 @@ def _result_dict(state: TableState) -> dict[str, Any] | None:
     r = state.result
     if r is None:
         return None
-    return {"outcome": r.outcome, "winner": r.winner, "hand_values": list(r.hand_values), "points": list(r.points),
-            "penalties": list(r.penalties), "bonuses": list(r.bonuses)}
+    return {
+        "outcome": r.outcome,
+        "winner": r.winner,
+        "hand_values": list(r.hand_values),
+        "points": list(r.points),
+        "penalties": list(r.penalties),
+        "bonuses": list(r.bonuses),
+    }
 
 
 def to_record(state: TableState) -> dict[str, Any]:

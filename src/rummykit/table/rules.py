@@ -103,16 +103,28 @@ class TableRules:
 
 
 _COMMON = {
-    "num_players", "dealer_rotation", "dealer_after_dead_hand", "first_turn_procedure",
-    "forbid_discarding_taken_card", "restock_method", "max_restocks", "max_turns", "go_out_requires_discard",
+    "num_players",
+    "dealer_rotation",
+    "dealer_after_dead_hand",
+    "first_turn_procedure",
+    "forbid_discarding_taken_card",
+    "restock_method",
+    "max_restocks",
+    "max_turns",
+    "go_out_requires_discard",
 }
 _RUMMY = {
-    "ace_rank", "ace_value", "allow_wraparound", "rummy_bonus", "no_go_out_first_turn", "max_melds_per_turn",
-    "taken_discard_must_be_melded", "rummy_scoring", "target_score",
+    "ace_rank",
+    "ace_value",
+    "allow_wraparound",
+    "rummy_bonus",
+    "no_go_out_first_turn",
+    "max_melds_per_turn",
+    "taken_discard_must_be_melded",
+    "rummy_scoring",
+    "target_score",
 }
-_KALUKI = {
-    f.name for f in dataclasses.fields(TableRules) if f.name not in _COMMON | _RUMMY | {"name", "game", "given"}
-}
+_KALUKI = {f.name for f in dataclasses.fields(TableRules) if f.name not in _COMMON | _RUMMY | {"name", "game", "given"}}
 #: the options each game accepts
 OPTIONS: dict[str, frozenset[str]] = {"rummy": frozenset(_COMMON | _RUMMY), "kaluki": frozenset(_COMMON | _KALUKI)}
 

@@ -65,8 +65,9 @@ def score_hand(rules: TableRules, outcome: str, winner: int | None, hand_values:
         assert winner is not None
         hunt = outcome == "hunt"
         mode = rules.hunt_penalty_mode
-        pen = tuple(0 if s == winner else (v * 2 if mode == "double" else v + 25) if hunt else v
-                    for s, v in enumerate(values))
+        pen = tuple(
+            0 if s == winner else (v * 2 if mode == "double" else v + 25) if hunt else v for s, v in enumerate(values)
+        )
         bonuses = tuple((rules.hunt_bonus if hunt else rules.call_off_bonus) if s == winner else 0 for s in range(n))
         subtract = rules.kaluki_bonus_accounting == "subtract_from_penalty"
         returns = tuple(-p + (b if subtract else 0) for p, b in zip(pen, bonuses))

@@ -83,8 +83,26 @@ _DRAW, _PLAY, _END = TablePhase
 
 # the fields an action may change, in snapshot order
 _FIELDS = (
-    "phase", "player", "hands", "stock", "discards", "table", "opened", "played", "known", "taken", "must",
-    "open_value", "turn_melds", "ends", "pending", "fresh", "built_other", "turns", "restocks", "result",
+    "phase",
+    "player",
+    "hands",
+    "stock",
+    "discards",
+    "table",
+    "opened",
+    "played",
+    "known",
+    "taken",
+    "must",
+    "open_value",
+    "turn_melds",
+    "ends",
+    "pending",
+    "fresh",
+    "built_other",
+    "turns",
+    "restocks",
+    "result",
 )
 _snapshot = attrgetter(*_FIELDS)
 
@@ -108,8 +126,7 @@ class TableState:
     in Kaluki; has put a card on the table this hand).
     """
 
-    __slots__ = ("game", "rules", "geo", "n", "dealer", "deck", "shuffle_seed", "history", "_stack", "_legal",
-                 *_FIELDS)
+    __slots__ = ("game", "rules", "geo", "n", "dealer", "deck", "shuffle_seed", "history", "_stack", "_legal", *_FIELDS)
 
     game: TableGame
     hands: tuple[int, ...]
@@ -193,8 +210,10 @@ class TableState:
         return bool(self.opened >> seat & 1)
 
     def __repr__(self) -> str:
-        return (f"<TableState {self.rules.name} {PHASES[self.phase]} player={self.player} "
-                f"stock={len(self.stock)} table={len(self.table)} actions={len(self.history)}>")
+        return (
+            f"<TableState {self.rules.name} {PHASES[self.phase]} player={self.player} "
+            f"stock={len(self.stock)} table={len(self.table)} actions={len(self.history)}>"
+        )
 
     # --- records ----------------------------------------------------------
 
@@ -382,8 +401,7 @@ class TableState:
                 if self._ok_after(after):
                     yield action_id, after
             elif after and (
-                can_open(r, after, left, include)
-                or (not r.hunt_requires_opening_min and can_hunt(r, after, include))
+                can_open(r, after, left, include) or (not r.hunt_requires_opening_min and can_hunt(r, after, include))
             ):
                 yield action_id, after
         if r.unopened_may_release_joker and not self.pending and self.must < 0:

@@ -61,12 +61,33 @@ SPECS = [
     Spec("oklahoma_gin_3", "oklahoma-gin", deck_seed=7, dealer=0, shuffle_seed=23, explicit_melds=True),
     Spec("oklahoma_gin_4", "oklahoma-gin", deck_seed=8, dealer=1, shuffle_seed=24, knock_at=2),
     Spec("oklahoma_rummy_3p_1", "oklahoma-rummy", (("num_players", 3),), deck_seed=9, dealer=0, shuffle_seed=31),
-    Spec("oklahoma_rummy_3p_2", "oklahoma-rummy", (("num_players", 3),), deck_seed=108, dealer=0, shuffle_seed=108,
-         knock_at=0),
-    Spec("oklahoma_rummy_3p_3", "oklahoma-rummy", (("num_players", 3),), deck_seed=11, dealer=2, shuffle_seed=33,
-         explicit_melds=True),
-    Spec("oklahoma_rummy_3p_4", "oklahoma-rummy", (("num_players", 3),), deck_seed=12, dealer=0, shuffle_seed=34,
-         knock_at=4),
+    Spec(
+        "oklahoma_rummy_3p_2",
+        "oklahoma-rummy",
+        (("num_players", 3),),
+        deck_seed=108,
+        dealer=0,
+        shuffle_seed=108,
+        knock_at=0,
+    ),
+    Spec(
+        "oklahoma_rummy_3p_3",
+        "oklahoma-rummy",
+        (("num_players", 3),),
+        deck_seed=11,
+        dealer=2,
+        shuffle_seed=33,
+        explicit_melds=True,
+    ),
+    Spec(
+        "oklahoma_rummy_3p_4",
+        "oklahoma-rummy",
+        (("num_players", 3),),
+        deck_seed=12,
+        dealer=0,
+        shuffle_seed=34,
+        knock_at=4,
+    ),
 ]
 
 
@@ -180,8 +201,10 @@ def trace(spec: Spec, final: rk.KnockState) -> str:
     given = ", ".join(f"{k}={v!r}" for k, v in rules.given)
     lines = [
         f"{spec.name}: {rules.name}" + (f" ({given})" if given else ""),
-        (f"dealer seat {state.dealer}, shuffle_seed {state.shuffle_seed}, upcard {state.upcard}: knock limit "
-         f"{'gin only' if state.gin_only else state.limit}, multiplier {state.multiplier}"),
+        (
+            f"dealer seat {state.dealer}, shuffle_seed {state.shuffle_seed}, upcard {state.upcard}: knock limit "
+            f"{'gin only' if state.gin_only else state.limit}, multiplier {state.multiplier}"
+        ),
         "",
         "deal:",
     ]
@@ -211,11 +234,15 @@ def trace(spec: Spec, final: rk.KnockState) -> str:
         for s in range(final.n):
             melded = " ".join(f"[{m}]" for m in r.melds[s]) or "-"
             laid = "; ".join(f"{' '.join(map(str, lo.cards))} on [{lo.meld}]" for lo in r.layoffs[s])
-            lines.append(f"  seat {s}: {_cards(final.hands[s])} | melds {melded}"
-                         + (f" | lays off {laid}" if laid else "") + f" | deadwood {r.deadwood[s]}")
+            lines.append(
+                f"  seat {s}: {_cards(final.hands[s])} | melds {melded}"
+                + (f" | lays off {laid}" if laid else "")
+                + f" | deadwood {r.deadwood[s]}"
+            )
         lines.append(f"  outcome {r.outcome}, winner seat {r.winner}")
-    lines.append("  points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(r.points))
-                 + f" (multiplier {r.multiplier})")
+    lines.append(
+        "  points: " + ", ".join(f"seat {s} {p}" for s, p in enumerate(r.points)) + f" (multiplier {r.multiplier})"
+    )
     return "\n".join(lines) + "\n"
 
 
