@@ -26,17 +26,22 @@ copies (:func:`rummykit.table.cards.physical_copy`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from rummykit.errors import InvalidMeldError
 from rummykit.table.cards import JOKER, card_type, parse_type, type_text
 from rummykit.table.rules import TableRules
 
-__all__ = ["SET", "RUN", "Geometry", "Pattern", "TableMeld", "geometry", "parse_meld"]
+__all__ = ["SET", "RUN", "Geometry", "MeldOption", "Pattern", "TableMeld", "geometry", "meld_options", "parse_meld"]
 
 SET, RUN = 0, 1
 MAX_RUN = 13
+
+#: a new meld as the engine's legal-move search sees it: (action id, mask of
+#: the natural types it uses, jokers it uses, its count)
+MeldOption = tuple[int, int, int, int]
+_ROW = 0x1FFF
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ class Geometry:
     wrap: bool
     values: tuple[int, ...]  # hand value by type, 53 entries (joker last)
     low_ace_one: bool  # Kaluki ace_low_runs: the ace at position 0 (A-2-3) counts 1 in a meld
+    # meld_options' tables, filled on first use: (rank, suits, jokers) -> sets, (suit, row, jokers) -> runs
+    options: dict[tuple[int, int, int], tuple[MeldOption, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def rank_at(self, p: int) -> int:
         return (p + self.shift) % 13
@@ -71,22 +78,31 @@ class Geometry:
         return self.values[self.type_at(suit, p)]
 
 
+_GEOMETRIES: dict[tuple[int, int, bool, tuple[int, ...], bool], Geometry] = {}
+
+
 def geometry(rules: TableRules) -> Geometry:
-    """The run geometry and card values of ``rules``."""
+    """The run geometry and card values of ``rules`` (one shared instance per
+    geometry, so that games with the same runs share meld_options' tables)."""
     if rules.is_kaluki:
         values = (11,) + tuple(range(2, 10)) + (10,) * 4
-        return Geometry(
+        key = (
             14 if rules.ace_low_runs else 13,
             0 if rules.ace_low_runs else 1,
             False,
             values * 4 + (rules.joker_penalty,),
             rules.ace_low_runs,
         )
-    values = (rules.ace_value,) + tuple(range(2, 10)) + (10,) * 4
-    npos, shift = {"low": (13, 0), "high": (13, 1), "high_or_low": (14, 0)}[rules.ace_rank]
-    if rules.allow_wraparound:
-        npos, shift = 13, 0
-    return Geometry(npos, shift, rules.allow_wraparound, values * 4 + (0,), False)
+    else:
+        values = (rules.ace_value,) + tuple(range(2, 10)) + (10,) * 4
+        npos, shift = {"low": (13, 0), "high": (13, 1), "high_or_low": (14, 0)}[rules.ace_rank]
+        if rules.allow_wraparound:
+            npos, shift = 13, 0
+        key = (npos, shift, rules.allow_wraparound, values * 4 + (0,), False)
+    geo = _GEOMETRIES.get(key)
+    if geo is None:
+        geo = _GEOMETRIES[key] = Geometry(*key)
+    return geo
 
 
 class Pattern(NamedTuple):
@@ -292,3 +308,52 @@ def new_melds(geo: Geometry, present: int, jokers: int) -> list[Pattern]:
                 if i >= 2 and natural:
                     out.append(Pattern(RUN, suit, start, i + 1, mask))
     return out
+
+
+def meld_options(geo: Geometry, present: int, jokers: int) -> list[MeldOption]:
+    """The melds of :func:`new_melds` (same hand, same patterns) as
+    :data:`MeldOption` tuples, in no particular order.  The legal-move search
+    calls this at every step, so the answer is assembled from per-rank and
+    per-suit tables that :func:`new_melds` fills on first use."""
+    rows = [present >> 13 * s & _ROW for s in range(4)]
+    c0, c1, c2, c3 = rows
+    # ranks held in enough suits for a set: 3, 2 (one joker) or 1 (two or more) of the 4
+    if jokers >= 2:
+        ranks = c0 | c1 | c2 | c3
+    elif jokers:
+        ranks = (c0 | c1) & (c2 | c3) | c0 & c1 | c2 & c3
+    else:
+        ranks = c0 & c1 & (c2 | c3) | c2 & c3 & (c0 | c1)
+    table = geo.options
+    out: list[MeldOption] = []
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        r = low.bit_length() - 1
+        suits = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
+        key = (r, suits, jokers)
+        found = table.get(key)
+        if found is None:
+            found = table[key] = _options(geo, sum(1 << (s * 13 + r) for s in range(4) if suits >> s & 1), jokers, SET)
+        out.extend(found)
+    for s in range(4):
+        row = rows[s]
+        if row:
+            key = (13 + s, row, jokers)  # run keys start at 13: no clash with the ranks of sets
+            found = table.get(key)
+            if found is None:
+                found = table[key] = _options(geo, row << 13 * s, jokers, RUN)
+            out.extend(found)
+    return out
+
+
+def _options(geo: Geometry, present: int, jokers: int, kind: int) -> tuple[MeldOption, ...]:
+    from rummykit.table.actions import pattern_id  # actions imports this module
+
+    out = []
+    for p in new_melds(geo, present, jokers):
+        if p.kind == kind:
+            types = p.types(geo)
+            naturals = sum(1 << t for t in types if t != JOKER)
+            out.append((pattern_id(p), naturals, types.count(JOKER), p.value(geo)))
+    return tuple(out)

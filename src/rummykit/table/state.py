@@ -48,7 +48,6 @@ from rummykit.table.actions import (
     id_pattern,
     layoff_id,
     parse_table_action,
-    pattern_id,
 )
 from rummykit.table.cards import (
     FIRST_JOKER,
@@ -60,7 +59,7 @@ from rummykit.table.cards import (
     type_text,
     types_of,
 )
-from rummykit.table.melds import RUN, SET, Pattern, TableMeld, new_melds
+from rummykit.table.melds import RUN, SET, MeldOption, Pattern, TableMeld, meld_options
 from rummykit.table.opening import can_hunt, can_open
 from rummykit.table.scoring import TableResult, score_hand
 
@@ -109,6 +108,31 @@ _snapshot = attrgetter(*_FIELDS)
 
 def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return values[:i] + (value,) + values[i + 1 :]
+
+
+def _uses(option: MeldOption, t: int) -> bool:
+    """Whether a meld option uses a card of type ``t`` (JOKER: a joker; -1: never)."""
+    if t == JOKER:
+        return option[2] > 0
+    return t >= 0 and bool(option[1] >> t & 1)
+
+
+def _natural_cards(hand: int, types: int) -> int:
+    """The lowest copy in ``hand`` of each natural type in the mask ``types``."""
+    return (types & hand) | (types & ~hand) << 52
+
+
+def _option_cards(hand: int, option: MeldOption) -> int:
+    """The physical cards a meld option takes from ``hand``: the lowest copy
+    of each natural type (its types are distinct) and the lowest jokers,
+    as :func:`physical_copy` picks them."""
+    used = _natural_cards(hand, option[1])
+    jokers = hand >> FIRST_JOKER
+    for _ in range(option[2]):
+        low = jokers & -jokers
+        used |= low << FIRST_JOKER
+        jokers ^= low
+    return used
 
 
 class TableState:
@@ -358,16 +382,13 @@ class TableState:
             return
         # melds
         if r.max_melds_per_turn < 0 or self.turn_melds < r.max_melds_per_turn:
-            for pat in new_melds(self.geo, present_types(hand), jokers):
-                if pending and not (pat.span if pat.kind == SET else pat.jokers):
+            for option in meld_options(self.geo, present_types(hand), jokers):
+                action_id, _naturals, used_jokers, _value = option
+                if (pending and not used_jokers) or (must >= 0 and not _uses(option, must)):
                     continue
-                used = self._pattern_cards(hand, pat)
-                types = pat.types(self.geo)
-                if must >= 0 and must not in types:
-                    continue
-                used_jokers = types.count(JOKER)
-                if self._ok_after(hand & ~used, max(0, pending - used_jokers)):
-                    yield pattern_id(pat), hand & ~used
+                after = hand & ~_option_cards(hand, option)
+                if self._ok_after(after, max(0, pending - used_jokers)):
+                    yield action_id, after
         # lay-offs / builds
         for slot, t, end, _value in self._builds(hand, p):
             if (pending and t != JOKER) or (must >= 0 and t != must):
@@ -385,16 +406,18 @@ class TableState:
         need = r.initial_meld_min - self.open_value
         # what must still be melded: the taken discard, or a released joker (at most one of them)
         required = JOKER if self.pending else self.must
-        steps: list[tuple[int, int, int, list[int]]] = []
-        for pat in new_melds(self.geo, present_types(hand), joker_count(hand)):
-            steps.append((pattern_id(pat), self._pattern_cards(hand, pat), pat.value(self.geo), pat.types(self.geo)))
+        # (id, cards used, value, the option whose types they are)
+        steps: list[tuple[int, int, int, MeldOption]] = []
+        for option in meld_options(self.geo, present_types(hand), joker_count(hand)):
+            steps.append((option[0], _option_cards(hand, option), option[3], option))
         if r.building_counts_toward_opening:
             for slot, t, end, value in self._builds(hand, p):
-                steps.append((layoff_id(slot, t, end), 1 << physical_copy(hand, t), value, [t]))
-        for action_id, used, value, types in steps:
-            if self.pending and JOKER not in types:
+                option = (0, 0, 1, 0) if t == JOKER else (0, 1 << t, 0, 0)
+                steps.append((layoff_id(slot, t, end), 1 << physical_copy(hand, t), value, option))
+        for action_id, used, value, option in steps:
+            if self.pending and not option[2]:
                 continue  # a released joker is placed first
-            include = -1 if required in types else required
+            include = -1 if _uses(option, required) else required
             after = hand & ~used
             left = need - value
             if left <= 0 and include < 0:
@@ -502,14 +525,10 @@ class TableState:
         room = self._joker_room(release_id)
         if room >= k:
             return True
-        for pat in new_melds(self.geo, present_types(after), k):
-            used = pat.span if pat.kind == SET else pat.jokers.bit_count()
+        for option in meld_options(self.geo, present_types(after), k):
+            used = option[2]
             if used and k - used <= room:
-                naturals = 0
-                for t in pat.types(self.geo):
-                    if t != JOKER:
-                        naturals |= 1 << physical_copy(after & ~naturals, t)
-                if self._ok_after(after & ~naturals):
+                if self._ok_after(after & ~_natural_cards(after, option[1])):
                     return True
         return False
 
@@ -532,12 +551,6 @@ class TableState:
                 high = min(high, limit - (built >> 4 & 15))
             room += max(0, min(13 - size, low + high))
         return room
-
-    def _pattern_cards(self, hand: int, pat: Pattern) -> int:
-        used = 0
-        for t in pat.types(self.geo):
-            used |= 1 << physical_copy(hand & ~used, t)
-        return used
 
     # --- checked verbs for people -------------------------------------------
 
@@ -703,7 +716,6 @@ class TableState:
 
     def _meld(self, p: int, pat: Pattern) -> None:
         hand = self.hands[p]
-        used = self._pattern_cards(hand, pat)
         types = pat.types(self.geo)
         cards = []
         rest = hand
@@ -711,7 +723,7 @@ class TableState:
             c = physical_copy(rest, t)
             rest &= ~(1 << c)
             cards.append(c)
-        self._set_hand(p, hand & ~used)
+        self._set_hand(p, rest)
         start = pat.suits if pat.kind == RUN else 0
         self.table = self.table + (TableMeld(pat.kind, pat.key, start, tuple(cards), p),)
         self.turn_melds += 1
