@@ -52,6 +52,7 @@ from rummykit.table.actions import (
 from rummykit.table.cards import (
     FIRST_JOKER,
     JOKER,
+    TYPE_MASK,
     card_type,
     joker_count,
     physical_copy,
@@ -108,6 +109,16 @@ _snapshot = attrgetter(*_FIELDS)
 
 def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return values[:i] + (value,) + values[i + 1 :]
+
+
+#: per table: (lay-offs of natural cards, of jokers: (id, slot, type, end, value); run jokers:
+#: (slot, type it stands for); slots of 3-card sets with a joker)
+_TableInfo = tuple[
+    list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]], list[tuple[int, int]], list[int]
+]
+#: TableState._table_info's memo: (id(table), id(ends)) -> (table, ends, rules, info)
+_TABLE_INFO: dict[tuple[int, int], tuple[tuple[TableMeld, ...], tuple[int, ...], Any, _TableInfo]] = {}
+_MAX_TABLE_INFO = 4096
 
 
 def _uses(option: MeldOption, t: int) -> bool:
@@ -380,6 +391,9 @@ class TableState:
         if not opened:
             yield from self._opening_plays(hand, p)
             return
+        # _ok_after's usual answer without the call: two cards or more left, one of them discardable
+        forbid = self.taken if r.forbid_discarding_taken_card and 0 <= self.taken < JOKER else -1
+        keep = ~(1 << forbid) if forbid >= 0 else TYPE_MASK
         # melds
         if r.max_melds_per_turn < 0 or self.turn_melds < r.max_melds_per_turn:
             for option in meld_options(self.geo, present_types(hand), jokers):
@@ -387,15 +401,17 @@ class TableState:
                 if (pending and not used_jokers) or (must >= 0 and not _uses(option, must)):
                     continue
                 after = hand & ~_option_cards(hand, option)
-                if self._ok_after(after, max(0, pending - used_jokers)):
+                left = max(0, pending - used_jokers)
+                if (after.bit_count() - left >= 2 and present_types(after) & keep) or self._ok_after(after, left):
                     yield action_id, after
         # lay-offs / builds
-        for slot, t, end, _value in self._builds(hand, p):
+        for action_id, _slot, t, _end, _value in self._build_steps(hand):
             if (pending and t != JOKER) or (must >= 0 and t != must):
                 continue
             after = hand & ~(1 << physical_copy(hand, t))
-            if self._ok_after(after, max(0, pending - (t == JOKER))):
-                yield layoff_id(slot, t, end), after
+            left = max(0, pending - (t == JOKER))
+            if (after.bit_count() - left >= 2 and present_types(after) & keep) or self._ok_after(after, left):
+                yield action_id, after
         # joker releases
         if r.is_kaluki and not pending and must < 0:
             yield from self._releases(hand)
@@ -411,9 +427,9 @@ class TableState:
         for option in meld_options(self.geo, present_types(hand), joker_count(hand)):
             steps.append((option[0], _option_cards(hand, option), option[3], option))
         if r.building_counts_toward_opening:
-            for slot, t, end, value in self._builds(hand, p):
+            for action_id, _slot, t, _end, value in self._build_steps(hand):
                 option = (0, 0, 1, 0) if t == JOKER else (0, 1 << t, 0, 0)
-                steps.append((layoff_id(slot, t, end), 1 << physical_copy(hand, t), value, option))
+                steps.append((action_id, 1 << physical_copy(hand, t), value, option))
         for action_id, used, value, option in steps:
             if self.pending and not option[2]:
                 continue  # a released joker is placed first
@@ -444,24 +460,58 @@ class TableState:
 
     def _builds(self, hand: int, p: int) -> Any:
         """(slot, type, end, value) of each card of ``hand`` that may go on a table meld."""
-        r, geo = self.rules, self.geo
+        for step in self._build_steps(hand):
+            yield step[1:]
+
+    def _build_steps(self, hand: int) -> list[tuple[int, int, int, int, int]]:
+        """(lay-off id, slot, type, end, value) of each card of ``hand`` that may go on a table meld."""
+        naturals, jokers, _run_jokers, _set_jokers = self._table_info()
         present = present_types(hand)
-        has_joker = hand >> FIRST_JOKER != 0
+        out = [step for step in naturals if present >> step[2] & 1]
+        if hand >> FIRST_JOKER:
+            out.extend(jokers)
+        return out
+
+    def _table_info(self) -> _TableInfo:
+        """What the table accepts, memoised by the table and this turn's builds
+        (they change only when a card goes on the table; the legal-move search
+        asks at every step)."""
+        table, ends, rules = self.table, self.ends, self.rules
+        key = (id(table), id(ends))
+        entry = _TABLE_INFO.get(key)
+        if entry is not None and entry[0] is table and entry[1] is ends and entry[2] is rules:
+            return entry[3]
+        if len(_TABLE_INFO) >= _MAX_TABLE_INFO:
+            _TABLE_INFO.clear()
+        info = self._make_table_info()
+        _TABLE_INFO[key] = (table, ends, rules, info)  # the references keep the ids unique
+        return info
+
+    def _make_table_info(self) -> _TableInfo:
+        r, geo = self.rules, self.geo
         limit = r.max_build_per_run_end if r.is_kaluki else -1
         ends = self.ends
+        naturals: list[tuple[int, int, int, int, int]] = []
+        jokers: list[tuple[int, int, int, int, int]] = []
+        run_jokers: list[tuple[int, int]] = []
+        set_jokers: list[int] = []
         for slot, m in enumerate(self.table):
             size = len(m.cards)
             if m.kind == SET:
+                if size == 3 and m.joker_count():
+                    set_jokers.append(slot)
                 if size >= 4:
                     continue
                 suits = m.natural_suits()
                 for s in range(4):
                     t = s * 13 + m.key
-                    if not suits >> s & 1 and present >> t & 1:
-                        yield slot, t, 0, geo.values[t]
-                if has_joker:
-                    yield slot, JOKER, 0, geo.values[m.key]
+                    if not suits >> s & 1:
+                        naturals.append((layoff_id(slot, t, 0), slot, t, 0, geo.values[t]))
+                jokers.append((layoff_id(slot, JOKER, 0), slot, JOKER, 0, geo.values[m.key]))
                 continue
+            for c, t in zip(m.cards, m.represents(geo)):
+                if c >= FIRST_JOKER:
+                    run_jokers.append((slot, t))
             if size >= 13:
                 continue
             built = ends[slot] if slot < len(ends) else 0
@@ -476,24 +526,21 @@ class TableState:
                         continue
                 t = geo.type_at(m.key, pos)
                 value = geo.position_value(m.key, pos)
-                if present >> t & 1:
-                    yield slot, t, end, value
-                if has_joker:
-                    yield slot, JOKER, end, value
+                naturals.append((layoff_id(slot, t, end), slot, t, end, value))
+                jokers.append((layoff_id(slot, JOKER, end), slot, JOKER, end, value))
+        return naturals, jokers, run_jokers, set_jokers
 
     def _release_steps(self, hand: int) -> Any:
         """(id, hand after the naturals go, jokers released) of each joker release."""
         r = self.rules
         present = present_types(hand)
-        for slot, m in enumerate(self.table):
-            if m.kind == RUN:
-                for c, t in zip(m.cards, m.represents(self.geo)):
-                    if c >= FIRST_JOKER and present >> t & 1:
-                        yield RELEASE_RUN + slot * 52 + t, hand & ~(1 << physical_copy(hand, t)), 1
-                continue
+        _naturals, _jokers, run_jokers, set_jokers = self._table_info()
+        for slot, t in run_jokers:
+            if present >> t & 1:
+                yield RELEASE_RUN + slot * 52 + t, hand & ~(1 << physical_copy(hand, t)), 1
+        for slot in set_jokers:
+            m = self.table[slot]
             jokers = m.joker_count()
-            if len(m.cards) != 3 or not jokers:
-                continue
             missing = 15 & ~m.natural_suits()
             avail = sum(1 << s for s in range(4) if missing >> s & 1 and present >> (s * 13 + m.key) & 1)
             options = []
