@@ -143,7 +143,7 @@ def test_ismcts_time_limit_and_rollouts() -> None:
     state.apply_action(PASS)
     state.apply_action(PASS)
     state.apply_action(DRAW_STOCK)
-    for agent in (ISMCTSAgent(time_limit=0.05, seed=1), ISMCTSAgent(iterations=20, rollout=random_rollout, seed=1)):
+    for agent in (ISMCTSAgent(time_per_move=0.05, seed=1), ISMCTSAgent(iterations=20, rollout=random_rollout, seed=1)):
         assert agent(state) in state.legal_actions()
     assert len(greedy_rollout(state.determinize(state.current_player, 1), np.random.default_rng(1))) == 2
 
@@ -178,7 +178,7 @@ def test_make_agent_names_and_settings() -> None:
         "ismcts:depth=3",
         "ismcts:iterations",
         "greedy:max_knock_deadwood=-1",
-        "ismcts:time_limit=0",
+        "ismcts:time_per_move=0",
         "ismcts:seed=3",
         42,
     ],

@@ -31,8 +31,11 @@ from rummykit import _core
 from rummykit._random import as_generator
 from rummykit._rules import core_rules
 from rummykit.errors import InvalidOptionError
+from rummykit.inference import SoftGreedyModel, posterior_determinizations
 from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, LAYOFF, LAYOFF_SLOTS, MELD, MELD_INDEX, PASS, TAKE
 from rummykit.knock.state import KnockState, Phase
+from rummykit.playouts import playout_rules
+from rummykit.playouts import playouts as run_playouts
 from rummykit.table.actions import DRAW as TABLE_DRAW
 from rummykit.table.actions import LAYOFF as TABLE_LAYOFF
 from rummykit.table.actions import MELD_SET as TABLE_MELD
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AGENT_NAMES",
     "DEFAULT_ITERATIONS",
+    "MODELS",
     "Agent",
     "GreedyAgent",
     "ISMCTSAgent",
@@ -313,6 +317,9 @@ def random_rollout(state: Any, rng: np.random.Generator) -> list[int]:
 
 #: the iterations per move of an ISMCTSAgent given no budget
 DEFAULT_ITERATIONS = 200
+#: the determinization models of ISMCTSAgent (``model=``)
+MODELS = ("soft-greedy", "uniform")
+_AFTER_KNOCK = (Phase.SHOWDOWN, Phase.END)
 
 #: the margin (hand points) worth half of the margin part of the reward
 REWARD_SCALE = 25.0
@@ -343,29 +350,49 @@ class _Node:
         self.available = 1
 
 
-class ISMCTSAgent:
-    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012).
+def _c_playable(state: KnockState) -> bool:
+    """Whether the C playouts play this variant (not the manual showdown, not partnerships)."""
+    try:
+        playout_rules(state.rules)
+    except InvalidOptionError:
+        return False
+    return True
 
-    Each iteration samples a full state the seat to move cannot tell from the real one
-    (``state.determinize(seat, rng)``), walks one shared tree keyed by action ids choosing
-    among the actions legal in that sample by UCB1 with availability counts
-    (``mean + exploration * sqrt(ln(available) / visits)``), adds one node, finishes the hand
-    with ``rollout`` and adds each seat's :func:`hand_reward` to the nodes of the actions that
-    seat chose.  The move is the most visited root action (ties: the lowest id).  A lone
-    legal action is played without search.
+
+class ISMCTSAgent:
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012) with an
+    opponent model.
+
+    **Determinizations.**  At each move the agent draws ``samples`` full states the seat to
+    move cannot tell from the real one.  With ``model="soft-greedy"`` (the default, knock
+    games) they come from the posterior of :mod:`rummykit.inference`: uniform
+    determinizations (``state.determinize``) weighted by how likely the other seats' takes,
+    passes, discards and knocks are under :class:`~rummykit.inference.SoftGreedyModel`
+    (greedy softened by ``beta``, mixed with a uniform choice of weight ``epsilon``), drawn by
+    weight and moved by Metropolis-Hastings card exchanges.  ``model="uniform"`` (and every
+    table game) uses ``state.determinize`` alone.  Iteration ``i`` plays sample
+    ``i % samples``.
+
+    **Search.**  Each iteration walks one shared tree keyed by action ids, choosing among the
+    actions legal in its sample by UCB1 with availability counts
+    (``mean + exploration * sqrt(ln(available) / visits)``), adds one node and evaluates it
+    with a rollout; each seat's :func:`hand_reward` is added to the nodes of the actions that
+    seat chose.  The default rollout of the knock games is ``rollouts`` greedy playouts in C
+    (:func:`rummykit.playouts` with ``resample="stock"``: the sample's hands as they are,
+    the stock reshuffled for each playout) whose rewards are averaged; table games play
+    :func:`greedy_rollout` in Python.  ``rollout`` replaces it with a Python :data:`Rollout`.
+    The move is the most visited root action (ties: the lowest id); a lone legal action is
+    played without search.
 
     ``greedy_bias`` is a progressive bias towards the :class:`GreedyAgent` move at every node:
     it is expanded first and gets ``greedy_bias / (visits + 1)`` added to its UCB score, so a
-    small budget plays close to greedy and the search departs from it only on evidence
-    (``greedy_bias=0``: plain ISMCTS with random expansion order).  Determinisations are
-    uniform over the cards a seat cannot see (no model of what the opponent's past moves
-    reveal), which is the main limit on its strength: see ``docs/strength.md``.
+    small budget plays close to greedy and the search departs from it only on evidence.
 
-    Budget: ``iterations`` per move (:data:`DEFAULT_ITERATIONS` when neither budget is given),
-    or ``time_limit`` seconds per move (then the number of iterations depends on the machine,
-    so the moves are no longer reproducible); with both, the search stops at the first.  With an
-    iteration budget the same seed gives the same moves.  ``rollout`` is pluggable
-    (:data:`Rollout`); the default plays :class:`GreedyAgent` for every seat.
+    **Budget.**  ``iterations`` per move (:data:`DEFAULT_ITERATIONS` when neither budget is
+    given), or ``time_per_move`` seconds (the clock starts when the agent is called, so the
+    sampling counts; at least one iteration runs; the moves then depend on the machine and are
+    no longer reproducible); with both, the search stops at the first.  With an iteration
+    budget the same seed gives the same moves.  ``docs/strength.md`` has the measured strength.
 
     >>> import rummykit as rk
     >>> state = rk.Game("oklahoma-gin").new_hand(seed=2)
@@ -378,29 +405,44 @@ class ISMCTSAgent:
         self,
         iterations: int | None = None,
         *,
-        time_limit: float | None = None,
+        time_per_move: float | None = None,
         exploration: float = 0.7,
         greedy_bias: float = 1.0,
-        rollout: Rollout = greedy_rollout,
+        rollouts: int = 8,
+        samples: int = 24,
+        model: str = "soft-greedy",
+        beta: float = 0.5,
+        epsilon: float = 0.1,
+        moves: int = 20,
+        rollout: Rollout | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
-        if time_limit is not None:
-            if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not time_limit > 0:
-                raise InvalidOptionError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        if time_per_move is not None:
+            if isinstance(time_per_move, bool) or not isinstance(time_per_move, (int, float)) or not time_per_move > 0:
+                raise InvalidOptionError(f"time_per_move must be a positive number of seconds, got {time_per_move!r}")
         elif iterations is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None:
             _check_int("iterations", iterations, 1)
-        if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or exploration < 0:
-            raise InvalidOptionError(f"exploration must be a number >= 0, got {exploration!r}")
-        if isinstance(greedy_bias, bool) or not isinstance(greedy_bias, (int, float)) or greedy_bias < 0:
-            raise InvalidOptionError(f"greedy_bias must be a number >= 0, got {greedy_bias!r}")
-        if not callable(rollout):
+        _check_int("rollouts", rollouts, 1)
+        _check_int("samples", samples, 1)
+        _check_int("moves", moves, 0)
+        for name, value in (("exploration", exploration), ("greedy_bias", greedy_bias)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise InvalidOptionError(f"{name} must be a number >= 0, got {value!r}")
+        if model not in MODELS:
+            raise InvalidOptionError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
+        if rollout is not None and not callable(rollout):
             raise InvalidOptionError(f"rollout must be a callable (state, rng) -> points, got {rollout!r}")
         self.iterations = iterations
-        self.time_limit = time_limit
+        self.time_per_move = time_per_move
         self.exploration = float(exploration)
         self.greedy_bias = float(greedy_bias)
+        self.rollouts = rollouts
+        self.samples = samples
+        self.model = model
+        self.opponent_model = SoftGreedyModel(beta, epsilon)  # validates beta and epsilon
+        self.moves = moves
         self.rollout = rollout
         self._rng = as_generator(seed)
 
@@ -408,36 +450,65 @@ class ISMCTSAgent:
         """A new agent with these settings, seeded with ``seed``."""
         return ISMCTSAgent(
             self.iterations,
-            time_limit=self.time_limit,
+            time_per_move=self.time_per_move,
             exploration=self.exploration,
             greedy_bias=self.greedy_bias,
+            rollouts=self.rollouts,
+            samples=self.samples,
+            model=self.model,
+            beta=self.opponent_model.beta,
+            epsilon=self.opponent_model.epsilon,
+            moves=self.moves,
             rollout=self.rollout,
             seed=seed,
         )
 
     def __repr__(self) -> str:
-        budget = f"time_limit={self.time_limit}" if self.iterations is None else f"iterations={self.iterations}"
+        budget = f"time_per_move={self.time_per_move}" if self.iterations is None else f"iterations={self.iterations}"
         return f"ISMCTSAgent({budget})"
+
+    def _determinizations(self, state: Any, seat: int) -> list[Any]:
+        if self.model == "soft-greedy" and isinstance(state, KnockState) and state.phase not in _AFTER_KNOCK:
+            model = self.opponent_model
+            return posterior_determinizations(state, seat, self.samples, self._rng, model, moves=self.moves)
+        return [state.determinize(seat, self._rng) for _ in range(self.samples)]
 
     def __call__(self, state: Any) -> int:
         if not hasattr(state, "determinize"):
             raise InvalidOptionError(f"ISMCTSAgent needs a game with determinize (the knock games), not {state.game!r}")
+        start = time.perf_counter()
         legal = state.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
         root = _Node(-1)
         seat = state.current_player
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        pool = self._determinizations(state, seat)
+        deadline = None if self.time_per_move is None else start + self.time_per_move
+        evaluate = self._leaf_points(state)
         done = 0
-        while (self.iterations is None or done < self.iterations) and (
-            deadline is None or time.perf_counter() < deadline
+        while done == 0 or (
+            (self.iterations is None or done < self.iterations) and (deadline is None or time.perf_counter() < deadline)
         ):
-            self._iterate(root, state.determinize(seat, self._rng))
+            self._iterate(root, pool[done % len(pool)].clone(), evaluate)
             done += 1
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))
         return best[0]
 
-    def _iterate(self, root: _Node, state: Any) -> None:
+    def _leaf_points(self, state: Any) -> Callable[[Any], list[float]]:
+        """How a leaf is scored: each seat's mean :func:`hand_reward` over its rollouts."""
+        rng = self._rng
+        if self.rollout is not None or not isinstance(state, KnockState) or not _c_playable(state):
+            rollout = self.rollout or greedy_rollout
+            return lambda leaf: [hand_reward(x) for x in rollout(leaf, rng)]
+        rollouts = self.rollouts
+
+        def c_playouts(leaf: Any) -> list[float]:
+            points, _ = run_playouts(leaf, rollouts, seed=int(rng.integers(2**63)), resample="stock")
+            return [sum(hand_reward(float(x)) for x in column) / rollouts for column in points.T]
+
+        return c_playouts
+
+    def _iterate(self, root: _Node, state: Any, evaluate: Callable[[Any], list[float]]) -> None:
         rng, c, bias = self._rng, self.exploration, self.greedy_bias
         node, path = root, [root]
         while not state.is_terminal():
@@ -464,8 +535,7 @@ class ISMCTSAgent:
             node = children[best_action]
             state.apply_action(best_action)
             path.append(node)
-        points = state.returns() if state.is_terminal() else self.rollout(state, rng)
-        rewards = [hand_reward(x) for x in points]
+        rewards = [hand_reward(x) for x in state.returns()] if state.is_terminal() else evaluate(state)
         for node in path[1:]:
             node.visits += 1
             node.reward += rewards[node.player]

@@ -41,6 +41,7 @@ showdown) and ``partnerships``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +55,7 @@ from rummykit.knock.state import END, SHOWDOWN, KnockState
 if TYPE_CHECKING:
     from rummykit.knock.rules import KnockRules
 
-__all__ = ["BIG_GIN", "DEAD", "GIN", "KNOCK", "OUTCOMES", "POLICIES", "UNDERCUT", "playouts"]
+__all__ = ["BIG_GIN", "DEAD", "GIN", "KNOCK", "OUTCOMES", "POLICIES", "RESAMPLE", "UNDERCUT", "playouts"]
 
 #: outcome codes of :func:`playouts`
 DEAD: int = _core.OUTCOME_DEAD
@@ -178,6 +179,23 @@ def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
     return _core.PlayoutSpec(playout_rules(state.rules), _position(state, hands, ()), (cards, dest, ends))
 
 
+def stock_spec(state: KnockState) -> _core.PlayoutSpec:
+    """Every hand as it is, the stock cards hidden (one group, all going to the
+    stock): each playout shuffles the stock and draws a new restock seed."""
+    _check_state(state)
+    stock = list(state.stock)
+    position = _position(state, state.hands, ())
+    return _core.PlayoutSpec(playout_rules(state.rules), position, (stock, [-1] * len(stock), [len(stock)]))
+
+
+#: the ``resample`` modes of :func:`playouts`: the spec each builds from a state
+RESAMPLE: dict[str, Callable[[KnockState], _core.PlayoutSpec]] = {
+    "hidden": lambda state: hidden_spec(state, state.player),
+    "stock": stock_spec,
+    "none": exact_spec,
+}
+
+
 def _check_state(state: KnockState) -> None:
     if not isinstance(state, KnockState):
         raise InvalidOptionError(f"playouts need a knock-game state (KnockState), got {state!r}")
@@ -209,9 +227,19 @@ def playouts(
     seed: Any = None,
     threads: int = 1,
     max_knock_deadwood: int | None = None,
+    resample: str = "hidden",
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
     """Play ``n`` hands to the end from determinizations of ``state`` for
     the seat to move, in C with the GIL released.
+
+    ``resample`` says what each playout draws afresh: ``"hidden"`` (the
+    default) every card hidden from the seat to move, as described in the
+    module docstring; ``"stock"`` only the order of the stock (and the
+    future restocks), every hand played as it is (for a state that is
+    already a determinization, such as a search node); ``"none"`` nothing:
+    the state exactly as it is, stock order and ``shuffle_seed`` included,
+    so greedy playouts all reach the same end and only the random policy
+    varies.
 
     Returns ``(points, outcomes)``: ``points[i, seat]`` (int32, hand points
     in seat order) and ``outcomes[i]`` (uint8: :data:`DEAD`, :data:`GIN`,
@@ -226,6 +254,9 @@ def playouts(
     >>> points, outcomes = rk.playouts(state, 500, policy="random", seed=2)
     >>> int((points[outcomes == DEAD] != 0).sum())
     0
+    >>> exact, _ = rk.playouts(state, 50, resample="none", seed=2)
+    >>> bool((exact == exact[0]).all())
+    True
     >>> rk.playouts(state, 10, policy="clever")
     Traceback (most recent call last):
     ...
@@ -235,6 +266,8 @@ def playouts(
     threads = _check_count("threads", threads, 1)
     if policy not in POLICIES:
         raise InvalidOptionError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    if resample not in RESAMPLE:
+        raise InvalidOptionError(f"resample must be one of {list(RESAMPLE)}, got {resample!r}")
     if max_knock_deadwood is None:
         knock_at = -1
     else:
@@ -249,7 +282,7 @@ def playouts(
         points[:] = state.returns()
         outcomes[:] = _CODES[state.result.outcome]
         return points, outcomes
-    spec = hidden_spec(state, state.player)
+    spec = RESAMPLE[resample](state)
     _core.playout_check(state._core_rules, spec)
     code = POLICIES[policy]
 
