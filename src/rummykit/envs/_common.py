@@ -1,0 +1,132 @@
+"""What the framework adapters share: the game lookup, the action index, rewards and text.
+
+Only numpy and rummykit are imported here; each adapter imports its framework itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.errors import IllegalActionError, InvalidOptionError
+from rummykit.games import Game
+from rummykit.knock.actions import NUM_ACTIONS as KNOCK_ACTIONS
+from rummykit.knock.actions import Action
+
+__all__ = ["DENSE_ACTIONS", "REWARDS", "ActionIndex", "hand_rewards", "make_game", "render_text", "action_text"]
+
+#: The action slots of a table game (Rummy, Kaluki) in the dense per-state index.
+DENSE_ACTIONS = 4096
+#: The reward schemes: ``points`` (the engine's ``returns()``) or ``win_loss``.
+REWARDS = ("points", "win_loss")
+
+
+def make_game(game: Any, num_players: int | None, options: dict[str, Any]) -> Any:
+    """``game`` as a game object: a name goes to ``Game(name, num_players=..., **options)``."""
+    if isinstance(game, str):
+        if num_players is not None:
+            options = {"num_players": num_players, **options}
+        return Game(game, **options)
+    if options or (num_players is not None and num_players != game.num_players):
+        raise InvalidOptionError("num_players and options go with a game name, not with a game object")
+    return game
+
+
+def check_reward(reward: str) -> str:
+    if reward not in REWARDS:
+        raise InvalidOptionError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+    return reward
+
+
+def hand_rewards(state: Any, reward: str) -> list[float]:
+    """Each seat's reward for a finished hand: its ``returns()`` (``points``), or +1 for the
+    hand's winner and -1 for every other seat (``win_loss``; 0 for all in a dead hand)."""
+    if reward == "points":
+        return [float(x) for x in state.returns()]
+    winner = state.result.winner
+    if winner is None:
+        return [0.0] * state.n
+    return [1.0 if seat == winner else -1.0 for seat in range(state.n)]
+
+
+class ActionIndex:
+    """The action numbering a framework sees.
+
+    Knock games (Gin, Oklahoma Gin, Oklahoma Rummy) use the engine's ids as they are
+    (:data:`rummykit.knock.actions.NUM_ACTIONS` = 686 of them).  Table games (Rummy, Kaluki)
+    have sparse ids up to 6.4 million, too many for a mask per step, so they use a dense
+    per-state index: action ``k`` is ``state.legal_actions()[k]`` (the sorted legal ids), out of
+    :data:`DENSE_ACTIONS` slots.  ``k`` then means different moves in different states; the
+    engine id is ``decode(state, k)`` and its text :func:`action_text`.
+    """
+
+    def __init__(self, game: Any) -> None:
+        self.dense = game.family != "knock"
+        self.size = DENSE_ACTIONS if self.dense else KNOCK_ACTIONS
+
+    def legal(self, state: Any) -> list[int]:
+        """The legal actions of ``state`` in this numbering, sorted."""
+        legal: list[int] = state.legal_actions()
+        if not self.dense:
+            return legal
+        if len(legal) > self.size:
+            raise IllegalActionError(f"{len(legal)} legal actions, more than the {self.size} action slots")
+        return list(range(len(legal)))
+
+    def mask(self, state: Any) -> npt.NDArray[np.int8]:
+        """1 for each legal action of ``state`` (all 0 at the end of the hand)."""
+        out = np.zeros(self.size, dtype=np.int8)
+        out[self.legal(state)] = 1
+        return out
+
+    def decode(self, state: Any, action: int) -> int:
+        """The engine id of ``action``; :class:`IllegalActionError` if it is not legal now."""
+        action = int(action)
+        legal: list[int] = state.legal_actions()
+        if self.dense:
+            if 0 <= action < len(legal):
+                return legal[action]
+        elif action in legal:
+            return action
+        raise IllegalActionError(f"action {action} is not legal now (legal: {self.legal(state)})")
+
+    def encode(self, state: Any, action_id: int) -> int:
+        """The index of the legal engine id ``action_id`` in this numbering."""
+        return state.legal_actions().index(action_id) if self.dense else action_id
+
+
+def action_text(state: Any, action_id: int) -> str:
+    """An engine action id as text, in ``state`` (table games name meld slots by the table)."""
+    if hasattr(state, "action_text"):
+        return str(state.action_text(action_id))
+    return str(Action(action_id))
+
+
+def render_text(state: Any) -> str:
+    """The whole hand as text (every hand face up: for people watching, not for the seats)."""
+    lines = [f"{state.rules.name}: {state.phase_name}, " + _to_act(state)]
+    top = state.top_discard
+    lines.append(f"stock {len(state.stock)}, discard pile {len(state.discards)}, top {top if top else '-'}")
+    for seat in range(state.n):
+        cards = state.hand_text(seat) if hasattr(state, "hand_text") else " ".join(str(c) for c in state.hand(seat))
+        lines.append(f"seat {seat}: {cards}")
+    for slot, meld in enumerate(getattr(state, "table_text", list)(), start=1):
+        lines.append(f"table {slot}: {meld}")
+    if state.history:
+        lines.append("last: " + action_text_before(state))
+    if state.is_terminal():
+        lines.append(f"result: {state.result.outcome}, winner {state.result.winner}, returns {state.returns()}")
+    return "\n".join(lines)
+
+
+def _to_act(state: Any) -> str:
+    return "hand over" if state.is_terminal() else f"seat {state.current_player} to act"
+
+
+def action_text_before(state: Any) -> str:
+    """The last action as text, named in the state it was played in."""
+    before = state.clone()
+    before.undo()
+    return action_text(before, state.history[-1])
