@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-gymnasium = pytest.importorskip(
-    "gymnasium", reason="the pettingzoo extra is not installed: pip install 'rummykit[pettingzoo]'"
-)
+pytest.importorskip("gymnasium", reason="the pettingzoo extra is not installed: pip install 'rummykit[pettingzoo]'")
 
 import numpy as np
 from gymnasium.utils.env_checker import check_env

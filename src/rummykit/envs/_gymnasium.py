@@ -15,7 +15,7 @@ from rummykit.errors import IllegalActionError, InvalidOptionError
 __all__ = ["RummykitGymEnv"]
 
 
-class RummykitGymEnv(gymnasium.Env):  # type: ignore[misc]
+class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One hand per episode from one seat's point of view; ``opponent`` plays the others.
 
     Observations (a dict of ``"observation"`` and ``"action_mask"``), actions and the final
@@ -91,14 +91,14 @@ class RummykitGymEnv(gymnasium.Env):  # type: ignore[misc]
             return {"result": state.result}
         return {"legal_actions": state.legal_actions()}
 
-    def step(self, action: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: int | np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play ``action`` for the learner, then the other seats until it is the learner's turn
         again or the hand is over; an illegal action raises :class:`rummykit.IllegalActionError`."""
         state = self.game_state
         if self._over:
             raise InvalidOptionError("the episode is over (or not started): call reset()")
         try:
-            action_id = self.index.decode(state, action)
+            action_id = self.index.decode(state, int(action))
         except IllegalActionError:
             if self.illegal_reward is None:
                 raise
