@@ -104,10 +104,38 @@ rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num
 
 static int hand_size(const rk_playout_rules *pr) { return pr->num_players == 2 ? 10 : 7; }
 
+/* Bounds on the integer options (rummykit.knock.rules.MAX_POINTS): the
+ * scores then stay far inside an int. */
+#define MAX_OPTION 1000000
+#define MAX_COUNTER (1 << 30) /* turns and restocks: room to count on without overflow */
+
+static int in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
+
+/* The rules parameters are the ones KnockRules can express. */
+static rk_status rules_check(const rk_playout_rules *pr) {
+    if (!pr || !in_range(pr->num_players, 2, RK_MAX_PLAYERS)) return RK_ERR_ARG;
+    const int flags[] = {pr->upcard_offer, pr->forbid_taken_discard, pr->refused_upcard_set_aside,
+                         pr->limit_from_upcard, pr->knock_compare_lt, pr->ace_upcard_gin_only,
+                         pr->allow_layoff_on_knock, pr->layoff_onto_prior_layoffs, pr->best_score_arrangement,
+                         pr->classic_two_player, pr->undercut_on_tie, pr->collect_differences,
+                         pr->losers_charged};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (!in_range(flags[i], 0, 1)) return RK_ERR_ARG;
+    const int points[] = {pr->knock_limit, pr->knock_bonus, pr->undercut_bonus, pr->gin_bonus,
+                          pr->gin_loser_extra, pr->undercut_knocker_extra};
+    for (size_t i = 0; i < sizeof points / sizeof points[0]; i++)
+        if (!in_range(points[i], 0, MAX_OPTION)) return RK_ERR_ARG;
+    if (!in_range((int)pr->stock_end, RK_STOCK_DEAD_AT_2, RK_STOCK_RESHUFFLE) ||
+        !in_range(pr->max_restocks, -1, MAX_OPTION) || !in_range(pr->max_turns, -1, MAX_OPTION) ||
+        !in_range(pr->spade_multiplier, 1, 3) || !in_range(pr->big_gin_bonus, -1, MAX_OPTION) ||
+        !in_range(pr->gin_loser_multiplier, 0, 100))
+        return RK_ERR_ARG;
+    return RK_OK;
+}
+
 rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
                            uint64_t shuffle_seed, rk_position *pos) {
-    if (!pr || !deck || !pos || pr->num_players < 2 || pr->num_players > RK_MAX_PLAYERS)
-        return RK_ERR_ARG;
+    if (rules_check(pr) != RK_OK || !deck || !pos) return RK_ERR_ARG;
     int n = pr->num_players, size = hand_size(pr);
     if (dealer < 0 || dealer >= n) return RK_ERR_ARG;
     rk_mask seen = 0;
@@ -130,20 +158,27 @@ rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM
 }
 
 rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos) {
-    if (!pr || !pos || pr->num_players < 2 || pr->num_players > RK_MAX_PLAYERS) return RK_ERR_ARG;
+    rk_status st = rules_check(pr);
+    if (st != RK_OK || !pos) return RK_ERR_ARG;
     int n = pr->num_players;
     if (pos->phase < RK_PHASE_OFFER_NONDEALER || pos->phase > RK_PHASE_KNOCK_ONLY) return RK_ERR_ARG;
     if (pos->player < 0 || pos->player >= n || pos->dealer < 0 || pos->dealer >= n) return RK_ERR_ARG;
     if (pos->upcard < 0 || pos->upcard >= RK_NUM_CARDS) return RK_ERR_ARG;
     if (pos->n_stock < 0 || pos->n_discards < 0 || pos->n_stock + pos->n_discards > RK_NUM_CARDS)
         return RK_ERR_ARG;
-    if (pos->taken < -1 || pos->taken >= RK_NUM_CARDS || pos->restocks < 0 || pos->turns < 0)
+    /* the offers and the last chance are about the top discard */
+    if (pos->n_discards == 0 && (pos->phase == RK_PHASE_OFFER_NONDEALER || pos->phase == RK_PHASE_OFFER_DEALER ||
+                                 pos->phase == RK_PHASE_LAST_CHANCE))
+        return RK_ERR_ARG;
+    if (pos->taken < -1 || pos->taken >= RK_NUM_CARDS || !in_range(pos->restocks, 0, MAX_COUNTER) ||
+        !in_range(pos->turns, 0, MAX_COUNTER))
         return RK_ERR_ARG;
     rk_mask seen = 0;
     for (int s = 0; s < RK_MAX_PLAYERS; s++) {
         rk_mask h = pos->hands[s];
         if (h & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
-        if (s >= n && h) return RK_ERR_ARG;
+        /* a hand never holds more than one card over its deal (the knock searches are exponential) */
+        if ((s >= n && h) || rk__popcount(h) > hand_size(pr) + 1) return RK_ERR_ARG;
         if (h & seen) return RK_ERR_OVERLAP;
         seen |= h;
     }
@@ -321,12 +356,13 @@ static int layoff_possible(const rk_rules *rules, rk_mask knocker, rk_mask defen
 
 rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
                          int upcard, int big_gin, rk_playout_result *out) {
-    if (!rules || !pr || !hands || !out || upcard < 0 || upcard >= RK_NUM_CARDS) return RK_ERR_ARG;
+    if (!rules || rules_check(pr) != RK_OK || !hands || !out || upcard < 0 || upcard >= RK_NUM_CARDS)
+        return RK_ERR_ARG;
     int n = pr->num_players;
-    if (n < 2 || n > RK_MAX_PLAYERS) return RK_ERR_ARG;
     rk_mask seen = 0; /* the upcard may be in a hand: it only sets the limit */
     for (int i = 0; i < n; i++) {
         if (hands[i] & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+        if (rk__popcount(hands[i]) > hand_size(pr) + 1) return RK_ERR_ARG;
         if (hands[i] & seen) return RK_ERR_OVERLAP;
         seen |= hands[i];
     }
@@ -455,8 +491,9 @@ static int restock(const rk_playout_rules *pr, rk_position *pos) {
     return 1;
 }
 
-rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
-                          int action, rk_playout_result *out) {
+/* rk_apply_action on a checked position with a legal action. */
+static rk_status apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, int action,
+                              rk_playout_result *out) {
     int p = pos->player, n = pr->num_players;
     limits l = limits_of(pr, pos->upcard);
     if (action < RK_ACTION_KNOCK) { /* discard */
@@ -524,9 +561,9 @@ static int last_chance_knock_exists(const rk_rules *rules, const rk_playout_rule
     return dw <= l->knock_max;
 }
 
-int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
-                     int actions[RK_MAX_LEGAL]) {
-    if (!rules || !pr || !pos || !actions) return RK_ERR_ARG;
+/* rk_legal_actions on a checked position. */
+static int legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                         int actions[RK_MAX_LEGAL]) {
     limits l = limits_of(pr, pos->upcard);
     int k = 0;
     switch (pos->phase) {
@@ -566,6 +603,23 @@ int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk
     default:
         return 0;
     }
+}
+
+int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                     int actions[RK_MAX_LEGAL]) {
+    if (!rules || !actions) return RK_ERR_ARG;
+    rk_status st = rk_position_check(pr, pos);
+    return st != RK_OK ? st : legal_actions(rules, pr, pos, actions);
+}
+
+rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, int action,
+                          rk_playout_result *out) {
+    int actions[RK_MAX_LEGAL];
+    int k = rk_legal_actions(rules, pr, pos, actions);
+    if (k < 0) return (rk_status)k;
+    for (int i = 0; i < k; i++)
+        if (actions[i] == action) return apply_action(rules, pr, pos, action, out);
+    return RK_ERR_ARG; /* not legal now: the position is untouched */
 }
 
 /* What the greedy policy already knows during one playout: the last
@@ -657,35 +711,47 @@ static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, cons
     }
 }
 
-int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
-                     rk_policy policy, rk_rng *rng) {
-    if (!rules || !pr || !pos) return RK_ERR_ARG;
-    if (policy.kind == RK_POLICY_GREEDY) return greedy_action(rules, pr, pos, policy.max_knock_deadwood, NULL);
-    if (policy.kind != RK_POLICY_RANDOM || !rng) return RK_ERR_ARG;
+static int random_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos, rk_rng *rng) {
     int actions[RK_MAX_LEGAL];
-    int k = rk_legal_actions(rules, pr, pos, actions);
+    int k = legal_actions(rules, pr, pos, actions);
     if (k <= 0) return k < 0 ? k : RK_ERR_EMPTY;
     return actions[rk_rng_below(rng, (uint32_t)k)];
 }
 
-rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
-                     rk_policy policy, rk_rng *rng, rk_playout_result *out) {
-    if (!rules || !pr || !pos || !out) return RK_ERR_ARG;
-    if (policy.kind == RK_POLICY_RANDOM && !rng) return RK_ERR_ARG;
+int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                     rk_policy policy, rk_rng *rng) {
+    if (!rules || (policy.kind != RK_POLICY_GREEDY && (policy.kind != RK_POLICY_RANDOM || !rng))) return RK_ERR_ARG;
+    rk_status st = rk_position_check(pr, pos);
+    if (st != RK_OK) return st;
+    if (policy.kind == RK_POLICY_GREEDY) return greedy_action(rules, pr, pos, policy.max_knock_deadwood, NULL);
+    return random_action(rules, pr, pos, rng);
+}
+
+/* rk_playout on a checked position. */
+static rk_status playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, rk_policy policy,
+                         rk_rng *rng, rk_playout_result *out) {
     int actions = 0;
     greedy_memo memo;
     memo_clear(&memo);
     while (pos->phase != RK_PHASE_END) {
         if (pos->phase == RK_PHASE_SHOWDOWN) return RK_ERR_ARG;
         int a = policy.kind == RK_POLICY_GREEDY ? greedy_action(rules, pr, pos, policy.max_knock_deadwood, &memo)
-                                                : rk_policy_action(rules, pr, pos, policy, rng);
+                                                : random_action(rules, pr, pos, rng);
         if (a < 0) return (rk_status)a;
-        rk_status st = rk_apply_action(rules, pr, pos, a, out);
+        rk_status st = apply_action(rules, pr, pos, a, out);
         if (st != RK_OK) return st;
         actions++;
     }
     out->actions = actions;
     return RK_OK;
+}
+
+rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+                     rk_policy policy, rk_rng *rng, rk_playout_result *out) {
+    if (!rules || !out || (policy.kind != RK_POLICY_GREEDY && (policy.kind != RK_POLICY_RANDOM || !rng)))
+        return RK_ERR_ARG;
+    rk_status st = rk_position_check(pr, pos);
+    return st != RK_OK ? st : playout(rules, pr, pos, policy, rng, out);
 }
 
 /* ---- determinization and batches ------------------------------------ */
@@ -711,6 +777,7 @@ static void determinize(const rk_position *known, const rk_hidden *hidden, rk_rn
 }
 
 static rk_status check_hidden(const rk_playout_rules *pr, const rk_position *known, const rk_hidden *h) {
+    if (rules_check(pr) != RK_OK) return RK_ERR_ARG;
     if (h->n_slots < 0 || h->n_slots > RK_NUM_CARDS || h->n_groups < 0 || h->n_groups > RK_NUM_CARDS)
         return RK_ERR_ARG;
     if (h->n_groups == 0 ? h->n_slots != 0 : h->group_end[h->n_groups - 1] != h->n_slots) return RK_ERR_ARG;
@@ -736,7 +803,7 @@ static rk_status check_hidden(const rk_playout_rules *pr, const rk_position *kno
 rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
                       const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                       size_t n, int32_t *points, uint8_t *outcomes) {
-    if (!rules || !pr || !known || (n && (!points || !outcomes))) return RK_ERR_ARG;
+    if (!rules || !known || (n && (!points || !outcomes))) return RK_ERR_ARG;
     if (policy.kind != RK_POLICY_RANDOM && policy.kind != RK_POLICY_GREEDY) return RK_ERR_ARG;
     rk_status st = hidden ? check_hidden(pr, known, hidden) : rk_position_check(pr, known);
     if (st != RK_OK) return st;
@@ -750,7 +817,7 @@ rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const r
             determinize(known, hidden, &rng, &pos);
         else
             pos = *known;
-        st = rk_playout(rules, pr, &pos, policy, &rng, &r);
+        st = playout(rules, pr, &pos, policy, &rng, &r);
         if (st != RK_OK) return st;
         for (int s = 0; s < np; s++) points[i * (size_t)np + (size_t)s] = r.points[s];
         outcomes[i] = (uint8_t)r.outcome;

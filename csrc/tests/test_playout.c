@@ -4,6 +4,7 @@
  * Prints a timing line (greedy Oklahoma Gin playouts per second). */
 #define _POSIX_C_SOURCE 199309L
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -257,6 +258,72 @@ static void timing(void) {
     printf("greedy oklahoma gin playouts/s: %.0f (sink %ld)\n", n / t, sink);
 }
 
+/* Regressions from the fuzzing of issue 7: a position or an action a
+ * caller made up gives an error status and leaves the position alone (they
+ * used to read and write out of bounds, or overflow a counter). */
+static void test_hostile_positions(void) {
+    rk_playout_rules pr;
+    rk_position pos, before;
+    rk_playout_result r;
+    uint8_t deck[52];
+    int32_t points[2];
+    uint8_t outcome;
+    int actions[RK_MAX_LEGAL];
+    rk_policy greedy = {RK_POLICY_GREEDY, -1};
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+    CHECK(rk_playout_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
+    CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_OK);
+    before = pos;
+    /* illegal actions: a card not held, a knock in the offer, an id out of range */
+    const int illegal[] = {0, RK_ACTION_KNOCK + 3, RK_ACTION_DRAW_STOCK, RK_ACTION_BIG_GIN, -1, 500};
+    for (size_t i = 0; i < sizeof illegal / sizeof illegal[0]; i++) {
+        CHECK(rk_apply_action(&rules, &pr, &pos, illegal[i], &r) == RK_ERR_ARG);
+        CHECK(!memcmp(&pos, &before, sizeof pos));
+    }
+    CHECK(rk_apply_action(&rules, &pr, &pos, RK_ACTION_PASS, &r) == RK_OK);
+    /* the offer with an empty discard pile (read discards[-1]) */
+    pos = before;
+    pos.n_discards = 0;
+    CHECK(rk_position_check(&pr, &pos) == RK_ERR_ARG);
+    CHECK(rk_legal_actions(&rules, &pr, &pos, actions) == RK_ERR_ARG);
+    CHECK(rk_apply_action(&rules, &pr, &pos, RK_ACTION_TAKE, &r) == RK_ERR_ARG);
+    CHECK(rk_playouts(&rules, &pr, &pos, NULL, greedy, 1, 0, 1, points, &outcome) == RK_ERR_ARG);
+    /* a seat out of range (indexed hands[]) */
+    pos = before;
+    pos.player = 7;
+    CHECK(rk_legal_actions(&rules, &pr, &pos, actions) == RK_ERR_ARG);
+    CHECK(rk_policy_action(&rules, &pr, &pos, greedy, NULL) == RK_ERR_ARG);
+    CHECK(rk_playout(&rules, &pr, &pos, greedy, NULL, &r) == RK_ERR_ARG);
+    /* a turn counter at INT_MAX with no cap (signed overflow) and a 20-card hand */
+    pos = before;
+    pr.max_turns = -1;
+    pos.turns = INT_MAX;
+    CHECK(rk_position_check(&pr, &pos) == RK_ERR_ARG);
+    pos = before;
+    pos.hands[0] |= pos.hands[1];
+    pos.hands[1] = 0;
+    CHECK(rk_position_check(&pr, &pos) == RK_ERR_ARG);
+    /* rules KnockRules cannot express */
+    pos = before;
+    rk_playout_rules bad = pr;
+    bad.num_players = 9;
+    CHECK(rk_position_check(&bad, &pos) == RK_ERR_ARG);
+    CHECK(rk_playouts(&rules, &bad, &pos, NULL, greedy, 1, 0, 1, points, &outcome) == RK_ERR_ARG);
+    bad = pr;
+    bad.stock_end = (rk_stock_end)7;
+    CHECK(rk_apply_action(&rules, &bad, &pos, RK_ACTION_PASS, &r) == RK_ERR_ARG);
+    bad = pr;
+    bad.spade_multiplier = 1000000; /* the points would overflow an int */
+    CHECK(rk_position_check(&bad, &pos) == RK_ERR_ARG);
+    rk_mask hands[2] = {parse("AS 2S 3S 4S 5S 6S 7S 8S 9S TS"), parse("AC 2C")};
+    CHECK(rk_score_knock(&rules, &bad, hands, 0, 0, &r) == RK_ERR_ARG);
+    /* no rules at all, with a hidden part (check_hidden read pr first) */
+    rk_hidden hidden;
+    memset(&hidden, 0, sizeof hidden);
+    CHECK(rk_playouts(&rules, NULL, &pos, &hidden, greedy, 1, 0, 1, points, &outcome) == RK_ERR_ARG);
+    CHECK(rk_playouts(&rules, &pr, &pos, &hidden, greedy, 1, 0, 1, points, &outcome) == RK_OK);
+}
+
 int main(void) {
     if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
     test_rng();
@@ -264,6 +331,7 @@ int main(void) {
     test_scoring();
     test_playouts();
     test_batches();
+    test_hostile_positions();
     timing();
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);

@@ -472,8 +472,13 @@ rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num
  * upcard, the rest is the stock. */
 rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
                            uint64_t shuffle_seed, rk_position *pos);
-/* RK_OK if pos is a playable position: cards disjoint and in the deck, the
- * phase before the end (not the manual showdown), seats in range. */
+/* RK_OK if pos is a playable position under rules pr: pr within what
+ * KnockRules can express (flags 0 or 1, integer options 0..1000000,
+ * spade_multiplier 1..3), cards disjoint and in the deck, no hand over its
+ * deal size + 1, the phase before the end (not the manual showdown), a
+ * top discard in the offer and last-chance phases, seats in range, turns
+ * and restocks 0..2^30.  Every function below that takes a position checks
+ * it first (RK_ERR_ARG, RK_ERR_BAD_MASK or RK_ERR_OVERLAP otherwise). */
 rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos);
 /* The legal actions now, sorted (as KnockState.legal_actions); returns their
  * number (0 at the end) or a negative status. */
@@ -482,13 +487,13 @@ int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk
 /* The policy's action now (an rng is needed for RK_POLICY_RANDOM). */
 int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
                      rk_policy policy, rk_rng *rng);
-/* Apply a legal action (trusted); when it ends the hand, *out (if not NULL)
- * receives the result and pos->phase becomes RK_PHASE_END. */
+/* Apply a legal action; when it ends the hand, *out (if not NULL) receives
+ * the result and pos->phase becomes RK_PHASE_END.  An action that is not
+ * legal now gives RK_ERR_ARG and leaves pos as it was. */
 rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
                           int action, rk_playout_result *out);
 /* Play pos to the end of the hand with the policy for every seat and score
- * it.  pos is left at the end.  The position is trusted: check it once
- * with rk_position_check. */
+ * it.  pos is left at the end. */
 rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
                      rk_policy policy, rk_rng *rng, rk_playout_result *out);
 /* Score a knock (auto showdown): hands in knock order (the knocker's final
