@@ -337,6 +337,8 @@ def _check_header(record: object) -> dict[str, Any]:
     if version != VERSION:
         newer = " (a newer rummykit wrote it)" if version > VERSION else ""
         _bad(f"unsupported version {_short(version)}{newer}; this rummykit reads version {VERSION}")
+    if record.get("family") == "table":  # before the keys, which differ: say which reader to use
+        _bad("family 'table' is a Rummy or Kaluki record (read it with rummykit.table.record)")
     missing = [k for k in _KEYS if k not in record]
     extra = sorted(k for k in record if k not in _KEYS)
     if missing:

@@ -97,5 +97,24 @@ class TableGame:
             else:
                 raise InvalidCardError(f"not a card: {item!r}")
         if sorted(order) != list(range(size)):
-            raise InvalidCardError(f"deck must hold each of the {size} cards of {self.name} once, got {len(order)}")
+            raise InvalidCardError(
+                f"deck must hold each of the {size} cards of {self.name} once: {_deck_problem(deck, order, size)}"
+            )
         return order
+
+
+def _deck_problem(deck: Sequence[int | str], order: list[int], size: int) -> str:
+    """What is wrong with a deck that is not a permutation: its length, or
+    the first card that is there too often (or an id outside the deck)."""
+    if len(order) != size:
+        return f"got {len(order)} cards"
+    seen: set[int] = set()
+    for item, physical in zip(deck, order):
+        if physical in seen or not 0 <= physical < size:
+            return (
+                f"{item!r} is there too often"
+                if isinstance(item, str)
+                else f"card id {item} repeated or outside 0..{size - 1}"
+            )
+        seen.add(physical)
+    raise AssertionError("a deck of the right length with no repeat is a permutation")

@@ -29,7 +29,9 @@ subclasses: InvalidOptionError for a malformed record (not JSON, wrong
 format, family, version, keys or types, an unknown game or option, a bad
 dealer or seed, a result the replay does not reproduce), InvalidCardError for
 a bad deck, IllegalActionError for an action that does not parse or is
-illegal (its index is named).
+illegal (its index is named).  A record longer than ``MAX_RECORD_CHARS``
+(2,000,000 characters, or bytes for ``bytes`` input) is refused before it
+is parsed; only :mod:`json` reads a record, so it is data, never code.
 
 >>> from rummykit.table.game import TableGame
 >>> state = TableGame("rummy").new_hand(seed=3, dealer=0)
@@ -48,10 +50,11 @@ from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitErro
 from rummykit.table.cards import card_type, type_text
 from rummykit.table.state import TableState
 
-__all__ = ["FORMAT", "VERSION", "from_json", "to_json", "to_record"]
+__all__ = ["FORMAT", "MAX_RECORD_CHARS", "VERSION", "from_json", "to_json", "to_record"]
 
 FORMAT = "rummykit.hand"
 VERSION = 1
+#: the longest record read, in characters (bytes for ``bytes`` input)
 MAX_RECORD_CHARS = 2_000_000
 _KEYS = ("format", "version", "family", "game", "options", "dealer", "deck", "shuffle_seed", "actions", "result")
 _RESULT_KEYS = ("outcome", "winner", "hand_values", "points", "penalties", "bonuses")
@@ -121,6 +124,8 @@ def from_record(record: object) -> TableState:
 
     if not isinstance(record, dict):
         _bad("not a JSON object")
+    if record.get("format") == FORMAT and record.get("family") != "table":
+        _bad(f"family must be 'table', got {record.get('family')!r} (knock records: rummykit.knock.record)")
     if tuple(sorted(record)) != tuple(sorted(_KEYS)):
         missing = sorted(set(_KEYS) - set(record))
         extra = sorted(set(record) - set(_KEYS))
@@ -138,8 +143,11 @@ def from_record(record: object) -> TableState:
         _bad("deck must be a list of card text")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         _bad("actions must be a list of action text")
-    game = TableGame(record["game"], **record["options"])
-    state = game.new_hand(dealer=record["dealer"], deck=deck)
+    try:
+        game = TableGame(record["game"], **record["options"])
+        state = game.new_hand(dealer=record["dealer"], deck=deck)
+    except RummykitError as err:
+        raise type(err)(f"bad hand record: {err}") from None
     state.shuffle_seed = record["shuffle_seed"]
     for i, text in enumerate(actions):
         if state.is_terminal():
