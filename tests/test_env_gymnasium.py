@@ -74,8 +74,8 @@ def test_opponents_play_the_other_seats() -> None:
 
 
 def test_seed_determinism_and_agent_objects() -> None:
-    a = gymnasium_env("gin", opponent="ismcts:iterations=5")
-    b = gymnasium_env("gin", opponent=rk.ISMCTSAgent(iterations=5))
+    a = gymnasium_env("gin", opponent="random")
+    b = gymnasium_env("gin", opponent=rk.RandomAgent())
     a_result, b_result = _episode(a, 9), _episode(b, 9)
     assert a_result == b_result
     assert a.game_state.to_json() == b.game_state.to_json()
