@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -17,6 +19,13 @@ from rummykit.agents import (
 )
 from rummykit.analysis import deadwood, discard_deadwoods
 from rummykit.cards import Card
+from rummykit.inference import (
+    SoftGreedyModel,
+    effective_sample_size,
+    log_likelihoods,
+    posterior_determinizations,
+    weighted_determinizations,
+)
 from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, MELD, PASS, TAKE
 
 KNOCK_GAMES = [
@@ -138,19 +147,52 @@ def test_seeded_agents_repeat_their_moves(agent: rk.agents.Agent) -> None:
     assert play(agent.spawn(5)) == play(agent.spawn(5))  # type: ignore[attr-defined]
 
 
-def test_ismcts_time_limit_and_rollouts() -> None:
+def test_ismcts_python_rollouts() -> None:
     state = rk.Game("gin").new_hand(seed=2)
     state.apply_action(PASS)
     state.apply_action(PASS)
     state.apply_action(DRAW_STOCK)
-    for agent in (ISMCTSAgent(time_per_move=0.05, seed=1), ISMCTSAgent(iterations=20, rollout=random_rollout, seed=1)):
+    for agent in (ISMCTSAgent(iterations=20, rollout=random_rollout, seed=1), ISMCTSAgent(model="uniform", seed=1)):
         assert agent(state) in state.legal_actions()
     assert len(greedy_rollout(state.determinize(state.current_player, 1), np.random.default_rng(1))) == 2
 
 
+def _midhand(name: str = "oklahoma-gin", seed: int = 3, turns: int = 12, **options: object) -> rk.KnockState:
+    """A state after at least ``turns`` greedy actions, at a discard of the seat to move (a
+    choice among many cards); the first deal from ``seed`` on whose hand lasts that long."""
+    game = rk.Game(name, **options)
+    greedy = GreedyAgent()
+    while True:
+        state = game.new_hand(seed=seed)
+        while not state.is_terminal() and (len(state.history) < turns or state.phase_name != "discard"):
+            state.apply_action(greedy(state))
+        if not state.is_terminal():
+            return state
+        seed += 1000
+
+
+def test_ismcts_time_per_move_is_roughly_honoured() -> None:
+    state = _midhand()
+    counted: list[int] = []
+
+    class Counting(ISMCTSAgent):
+        def _iterate(self, *args: object) -> None:
+            counted.append(1)
+            super()._iterate(*args)  # type: ignore[arg-type]
+
+    start = time.perf_counter()
+    assert Counting(time_per_move=0.2, seed=1)(state) in state.legal_actions()
+    elapsed = time.perf_counter() - start
+    assert 0.2 <= elapsed < 5  # generous: a loaded machine, one iteration may overrun
+    assert len(counted) > 1  # more than the one iteration that always runs
+    counted.clear()
+    Counting(iterations=7, time_per_move=60, seed=1)(state)  # the first budget reached stops it
+    assert len(counted) == 7
+
+
 def test_ismcts_plays_three_players() -> None:
     state = rk.Game("oklahoma-rummy", num_players=3).new_hand(seed=1)
-    agent = ISMCTSAgent(iterations=10, seed=0)
+    agent = ISMCTSAgent(iterations=10, samples=4, seed=0)
     while not state.is_terminal():
         state.apply_action(agent(state))
     assert len(state.returns()) == 3
@@ -214,6 +256,97 @@ def test_greedy_table_moves_are_legal_and_meld_first() -> None:
             state.apply_action(action)
 
 
-def test_ismcts_refuses_games_without_determinize() -> None:
+def test_ismcts_refuses_states_without_determinize() -> None:
+    class Opaque:  # a state with legal actions and nothing else
+        game = "opaque"
+
+        def legal_actions(self) -> list[int]:
+            return [0, 1]
+
     with pytest.raises(rk.InvalidOptionError, match="determinize"):
-        ISMCTSAgent(iterations=5)(rk.Game("kaluki").new_hand(seed=1))
+        ISMCTSAgent(iterations=5)(Opaque())
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("gin", {}),
+        ("oklahoma-gin", {}),
+        ("oklahoma-rummy", {"num_players": 3}),
+        ("gin", {"stock_end_rule": "reshuffle"}),
+    ],
+)
+def test_posterior_samples_look_the_same_to_the_player(name: str, options: dict[str, object]) -> None:
+    for seed, turns in ((1, 6), (2, 14), (5, 24)):
+        state = _midhand(name, seed, turns, **options)
+        me = state.player
+        for sample in posterior_determinizations(state, me, 6, rng=seed, moves=30):
+            assert sample.observation(me) == state.observation(me)
+            assert sample.information_state_string(me) == state.information_state_string(me)
+            assert sample.legal_actions() == state.legal_actions()
+            assert sum(h.bit_count() for h in sample.hands) + len(sample.stock) == sum(
+                h.bit_count() for h in state.hands
+            ) + len(state.stock)
+
+
+def test_the_model_prefers_the_true_hands_of_a_greedy_opponent() -> None:
+    """Against a greedy opponent the soft-greedy likelihood ranks the real deal above most
+    uniform samples, and the posterior gives the opponent tighter hands than uniform sampling."""
+    from rummykit.analysis import deadwood as least_deadwood
+
+    ranks, posterior_dw, uniform_dw, true_dw = [], [], [], []
+    for seed in range(8):
+        state = _midhand("oklahoma-gin", seed, 16)
+        me, other = state.player, 1 - state.player
+        uniform = [state.determinize(me, seed * 100 + i) for i in range(40)]
+        logp = log_likelihoods(state, me, [state, *uniform])
+        ranks.append(float((logp[1:] < logp[0]).mean()))
+        posterior = posterior_determinizations(state, me, 10, rng=seed)
+        posterior_dw.append(np.mean([least_deadwood(s.hands[other]) for s in posterior]))
+        uniform_dw.append(np.mean([least_deadwood(s.hands[other]) for s in uniform]))
+        true_dw.append(least_deadwood(state.hands[other]))
+    assert np.mean(ranks) > 0.7
+    assert np.mean(uniform_dw) - np.mean(posterior_dw) > 0.5 * (np.mean(uniform_dw) - np.mean(true_dw))
+
+
+def test_weighted_determinizations_and_bad_settings() -> None:
+    state = _midhand()
+    samples, weights = weighted_determinizations(state, state.player, 30, rng=2)
+    assert len(samples) == 30 and abs(weights.sum() - 1) < 1e-9 and 1 <= effective_sample_size(weights) <= 30
+    again, same = weighted_determinizations(state, state.player, 30, rng=2)
+    assert [s.hands for s in again] == [s.hands for s in samples] and (same == weights).all()
+    with pytest.raises(rk.InvalidOptionError, match="beta"):
+        SoftGreedyModel(beta=0)
+    with pytest.raises(rk.InvalidOptionError, match="epsilon"):
+        SoftGreedyModel(epsilon=1.5)
+    with pytest.raises(rk.InvalidOptionError, match="knock-game"):
+        weighted_determinizations(rk.Game("rummy").new_hand(seed=1), 0, 5)  # type: ignore[arg-type]
+
+
+def test_exact_and_stock_playouts_from_a_determinization() -> None:
+    state = _midhand("gin", 4, 10)
+    for i in range(5):
+        sample = state.determinize(state.player, i)
+        points, _ = rk.playouts(sample, 3, resample="none", seed=i)
+        assert (points == greedy_rollout(sample.clone(), np.random.default_rng(0))).all()
+        stock, _ = rk.playouts(sample, 200, resample="stock", seed=i)
+        assert (stock == rk.playouts(sample, 200, resample="stock", seed=i)[0]).all()
+        assert len({tuple(row) for row in stock.tolist()}) > 1  # the stock order changes the end
+    with pytest.raises(rk.InvalidOptionError, match="resample"):
+        rk.playouts(state, 3, resample="all")
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("gin", {}), ("oklahoma-gin", {}), ("oklahoma-rummy", {"num_players": 4}), ("rummy", {}), ("kaluki", {})],
+)
+@pytest.mark.parametrize("spec", ["random", "greedy", "ismcts:iterations=10,samples=4"])
+def test_every_agent_plays_every_game(name: str, options: dict[str, object], spec: str) -> None:
+    game = rk.Game(name, **options)
+    state = game.new_hand(seed=6)
+    agents = [make_agent(spec, seed=1)] + [GreedyAgent()] * (state.n - 1)
+    while not state.is_terminal():
+        action = agents[state.current_player](state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert state.result is not None

@@ -475,7 +475,9 @@ class ISMCTSAgent:
 
     def __call__(self, state: Any) -> int:
         if not hasattr(state, "determinize"):
-            raise InvalidOptionError(f"ISMCTSAgent needs a game with determinize (the knock games), not {state.game!r}")
+            raise InvalidOptionError(
+                f"ISMCTSAgent needs a state with determinize (every rummykit game has it), not {state!r}"
+            )
         start = time.perf_counter()
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -485,30 +487,35 @@ class ISMCTSAgent:
         pool = self._determinizations(state, seat)
         deadline = None if self.time_per_move is None else start + self.time_per_move
         evaluate = self._leaf_points(state)
+        # the playouts of one sample share their stock shuffles whatever the actions before them:
+        # common random numbers, so that actions are compared on the same futures
+        seed = int(self._rng.integers(2**62))
         done = 0
         while done == 0 or (
             (self.iterations is None or done < self.iterations) and (deadline is None or time.perf_counter() < deadline)
         ):
-            self._iterate(root, pool[done % len(pool)].clone(), evaluate)
+            k = done % len(pool)
+            self._iterate(root, pool[k].clone(), evaluate, seed + k)
             done += 1
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, -kv[0]))
         return best[0]
 
-    def _leaf_points(self, state: Any) -> Callable[[Any], list[float]]:
-        """How a leaf is scored: each seat's mean :func:`hand_reward` over its rollouts."""
+    def _leaf_points(self, state: Any) -> Callable[[Any, int], list[float]]:
+        """How a leaf is scored (given a playout seed): each seat's mean :func:`hand_reward`
+        over its rollouts."""
         rng = self._rng
         if self.rollout is not None or not isinstance(state, KnockState) or not _c_playable(state):
             rollout = self.rollout or greedy_rollout
-            return lambda leaf: [hand_reward(x) for x in rollout(leaf, rng)]
+            return lambda leaf, seed: [hand_reward(x) for x in rollout(leaf, rng)]
         rollouts = self.rollouts
 
-        def c_playouts(leaf: Any) -> list[float]:
-            points, _ = run_playouts(leaf, rollouts, seed=int(rng.integers(2**63)), resample="stock")
+        def c_playouts(leaf: Any, seed: int) -> list[float]:
+            points, _ = run_playouts(leaf, rollouts, seed=seed, resample="stock")
             return [sum(hand_reward(float(x)) for x in column) / rollouts for column in points.T]
 
         return c_playouts
 
-    def _iterate(self, root: _Node, state: Any, evaluate: Callable[[Any], list[float]]) -> None:
+    def _iterate(self, root: _Node, state: Any, evaluate: Callable[[Any, int], list[float]], seed: int) -> None:
         rng, c, bias = self._rng, self.exploration, self.greedy_bias
         node, path = root, [root]
         while not state.is_terminal():
@@ -535,7 +542,7 @@ class ISMCTSAgent:
             node = children[best_action]
             state.apply_action(best_action)
             path.append(node)
-        rewards = [hand_reward(x) for x in state.returns()] if state.is_terminal() else evaluate(state)
+        rewards = [hand_reward(x) for x in state.returns()] if state.is_terminal() else evaluate(state, seed)
         for node in path[1:]:
             node.visits += 1
             node.reward += rewards[node.player]

@@ -108,6 +108,7 @@ def _bench(args: argparse.Namespace) -> int:
     from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, greedy_rollout
     from rummykit.analysis import deadwood_batch
     from rummykit.knock.game import KnockGame
+    from rummykit.playouts import playouts
 
     rng = np.random.default_rng(0)
     rules = core_rules("low")
@@ -136,6 +137,13 @@ def _bench(args: argparse.Namespace) -> int:
             greedy_rollout(state.clone(), rng)
         return 20
 
+    def c_playouts(policy: str) -> Callable[[], int]:
+        def run() -> int:
+            playouts(game.new_hand(seed=next(hands)), 2000, policy=policy, seed=1)
+            return 2000
+
+        return run
+
     state = game.new_hand(seed=1)
     ismcts = ISMCTSAgent(iterations=200, seed=1)
     rows = [
@@ -152,7 +160,9 @@ def _bench(args: argparse.Namespace) -> int:
         ),
         ("hands, random vs random (Oklahoma Gin)", _rate(hands_of(RandomAgent(seed=1))), "hands/s"),
         ("hands, greedy vs greedy (Oklahoma Gin)", _rate(hands_of(GreedyAgent())), "hands/s"),
-        ("playouts: greedy rollouts (Python)", _rate(rollouts), "playouts/s"),
+        ("Python greedy rollouts", _rate(rollouts), "playouts/s"),
+        ("C playouts, greedy (1 thread)", _rate(c_playouts("greedy")), "playouts/s"),
+        ("C playouts, random (1 thread)", _rate(c_playouts("random")), "playouts/s"),
         ("determinize", _rate(determinize), "states/s"),
         ("ISMCTS, 200 iterations", 200 * _rate(lambda: 1 if ismcts(state) >= 0 else 0, 1.0), "iterations/s"),
     ]
@@ -173,7 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     play = commands.add_parser("play", help="play a match against an agent in the terminal")
-    play.add_argument("game", nargs="?", default="gin", help="game name (default gin), e.g. oklahoma-gin")
+    play.add_argument(
+        "game",
+        nargs="?",
+        default="gin",
+        help="game name (default gin): gin, oklahoma-gin, oklahoma-rummy, rummy, kaluki",
+    )
     play.add_argument("--vs", default="greedy", help="the opponent: greedy (default), ismcts or random")
     play.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move (default 200)")
     play.add_argument("--seed", type=int, default=None, help="seed of the match (default: fresh entropy)")
