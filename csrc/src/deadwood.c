@@ -7,6 +7,122 @@
  * with too many choices (very large hands) use the exact DP instead. */
 #include "internal.h"
 
+/* ---- least deadwood ------------------------------------------------- */
+
+/* The hand as one word, 16 bits a suit lane (bit 16 s + r = suit s, rank
+ * r): a rank's four cards are one mask away, a lane one shift away, and
+ * the word stays in a register where an array of lanes would not. */
+#define RANK_CARDS 0x0001000100010001ull /* rank 0 of every suit */
+#define LANE(w, s) ((unsigned)((w) >> (16 * (s))) & 0xFFFFu)
+
+static inline uint64_t lanes_word(rk_lanes l) {
+    return (uint64_t)l.s[0] | ((uint64_t)l.s[1] << 16) | ((uint64_t)l.s[2] << 32) | ((uint64_t)l.s[3] << 48);
+}
+
+/* Spreads a 4-bit suit set to its lanes (bit s to bit 16 s), and gathers
+ * them back: the partial products of the multiply never overlap. */
+static inline uint64_t spread_suits(unsigned suits) { return (suits * 0x0000200040008001ull) & RANK_CARDS; }
+static inline unsigned suits_at(uint64_t w, int r) {
+    return (unsigned)((((w >> r) & RANK_CARDS) * 0x0000200040008001ull) >> 45) & 15u;
+}
+
+static inline int run_sum_word(const uint16_t *rd, uint64_t w) {
+    return rd[LANE(w, 0)] + rd[LANE(w, 1)] + rd[LANE(w, 2)] + rd[LANE(w, 3)];
+}
+
+/* One rank r held 3+ times (all four if `four`): a set there changes each
+ * suit s by d[s] (0 for a suit without the card), so the 4-set costs the
+ * sum and the best 3-set leaves out the suit that loses the most. */
+static inline int one_rank_deadwood(const uint16_t *rd, uint64_t w, int r, int four) {
+    uint64_t without = w & ~(RANK_CARDS << r);
+    int base = 0, total = 0, most = -RK_INF;
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        int with = rd[LANE(w, s)], d = rd[LANE(without, s)] - with;
+        base += with;
+        total += d;
+        if (d > most) most = d;
+    }
+    int best = total < 0 ? total : 0; /* the set, or no set */
+    if (four && total - most < best) best = total - most;
+    return base + best;
+}
+
+#define MAX_SEARCH_RANKS 4
+#define MAX_COMBINATIONS 216 /* 6^3: the choices at three ranks */
+
+/* Appends to the n combinations in out (cards given to sets) the choices
+ * that can matter at rank r: the set of every card held; with four, each
+ * 3-set that leaves a run-capable card to its run (leaving out a card that
+ * lies in no run never helps: in a set it saves its value and costs
+ * nothing); no set, unless a 3-set without a capable card beats it.
+ * Returns the new number of combinations. */
+static int add_choices(uint64_t *out, int n, int r, unsigned held, unsigned capable) {
+    uint64_t here[6];
+    int m = 0;
+    here[m++] = spread_suits(held) << r;
+    if (held == 0xFu)
+        for (unsigned x = capable; x; x &= x - 1) here[m++] = spread_suits(held & ~(x & (0u - x))) << r;
+    if (rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) here[m++] = 0;
+    for (int i = n - 1; i >= 0; i--) /* backwards: out[i] is read before it is overwritten */
+        for (int h = m - 1; h >= 0; h--) out[i * m + h] = out[i] | here[h];
+    return n * m;
+}
+
+/* Least deadwood with 2+ ranks held 3+ times, or -1 when more than
+ * MAX_SEARCH_RANKS of them have a run-capable card (large hands: the DP).
+ * Every combination of choices at all those ranks but the highest is
+ * tried, and the highest is solved for each in closed form. */
+static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned three) {
+    const uint16_t *rd = rules->run_deadwood;
+    uint64_t cap = 0;
+    for (int s = 0; s < RK_NUM_SUITS; s++) cap |= (uint64_t)rules->run_capable[LANE(w, s)] << (16 * s);
+    /* ranks where no card can be in a run: the set is always taken */
+    unsigned any_cap = LANE(cap | (cap >> 16) | (cap >> 32) | (cap >> 48), 0);
+    w &= ~((three & ~any_cap) * RANK_CARDS);
+    three &= any_cap;
+    if (!three) return run_sum_word(rd, w);
+    int last = 31 - __builtin_clz(three), four = suits_at(w, last) == 0xFu;
+    if (!(three & (three - 1))) return one_rank_deadwood(rd, w, last, four);
+    if (rk__popcount(three) > MAX_SEARCH_RANKS) return -1;
+    uint64_t given[MAX_COMBINATIONS];
+    int n = 1;
+    given[0] = 0;
+    for (unsigned bits = three & ~(1u << last); bits; bits &= bits - 1) {
+        int r = rk__ctz(bits);
+        n = add_choices(given, n, r, suits_at(w, r), suits_at(cap, r));
+    }
+    int best = RK_INF;
+    for (int i = 0; i < n; i++) {
+        int v = one_rank_deadwood(rd, w & ~given[i], last, four);
+        if (v < best) best = v;
+    }
+    return best;
+}
+
+static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
+    rk_lanes l = rk__split(hand);
+    unsigned three = rk__three_of_a_rank(l);
+    if (!three) return rules->run_deadwood[l.s[0]] + rules->run_deadwood[l.s[1]] + rules->run_deadwood[l.s[2]] +
+                       rules->run_deadwood[l.s[3]];
+    uint64_t w = lanes_word(l);
+    if (!(three & (three - 1))) {
+        int r = rk__ctz(three);
+        return one_rank_deadwood(rules->run_deadwood, w, r, suits_at(w, r) == 0xFu);
+    }
+    int dw = several_ranks_deadwood(rules, w, three);
+    return dw >= 0 ? dw : rk__deadwood_dp(rules, hand);
+}
+
+int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand) { return deadwood_fast(rules, hand); }
+
+int rk_deadwood(const rk_rules *rules, rk_mask hand) {
+    if (!rules) return RK_ERR_ARG;
+    if (hand & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+    return deadwood_fast(rules, hand);
+}
+
+/* ---- best discard --------------------------------------------------- */
+
 #define MAX_SET_CHOICES 2048
 
 typedef struct set_options {
@@ -16,39 +132,22 @@ typedef struct set_options {
     uint8_t opt[RK_NUM_RANKS][6]; /* suits a set takes at that rank; 0 = no set */
 } set_options;
 
-/* Lists the set choices of every rank held in 3+ suits.  With `prune`
- * (deadwood only), choices that can never beat another are left out and
- * forced sets are taken out of *l at once: a card that lies in no possible
- * run is always better in a set.  Without it (discards), every choice is
- * kept, because discarding one card changes what can be pruned.  Returns
- * the number of combinations, capped just above MAX_SET_CHOICES. */
-static long set_choices(const rk_rules *rules, rk_lanes *l, unsigned three, int prune,
-                        set_options *o) {
-    const rk_lanes full = *l;
-    unsigned cap[RK_NUM_SUITS] = {0, 0, 0, 0};
+/* Lists every set choice of every rank held in 3+ suits (the 4-set, each
+ * 3-set, none): unlike the least deadwood, nothing is pruned, because
+ * discarding one card changes what could be.  Returns the number of
+ * combinations, capped just above MAX_SET_CHOICES. */
+static long set_choices(rk_lanes l, unsigned three, set_options *o) {
     long combos = 1;
     o->n_ranks = 0;
-    if (prune) {
-        for (int s = 0; s < RK_NUM_SUITS; s++) cap[s] = rules->run_capable[full.s[s]];
-        /* ranks where no card can be in a run: the set is forced */
-        unsigned forced = three & ~(cap[0] | cap[1] | cap[2] | cap[3]);
-        for (int s = 0; s < RK_NUM_SUITS; s++) l->s[s] &= (uint16_t)~forced;
-        three &= ~forced;
-    }
     for (unsigned bits = three; bits; bits &= bits - 1) {
         int r = rk__ctz(bits);
-        unsigned held = 0, capable = 0;
-        for (int s = 0; s < RK_NUM_SUITS; s++) {
-            held |= ((full.s[s] >> r) & 1u) << s;
-            capable |= ((cap[s] >> r) & 1u) << s;
-        }
+        unsigned held = 0;
+        for (int s = 0; s < RK_NUM_SUITS; s++) held |= ((l.s[s] >> r) & 1u) << s;
         int k = o->n_ranks, n = 0;
         o->opt[k][n++] = (uint8_t)held;
-        if (held == 0xFu) {
-            for (int s = 0; s < RK_NUM_SUITS; s++)
-                if (!prune || ((capable >> s) & 1u)) o->opt[k][n++] = (uint8_t)(held & ~(1u << s));
-        }
-        if (!prune || rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) o->opt[k][n++] = 0;
+        if (held == 0xFu)
+            for (int s = 0; s < RK_NUM_SUITS; s++) o->opt[k][n++] = (uint8_t)(held & ~(1u << s));
+        o->opt[k][n++] = 0;
         o->rank[k] = r;
         o->n_opts[k] = n;
         o->n_ranks++;
@@ -68,113 +167,6 @@ static inline rk_lanes remove_set(rk_lanes l, int rank, unsigned suits) {
         if ((suits >> s) & 1u) l.s[s] &= (uint16_t)~(1u << rank);
     return l;
 }
-
-static int least_over_choices(const rk_rules *rules, const set_options *o, int k, rk_lanes l) {
-    if (k == o->n_ranks) return run_sum(rules, l);
-    int best = RK_INF;
-    for (int i = 0; i < o->n_opts[k]; i++) {
-        int v = least_over_choices(rules, o, k + 1, remove_set(l, o->rank[k], o->opt[k][i]));
-        if (v < best) best = v;
-    }
-    return best;
-}
-
-/* One rank held 3+ times (the common case): a set there changes each of
- * its suits by delta[s], so every choice is a sum of deltas. */
-static inline int one_rank_deadwood(const rk_rules *rules, rk_lanes l, int r) {
-    int base = 0, delta[RK_NUM_SUITS], held = 0, total = 0, worst = RK_INF;
-    for (int s = 0; s < RK_NUM_SUITS; s++) {
-        int with = rules->run_deadwood[l.s[s]];
-        base += with;
-        delta[s] = 0;
-        if ((l.s[s] >> r) & 1u) {
-            delta[s] = rules->run_deadwood[l.s[s] & ~(1u << r)] - with;
-            total += delta[s];
-            held++;
-        }
-    }
-    int best = total < 0 ? total : 0; /* the set, or no set */
-    if (held == 4) /* a 3-set leaves out the suit with the worst delta */
-        for (int s = 0; s < RK_NUM_SUITS; s++)
-            if (-delta[s] < worst) worst = -delta[s];
-    if (held == 4 && total + worst < best) best = total + worst;
-    return base + best;
-}
-
-/* Several ranks with sets in play (k <= 4 after pruning): each suit's final
- * pattern depends only on which of those k ranks it gives to sets, so each
- * suit's 2^k patterns are looked up once and every choice is four reads of
- * that small table.  `choice` packs, per suit, the k-bit subset (4 bits a
- * suit). */
-typedef struct packed_search {
-    uint16_t t[RK_NUM_SUITS][16];       /* run deadwood per suit and subset */
-    uint16_t packed[RK_NUM_RANKS][6];   /* each option's suits, as packed subset bits */
-    int floor;                          /* sum of each suit's least entry: nothing beats it */
-    int best;
-} packed_search;
-
-static void least_over_packed(packed_search *ps, const set_options *o, int k, unsigned choice) {
-    if (k == o->n_ranks) {
-        int v = ps->t[0][choice & 15u] + ps->t[1][(choice >> 4) & 15u] +
-                ps->t[2][(choice >> 8) & 15u] + ps->t[3][choice >> 12];
-        if (v < ps->best) ps->best = v;
-        return;
-    }
-    for (int i = 0; i < o->n_opts[k] && ps->best > ps->floor; i++)
-        least_over_packed(ps, o, k + 1, choice | ps->packed[k][i]);
-}
-
-static int several_ranks_deadwood(const rk_rules *rules, rk_lanes l, unsigned three) {
-    set_options o;
-    if (set_choices(rules, &l, three, 1, &o) > MAX_SET_CHOICES) return -1;
-    /* forced sets are out of l now; often one choice or none is left */
-    if (o.n_ranks == 0) return run_sum(rules, l);
-    if (o.n_ranks == 1) return one_rank_deadwood(rules, l, o.rank[0]);
-    if (o.n_ranks > 4) return least_over_choices(rules, &o, 0, l);
-    packed_search ps;
-    unsigned subsets = 1u << o.n_ranks;
-    ps.floor = 0;
-    for (int s = 0; s < RK_NUM_SUITS; s++) {
-        uint16_t pattern[16];
-        int least = RK_INF;
-        pattern[0] = l.s[s];
-        for (unsigned sub = 0; sub < subsets; sub++) {
-            if (sub) pattern[sub] = (uint16_t)(pattern[sub & (sub - 1)] & ~(1u << o.rank[rk__ctz(sub)]));
-            ps.t[s][sub] = rules->run_deadwood[pattern[sub]];
-            if (ps.t[s][sub] < least) least = ps.t[s][sub];
-        }
-        ps.floor += least;
-    }
-    for (int j = 0; j < o.n_ranks; j++)
-        for (int i = 0; i < o.n_opts[j]; i++) {
-            unsigned w = 0;
-            for (int s = 0; s < RK_NUM_SUITS; s++)
-                if ((o.opt[j][i] >> s) & 1u) w |= 1u << (4 * s + j);
-            ps.packed[j][i] = (uint16_t)w;
-        }
-    ps.best = RK_INF;
-    least_over_packed(&ps, &o, 0, 0);
-    return ps.best;
-}
-
-static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
-    rk_lanes l = rk__split(hand);
-    unsigned three = rk__three_of_a_rank(l);
-    if (!three) return run_sum(rules, l);
-    if (!(three & (three - 1))) return one_rank_deadwood(rules, l, rk__ctz(three));
-    int dw = several_ranks_deadwood(rules, l, three);
-    return dw >= 0 ? dw : rk__deadwood_dp(rules, hand);
-}
-
-int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand) { return deadwood_fast(rules, hand); }
-
-int rk_deadwood(const rk_rules *rules, rk_mask hand) {
-    if (!rules) return RK_ERR_ARG;
-    if (hand & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
-    return deadwood_fast(rules, hand);
-}
-
-/* ---- best discard --------------------------------------------------- */
 
 typedef struct discard_search {
     const rk_rules *rules;
@@ -235,7 +227,7 @@ static void best_discard_core(discard_search *d, rk_mask hand) {
     unsigned three = rk__three_of_a_rank(l);
     set_options o;
     o.n_ranks = 0;
-    if (!three || set_choices(d->rules, &l, three, 0, &o) <= MAX_SET_CHOICES) {
+    if (!three || set_choices(l, three, &o) <= MAX_SET_CHOICES) {
         discard_over_choices(d, &o, 0, l);
         return;
     }
