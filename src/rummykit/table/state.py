@@ -65,7 +65,11 @@ from rummykit.table.opening import can_hunt, can_open
 from rummykit.table.scoring import TableResult, score_hand
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from rummykit.table.game import TableGame
+    from rummykit.table.observe import TableObservation
 
 __all__ = ["PHASES", "TablePhase", "TableState"]
 
@@ -249,6 +253,34 @@ class TableState:
             f"<TableState {self.rules.name} {PHASES[self.phase]} player={self.player} "
             f"stock={len(self.stock)} table={len(self.table)} actions={len(self.history)}>"
         )
+
+    # --- information for AI (rummykit.table.observe) -----------------------
+
+    def observation(self, player: int) -> TableObservation:
+        """What ``player`` may know now."""
+        from rummykit.table.observe import observation
+
+        return observation(self, player)
+
+    def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
+        """``observation(player)`` as a float32 vector (layout: rummykit.table.observe)."""
+        from rummykit.table.observe import observation_tensor
+
+        return observation_tensor(self, player)
+
+    def information_state_string(self, player: int) -> str:
+        """Everything ``player`` has seen, with perfect recall, as text."""
+        from rummykit.table.observe import information_state_string
+
+        return information_state_string(self, player)
+
+    def determinize(self, player: int, rng: Any = None) -> TableState:
+        """A full state that looks exactly the same to ``player``, the hidden
+        cards resampled with ``rng`` (seed or numpy Generator); see
+        rummykit.table.observe for its history and undo."""
+        from rummykit.table.observe import determinize
+
+        return determinize(self, player, rng)
 
     # --- records ----------------------------------------------------------
 
