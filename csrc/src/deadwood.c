@@ -63,8 +63,8 @@ static int add_choices(uint64_t *out, int n, int r, unsigned held, unsigned capa
     if (held == 0xFu)
         for (unsigned x = capable; x; x &= x - 1) here[m++] = spread_suits(held & ~(x & (0u - x))) << r;
     if (rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) here[m++] = 0;
-    for (int i = n - 1; i >= 0; i--) /* backwards: out[i] is read before it is overwritten */
-        for (int h = m - 1; h >= 0; h--) out[i * m + h] = out[i] | here[h];
+    for (int h = m - 1; h >= 0; h--) /* h = 0 last: it rewrites out[0..n) in place */
+        for (int i = 0; i < n; i++) out[h * n + i] = out[i] | here[h];
     return n * m;
 }
 
@@ -84,6 +84,9 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     int last = 31 - __builtin_clz(three), four = suits_at(w, last) == 0xFu;
     if (!(three & (three - 1))) return one_rank_deadwood(rd, w, last, four);
     if (rk__popcount(three) > MAX_SEARCH_RANKS) return -1;
+    /* cards in no run and no set are deadwood whatever the choice: when the
+     * best so far comes down to their value, nothing can beat it */
+    int floor = run_sum_word(rd, w & ~cap & ~(three * RANK_CARDS));
     uint64_t given[MAX_COMBINATIONS];
     int n = 1;
     given[0] = 0;
@@ -92,7 +95,7 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
         n = add_choices(given, n, r, suits_at(w, r), suits_at(cap, r));
     }
     int best = RK_INF;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && best > floor; i++) {
         int v = one_rank_deadwood(rd, w & ~given[i], last, four);
         if (v < best) best = v;
     }
