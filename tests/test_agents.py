@@ -319,7 +319,7 @@ def test_weighted_determinizations_and_bad_settings() -> None:
         SoftGreedyModel(beta=0)
     with pytest.raises(rk.InvalidOptionError, match="epsilon"):
         SoftGreedyModel(epsilon=1.5)
-    with pytest.raises(rk.InvalidOptionError, match="knock-game"):
+    with pytest.raises(rk.InvalidOptionError, match="knock-game state"):
         weighted_determinizations(rk.Game("rummy").new_hand(seed=1), 0, 5)  # type: ignore[arg-type]
 
 

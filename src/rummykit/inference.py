@@ -178,9 +178,11 @@ def _log_likelihood(
     drawn: list[list[int]],
     model: SoftGreedyModel,
     knock_max: int,
+    memo: dict[tuple[int, ...], float],
 ) -> float:
     """log P(the choices in ``events``) when each seat was dealt ``dealt[seat]`` and drew
-    ``drawn[seat]`` from the stock, in order."""
+    ``drawn[seat]`` from the stock, in order.  ``memo`` keeps the log-probability of each
+    (hand, choice): samples share most of their hands, the Markov chain moves all the more."""
     total = 0.0
     for seat, walk in enumerate(events):
         if not walk:
@@ -188,23 +190,51 @@ def _log_likelihood(
         hand = dealt[seat]
         draws = iter(drawn[seat])
         for kind, a, b, c in walk:
-            if kind == _CHOOSE:
-                total += model.take_log_prob(rules, hand, a, bool(b))
-            elif kind == _DRAWN:
+            if kind == _DRAWN:
                 hand |= 1 << next(draws)
             elif kind == _ADD:
                 hand |= 1 << a
             else:
-                total += model.discard_log_prob(rules, hand, a, c, bool(b), knock_max)
-                hand &= ~(1 << a)
+                key = (kind, hand, a, b, c)
+                logp = memo.get(key)
+                if logp is None:
+                    if kind == _CHOOSE:
+                        logp = model.take_log_prob(rules, hand, a, bool(b))
+                    else:
+                        logp = model.discard_log_prob(rules, hand, a, c, bool(b), knock_max)
+                    memo[key] = logp
+                total += logp
+                if kind == _DISCARD:
+                    hand &= ~(1 << a)
     return total
 
 
 def _sample_log_likelihood(
-    sample: KnockState, events: list[list[_Event]], model: SoftGreedyModel, knock_max: int
+    sample: KnockState,
+    events: list[list[_Event]],
+    model: SoftGreedyModel,
+    knock_max: int,
+    memo: dict[tuple[int, ...], float],
 ) -> float:
     dealt = [_dealt(sample, q) for q in range(sample.n)]
-    return _log_likelihood(sample._core_rules, events, dealt, [list(d) for d in sample.drawn], model, knock_max)
+    drawn = [list(d) for d in sample.drawn]
+    return _log_likelihood(sample._core_rules, events, dealt, drawn, model, knock_max, memo)
+
+
+class _Likelihood:
+    """The log-likelihood of determinizations of one state for one player, memoised."""
+
+    def __init__(self, state: KnockState, player: int, model: SoftGreedyModel | None) -> None:
+        self.model = model or SoftGreedyModel()
+        self.events = _events(state, player)
+        self.rules, self.knock_max = state._core_rules, state._knock_max
+        self.memo: dict[tuple[int, ...], float] = {}
+
+    def of(self, dealt: list[int], drawn: list[list[int]]) -> float:
+        return _log_likelihood(self.rules, self.events, dealt, drawn, self.model, self.knock_max, self.memo)
+
+    def of_sample(self, sample: KnockState) -> float:
+        return self.of([_dealt(sample, q) for q in range(sample.n)], [list(d) for d in sample.drawn])
 
 
 def log_likelihoods(
@@ -212,10 +242,8 @@ def log_likelihoods(
 ) -> npt.NDArray[np.float64]:
     """The log-likelihood under ``model`` (default :class:`SoftGreedyModel`) of the other
     seats' choices in each of ``samples`` (determinizations of ``state`` for ``player``)."""
-    model = model or SoftGreedyModel()
-    events = _events(state, player)
-    knock_max = state._knock_max
-    return np.array([_sample_log_likelihood(s, events, model, knock_max) for s in samples], dtype=np.float64)
+    likelihood = _Likelihood(state, player, model)
+    return np.array([likelihood.of_sample(s) for s in samples], dtype=np.float64)
 
 
 def effective_sample_size(weights: npt.NDArray[np.float64]) -> float:
@@ -228,6 +256,22 @@ def effective_sample_size(weights: npt.NDArray[np.float64]) -> float:
     return float(1.0 / np.square(weights).sum())
 
 
+def _check(state: KnockState, n: int) -> None:
+    if not isinstance(state, KnockState):
+        raise InvalidOptionError(f"opponent modelling needs a knock-game state, got {state!r}")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise InvalidOptionError(f"n must be an int >= 1, got {n!r}")
+
+
+def _weighted(
+    state: KnockState, player: int, n: int, gen: np.random.Generator, likelihood: _Likelihood
+) -> tuple[list[KnockState], npt.NDArray[np.float64]]:
+    samples = [state.determinize(player, gen) for _ in range(n)]
+    logw = np.array([likelihood.of_sample(s) for s in samples], dtype=np.float64)
+    w = np.exp(logw - logw.max())
+    return samples, w / w.sum()
+
+
 def weighted_determinizations(
     state: KnockState, player: int, n: int, rng: Any = None, model: SoftGreedyModel | None = None
 ) -> tuple[list[KnockState], npt.NDArray[np.float64]]:
@@ -235,15 +279,8 @@ def weighted_determinizations(
     normalised importance weights under ``model`` (default :class:`SoftGreedyModel`): a
     weighted sample of the deals ``player`` cannot rule out, weighted by how well each
     explains the other seats' choices (see the module docstring)."""
-    if not isinstance(state, KnockState):
-        raise InvalidOptionError(f"weighted_determinizations needs a knock-game state, got {state!r}")
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise InvalidOptionError(f"n must be an int >= 1, got {n!r}")
-    gen = as_generator(rng, "rng")
-    samples = [state.determinize(player, gen) for _ in range(n)]
-    logw = log_likelihoods(state, player, samples, model)
-    w = np.exp(logw - logw.max())
-    return samples, w / w.sum()
+    _check(state, n)
+    return _weighted(state, player, n, as_generator(rng, "rng"), _Likelihood(state, player, model))
 
 
 def _permuted(sample: KnockState, perm: list[int]) -> KnockState:
@@ -253,10 +290,8 @@ def _permuted(sample: KnockState, perm: list[int]) -> KnockState:
 
     def mask(m: int) -> int:
         out = 0
-        while m:
-            low = m & -m
-            out |= 1 << perm[low.bit_length() - 1]
-            m ^= low
+        for c in _bits(m):
+            out |= 1 << perm[c]
         return out
 
     other.hands = tuple(mask(h) for h in sample.hands)
@@ -267,56 +302,6 @@ def _permuted(sample: KnockState, perm: list[int]) -> KnockState:
     return other
 
 
-def _rejuvenate(
-    state: KnockState,
-    player: int,
-    sample: KnockState,
-    logp: float,
-    events: list[list[_Event]],
-    model: SoftGreedyModel,
-    steps: int,
-    gen: np.random.Generator,
-) -> KnockState:
-    """``steps`` Metropolis-Hastings moves from ``sample``: exchange a hidden card of another
-    seat with a hidden card held elsewhere (the stock or a third seat) of the same restock
-    group, accepted with the likelihood ratio.  The exchange keeps every observation of
-    ``player`` (the cards are hidden from it and sit in the same places of the history) and
-    is symmetric, so the chain leaves the weighted posterior unchanged."""
-    group = observe._replay(state).group
-    others = [q for q in range(state.n) if q != player and events[q]]
-    if not others:
-        return sample
-    seen = {q: observe._seen(state, player, q) for q in others}
-    holder = {c: q for q in others for c in _bits(sample.hands[q] & ~seen[q])}
-    holder.update({c: -1 for c in sample.stock})
-    for q in range(state.n):
-        if q != player and q not in others:
-            holder.update({c: q for c in _bits(sample.hands[q] & ~observe._seen(state, player, q))})
-    rules, knock_max = sample._core_rules, state._knock_max
-    dealt = [_dealt(sample, q) for q in range(state.n)]
-    drawn = [list(d) for d in sample.drawn]
-    perm = list(range(52))
-    for _ in range(steps):
-        q = others[int(gen.integers(len(others)))]
-        mine = [c for c, h in holder.items() if h == q]
-        rest = [c for c, h in holder.items() if h != q]
-        if not mine or not rest:
-            break
-        x, y = mine[int(gen.integers(len(mine)))], rest[int(gen.integers(len(rest)))]
-        if group[x] != group[y]:
-            continue
-        swap = {x: y, y: x}
-        new_dealt = [d ^ (1 << x | 1 << y) if (d >> x & 1) != (d >> y & 1) else d for d in dealt]
-        new_drawn = [[swap.get(c, c) for c in d] for d in drawn]
-        new_logp = _log_likelihood(rules, events, new_dealt, new_drawn, model, knock_max)
-        if new_logp >= logp or gen.random() < math.exp(new_logp - logp):
-            logp, dealt, drawn = new_logp, new_dealt, new_drawn
-            holder[x], holder[y] = holder[y], holder[x]
-            for i, c in enumerate(perm):
-                perm[i] = swap.get(c, c)
-    return _permuted(sample, perm)
-
-
 def _bits(mask: int) -> list[int]:
     out = []
     while mask:
@@ -324,6 +309,48 @@ def _bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def _rejuvenate(
+    state: KnockState, player: int, sample: KnockState, likelihood: _Likelihood, steps: int, gen: np.random.Generator
+) -> KnockState:
+    """``steps`` Metropolis-Hastings moves from ``sample``: exchange a hidden card of another
+    seat whose choices the model scores with a hidden card held elsewhere (the stock or a
+    third seat) of the same restock group, accepted with the likelihood ratio.  The exchange
+    keeps every observation of ``player`` (the cards are hidden from it and each takes the
+    other's place in the history) and is symmetric, so the chain leaves the posterior as it is."""
+    group = observe._replay(state).group
+    scored = [q for q in range(state.n) if q != player and likelihood.events[q]]
+    if not scored or not steps:
+        return sample
+    holding: dict[int, list[int]] = {q: [] for q in range(state.n) if q != player}
+    for q in holding:
+        holding[q] = _bits(sample.hands[q] & ~observe._seen(state, player, q))
+    holding[-1] = list(sample.stock)
+    dealt = [_dealt(sample, q) for q in range(state.n)]
+    drawn = [list(d) for d in sample.drawn]
+    logp = likelihood.of(dealt, drawn)
+    perm = list(range(52))
+    for _ in range(steps):
+        q = scored[int(gen.integers(len(scored)))]
+        mine = holding[q]
+        rest = [(h, i) for h, cards in holding.items() if h != q for i in range(len(cards))]
+        if not mine or not rest:
+            break
+        i = int(gen.integers(len(mine)))
+        h, j = rest[int(gen.integers(len(rest)))]
+        x, y = mine[i], holding[h][j]
+        if group[x] != group[y]:
+            continue
+        both = 1 << x | 1 << y
+        new_dealt = [d ^ both if (d >> x & 1) != (d >> y & 1) else d for d in dealt]
+        new_drawn = [[y if c == x else x if c == y else c for c in d] for d in drawn]
+        new_logp = likelihood.of(new_dealt, new_drawn)
+        if new_logp >= logp or gen.random() < math.exp(new_logp - logp):
+            logp, dealt, drawn = new_logp, new_dealt, new_drawn
+            mine[i], holding[h][j] = y, x
+            perm = [y if c == x else x if c == y else c for c in perm]
+    return _permuted(sample, perm)
 
 
 def posterior_determinizations(
@@ -337,16 +364,16 @@ def posterior_determinizations(
 ) -> list[KnockState]:
     """``n`` equally weighted determinizations from the opponent-model posterior
     (resample-move): ``proposals`` (default ``2 * n``) weighted determinizations, ``n`` of
-    them drawn by weight, each then moved by ``moves`` Metropolis-Hastings card exchanges."""
-    model = model or SoftGreedyModel()
+    them drawn by weight, each then moved by ``moves`` Metropolis-Hastings card exchanges.
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("gin").new_hand(seed=1)
+    >>> [s.observation(0) == state.observation(0) for s in posterior_determinizations(state, 0, 3, rng=1)]
+    [True, True, True]
+    """
+    _check(state, n)
     gen = as_generator(rng, "rng")
-    samples, weights = weighted_determinizations(state, player, proposals or 2 * n, gen, model)
-    events = _events(state, player)
-    knock_max = state._knock_max
+    likelihood = _Likelihood(state, player, model)
+    samples, weights = _weighted(state, player, proposals or 2 * n, gen, likelihood)
     picks = gen.choice(len(samples), size=n, p=weights)
-    out = []
-    for i in picks:
-        s = samples[int(i)]
-        logp = _sample_log_likelihood(s, events, model, knock_max)
-        out.append(_rejuvenate(state, player, s, logp, events, model, moves, gen))
-    return out
+    return [_rejuvenate(state, player, samples[int(i)], likelihood, moves, gen) for i in picks]
