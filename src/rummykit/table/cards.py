@@ -44,6 +44,7 @@ __all__ = [
     "present_types",
     "type_counts",
     "type_text",
+    "types_in",
     "types_of",
 ]
 
@@ -98,6 +99,29 @@ def type_counts(mask: int) -> list[int]:
     """53 counts: copies of each natural type, then the jokers."""
     low, high = mask & TYPE_MASK, mask >> 52 & TYPE_MASK
     return [(low >> t & 1) + (high >> t & 1) for t in range(52)] + [joker_count(mask)]
+
+
+_SUIT_ROWS: dict[int, tuple[int, ...]] = {}  # types_in's table: suit << 13 | ranks -> their types
+
+
+def types_in(present: int) -> list[int]:
+    """The types in a 52-bit mask of natural types, ascending (a suit's
+    13 bits at a time, from a table filled on first use: the legal-move
+    search lists the discards at every step).
+
+    >>> types_in(1 << 0 | 1 << 12 | 1 << 51)
+    [0, 12, 51]
+    """
+    out: list[int] = []
+    for s in range(4):
+        row = present >> 13 * s & 0x1FFF
+        if row:
+            key = s << 13 | row
+            found = _SUIT_ROWS.get(key)
+            if found is None:
+                found = _SUIT_ROWS[key] = tuple(s * 13 + r for r in range(13) if row >> r & 1)
+            out += found
+    return out
 
 
 def types_of(mask: int) -> list[int]:

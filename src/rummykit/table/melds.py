@@ -53,8 +53,9 @@ class Geometry:
     wrap: bool
     values: tuple[int, ...]  # hand value by type, 53 entries (joker last)
     low_ace_one: bool  # Kaluki ace_low_runs: the ace at position 0 (A-2-3) counts 1 in a meld
-    # meld_options' tables, filled on first use: (rank, suits, jokers) -> sets, (suit, row, jokers) -> runs
-    options: dict[tuple[int, int, int], tuple[MeldOption, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # meld_options' tables, filled on first use: rank, suits, jokers -> sets; suit, row, jokers -> runs
+    sets: dict[int, tuple[MeldOption, ...]] = field(default_factory=dict, compare=False, repr=False)
+    runs: dict[int, tuple[MeldOption, ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def rank_at(self, p: int) -> int:
         return (p + self.shift) % 13
@@ -315,8 +316,7 @@ def meld_options(geo: Geometry, present: int, jokers: int) -> list[MeldOption]:
     :data:`MeldOption` tuples, in no particular order.  The legal-move search
     calls this at every step, so the answer is assembled from per-rank and
     per-suit tables that :func:`new_melds` fills on first use."""
-    rows = [present >> 13 * s & _ROW for s in range(4)]
-    c0, c1, c2, c3 = rows
+    c0, c1, c2, c3 = present & _ROW, present >> 13 & _ROW, present >> 26 & _ROW, present >> 39 & _ROW
     # ranks held in enough suits for a set: 3, 2 (one joker) or 1 (two or more) of the 4
     if jokers >= 2:
         ranks = c0 | c1 | c2 | c3
@@ -324,26 +324,26 @@ def meld_options(geo: Geometry, present: int, jokers: int) -> list[MeldOption]:
         ranks = (c0 | c1) & (c2 | c3) | c0 & c1 | c2 & c3
     else:
         ranks = c0 & c1 & (c2 | c3) | c2 & c3 & (c0 | c1)
-    table = geo.options
+    sets, runs = geo.sets, geo.runs
     out: list[MeldOption] = []
     while ranks:
         low = ranks & -ranks
         ranks ^= low
         r = low.bit_length() - 1
         suits = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
-        key = (r, suits, jokers)
-        found = table.get(key)
+        key = (r << 4 | suits) << 3 | jokers
+        found = sets.get(key)
         if found is None:
-            found = table[key] = _options(geo, sum(1 << (s * 13 + r) for s in range(4) if suits >> s & 1), jokers, SET)
-        out.extend(found)
-    for s in range(4):
-        row = rows[s]
-        if row:
-            key = (13 + s, row, jokers)  # run keys start at 13: no clash with the ranks of sets
-            found = table.get(key)
+            found = sets[key] = _options(geo, sum(1 << (s * 13 + r) for s in range(4) if suits >> s & 1), jokers, SET)
+        out += found
+    need = 3 - jokers  # naturals a run needs
+    for s, row in enumerate((c0, c1, c2, c3)):
+        if row.bit_count() >= need:
+            key = (s << 13 | row) << 3 | jokers
+            found = runs.get(key)
             if found is None:
-                found = table[key] = _options(geo, row << 13 * s, jokers, RUN)
-            out.extend(found)
+                found = runs[key] = _options(geo, row << 13 * s, jokers, RUN)
+            out += found
     return out
 
 

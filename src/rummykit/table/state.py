@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from rummykit.errors import IllegalActionError
 from rummykit.table.actions import (
     DRAW,
+    LAYOFF,
     MELD_SET,
     RELEASE_RUN,
     RELEASE_SET,
@@ -58,6 +59,7 @@ from rummykit.table.cards import (
     physical_copy,
     present_types,
     type_text,
+    types_in,
     types_of,
 )
 from rummykit.table.melds import RUN, SET, MeldOption, Pattern, TableMeld, meld_options
@@ -115,10 +117,10 @@ def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return values[:i] + (value,) + values[i + 1 :]
 
 
-#: per table: (lay-offs of natural cards, of jokers: (id, slot, type, end, value); run jokers:
-#: (slot, type it stands for); slots of 3-card sets with a joker)
+#: per table: (mask of the natural types it accepts; lay-offs of natural cards, of jokers: (id,
+#: slot, type, end, value); run jokers: (slot, type it stands for); slots of 3-card sets with a joker)
 _TableInfo = tuple[
-    list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]], list[tuple[int, int]], list[int]
+    int, list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]], list[tuple[int, int]], list[int]
 ]
 #: TableState._table_info's memo: (id(table), id(ends)) -> (table, ends, rules, info)
 _TABLE_INFO: dict[tuple[int, int], tuple[tuple[TableMeld, ...], tuple[int, ...], Any, _TableInfo]] = {}
@@ -330,7 +332,7 @@ class TableState:
         if self.phase == _DRAW:
             return [DRAW, TAKE] if self._can_take() else [DRAW]
         if self.phase == _PLAY:
-            return sorted(self._play_actions())
+            return self._play_actions()
         return []
 
     def _can_take(self) -> bool:
@@ -346,15 +348,14 @@ class TableState:
             if can_open(r, hand, r.initial_meld_min, t):
                 return True
             return not r.hunt_requires_opening_min and can_hunt(r, hand, t)
-        old = (self.taken, self.must)
-        self.taken = t
-        try:
-            if not r.is_kaluki and r.taken_discard_must_be_melded:
-                self.must = t
+        if r.taken_discard_must_be_melded and not r.is_kaluki:
+            old = (self.taken, self.must)
+            self.taken = self.must = t
+            try:
                 return any(True for _ in self._plays(hand, p))
-            return self._ok_after(hand)  # never a hand of nothing but copies of the taken card
-        finally:
-            self.taken, self.must = old
+            finally:
+                self.taken, self.must = old
+        return self._ok_after(hand, taken=t)  # never a hand of nothing but copies of the taken card
 
     def _take_needs_opening(self) -> bool:
         r = self.rules
@@ -363,10 +364,14 @@ class TableState:
         return True
 
     def _play_actions(self) -> list[int]:
+        """The sorted ids of the play step: the discards (ids 0-52, listed in
+        order) come before every other kind."""
         p = self.player
         hand = self.hands[p]
-        out = [a for a, _ in self._plays(hand, p)]
-        out.extend(self._discards(hand))
+        out = self._discards(hand)
+        plays = sorted([a for a, _ in self._plays(hand, p)])
+        if plays:
+            out.extend(plays)
         return out
 
     def _discards(self, hand: int) -> list[int]:
@@ -381,13 +386,9 @@ class TableState:
             return []
         forbid = self.taken if r.forbid_discarding_taken_card else -1
         present = present_types(hand)
-        out = []
-        while present:
-            low = present & -present
-            t = low.bit_length() - 1
-            if t != forbid:
-                out.append(t)
-            present ^= low
+        out = types_in(present)
+        if 0 <= forbid < JOKER and present >> forbid & 1:
+            out.remove(forbid)
         if hand >> FIRST_JOKER and forbid != JOKER and r.joker_discard_allowed:
             out.append(JOKER)
         return out
@@ -396,16 +397,17 @@ class TableState:
         r = self.rules
         return not (r.no_go_out_first_turn and self.turns < self.n)
 
-    def _ok_after(self, hand: int, pending: int = 0) -> bool:
+    def _ok_after(self, hand: int, pending: int = 0, taken: int | None = None) -> bool:
         """Whether a player left with ``hand`` (``pending`` jokers still to
-        place) can still end the turn: a discardable card, or out by play."""
+        place; ``taken``: the card taken this turn, if not ``self.taken``)
+        can still end the turn: a discardable card, or out by play."""
         r = self.rules
         count = hand.bit_count() - pending
         if count == 0:
             return not r.go_out_requires_discard and self._may_go_out()
         if count == 1 and not self._may_go_out():
             return False
-        forbid = self.taken if r.forbid_discarding_taken_card else -1
+        forbid = (self.taken if taken is None else taken) if r.forbid_discarding_taken_card else -1
         present = present_types(hand)
         if 0 <= forbid < JOKER:
             present &= ~(1 << forbid)
@@ -429,10 +431,10 @@ class TableState:
         # melds
         if r.max_melds_per_turn < 0 or self.turn_melds < r.max_melds_per_turn:
             for option in meld_options(self.geo, present_types(hand), jokers):
-                action_id, _naturals, used_jokers, _value = option
+                action_id, naturals, used_jokers, _value = option
                 if (pending and not used_jokers) or (must >= 0 and not _uses(option, must)):
                     continue
-                after = hand & ~_option_cards(hand, option)
+                after = hand & ~(_option_cards(hand, option) if used_jokers else _natural_cards(hand, naturals))
                 left = max(0, pending - used_jokers)
                 if (after.bit_count() - left >= 2 and present_types(after) & keep) or self._ok_after(after, left):
                     yield action_id, after
@@ -497,9 +499,9 @@ class TableState:
 
     def _build_steps(self, hand: int) -> list[tuple[int, int, int, int, int]]:
         """(lay-off id, slot, type, end, value) of each card of ``hand`` that may go on a table meld."""
-        naturals, jokers, _run_jokers, _set_jokers = self._table_info()
+        accepts, naturals, jokers, _run_jokers, _set_jokers = self._table_info()
         present = present_types(hand)
-        out = [step for step in naturals if present >> step[2] & 1]
+        out = [step for step in naturals if present >> step[2] & 1] if present & accepts else []
         if hand >> FIRST_JOKER:
             out.extend(jokers)
         return out
@@ -560,13 +562,16 @@ class TableState:
                 value = geo.position_value(m.key, pos)
                 naturals.append((layoff_id(slot, t, end), slot, t, end, value))
                 jokers.append((layoff_id(slot, JOKER, end), slot, JOKER, end, value))
-        return naturals, jokers, run_jokers, set_jokers
+        accepts = 0
+        for step in naturals:
+            accepts |= 1 << step[2]
+        return accepts, naturals, jokers, run_jokers, set_jokers
 
     def _release_steps(self, hand: int) -> Any:
         """(id, hand after the naturals go, jokers released) of each joker release."""
         r = self.rules
         present = present_types(hand)
-        _naturals, _jokers, run_jokers, set_jokers = self._table_info()
+        _accepts, _naturals, _jokers, run_jokers, set_jokers = self._table_info()
         for slot, t in run_jokers:
             if present >> t & 1:
                 yield RELEASE_RUN + slot * 52 + t, hand & ~(1 << physical_copy(hand, t)), 1
@@ -682,8 +687,8 @@ class TableState:
         elif action_id == TAKE:
             self._take(p)
         elif action_id < RELEASE_RUN:
-            a = TableAction(action_id)
-            self._lay_off(p, a.slot or 0, a.card or 0, a.end)
+            slot, rest = divmod(action_id - LAYOFF, 106)  # the layout of actions.layoff_id
+            self._lay_off(p, slot, rest >> 1, rest & 1)
         elif action_id < MELD_SET:
             self._release(p, action_id)
         else:
