@@ -181,7 +181,7 @@ def test_ismcts_time_per_move_is_roughly_honoured() -> None:
             super()._iterate(*args)  # type: ignore[arg-type]
 
     start = time.perf_counter()
-    assert Counting(time_per_move=0.2, seed=1)(state) in state.legal_actions()
+    assert Counting(time_per_move=0.2, model="uniform", samples=2, seed=1)(state) in state.legal_actions()
     elapsed = time.perf_counter() - start
     assert 0.2 <= elapsed < 5  # generous: a loaded machine, one iteration may overrun
     assert len(counted) > 1  # more than the one iteration that always runs
