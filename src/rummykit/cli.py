@@ -73,6 +73,8 @@ def _tournament(args: argparse.Namespace) -> int:
         seed=args.seed,
         workers=args.workers,
         progress=args.progress,
+        backend=args.backend,
+        address=args.address,
     )
     console = _console()
     console.print(result.table())
@@ -202,6 +204,10 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
     tour.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default 0)")
     tour.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    tour.add_argument(
+        "--backend", choices=["local", "ray"], default="local", help="local processes (default) or Ray tasks"
+    )
+    tour.add_argument("--address", help="the Ray cluster to join (with --backend ray; default: a local Ray)")
     tour.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar")
     tour.add_argument("--json", help="write the summary and every hand as JSON")
     tour.add_argument("--csv", help="write one CSV row per hand")

@@ -12,6 +12,10 @@ results are the same for any number of ``workers``.
 (20, 'greedy', True)
 >>> result == tournament(["greedy", "random"], "oklahoma-gin", hands=20, seed=1, workers=2)
 True
+
+``backend="ray"`` plays the hands as Ray tasks instead (``pip install "rummykit[ray]"``), on
+the cluster at ``address`` or on the Ray the script already started (``ray.init``), else on a
+local Ray started for the call; the results are the same as the local backend's.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rummykit.agents import Agent, make_agent
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
@@ -337,6 +341,45 @@ def _run(
     return sorted(records, key=lambda r: r.hand)
 
 
+def _run_ray(
+    game: Any,
+    specs: Sequence[str | Agent],
+    seed: int,
+    hands: int,
+    workers: int,
+    address: str | None,
+    tick: Callable[[int], None],
+) -> tuple[list[HandRecord], int]:
+    """The hands as Ray tasks (chunks of hands, as for worker processes); the records and the
+    cluster's CPU count."""
+    try:
+        import ray
+    except ImportError:
+        raise InvalidOptionError("backend='ray' needs Ray: pip install 'rummykit[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        ray.init(address=address)
+    try:
+        resources = cast(Callable[[], dict[str, float]], ray.cluster_resources)  # untyped in Ray
+        cpus = max(workers, int(resources().get("CPU", 1)))
+        play = ray.remote(_play_chunk)
+        shared = ray.put(game), ray.put(specs)  # sent once, not with every task
+        pending = [play.remote(*shared, seed, chunk) for chunk in _chunks(hands, cpus)]
+        records: list[HandRecord] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            chunk_records = ray.get(done[0])
+            records += chunk_records
+            tick(len(chunk_records))
+    finally:
+        if started:
+            ray.shutdown()
+    return sorted(records, key=lambda r: r.hand), cpus
+
+
+BACKENDS = ("local", "ray")
+
+
 def tournament(
     agents: Sequence[str | Agent],
     game: Any,
@@ -345,6 +388,8 @@ def tournament(
     seed: int = 0,
     workers: int = 1,
     progress: bool | None = None,
+    backend: str = "local",
+    address: str | None = None,
     **options: Any,
 ) -> TournamentResult:
     """Play ``hands`` hands of ``game`` (a game object, or a name for ``Game(game, **options)``)
@@ -357,12 +402,20 @@ def tournament(
     ``progress`` shows a progress bar with the rate and ETA on stderr (default: when stderr
     is a terminal).  With ``workers > 1`` a script must call it under
     ``if __name__ == "__main__":`` (worker processes are spawned and import the script).
+
+    ``backend="ray"`` spreads the hands over Ray tasks (at least one chunk per CPU of the
+    cluster): on the Ray already initialised, else ``ray.init(address=address)`` for the call
+    (None: a local Ray).  The cluster's workers need rummykit installed.  Same seed, same result.
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidOptionError(f"seed must be an int >= 0, got {seed!r}")
     for name, value, low in (("hands", hands, 1), ("workers", workers, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
+    if backend not in BACKENDS:
+        raise InvalidOptionError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if address is not None and backend != "ray":
+        raise InvalidOptionError("address is the Ray cluster's: it goes with backend='ray'")
     if isinstance(game, str):
         game = Game(game, **options)
     elif options:
@@ -376,6 +429,12 @@ def tournament(
     workers = min(workers, hands)
     show = sys.stderr.isatty() if progress is None else progress
     start = time.perf_counter()
+
+    def run(tick: Callable[[int], None]) -> tuple[list[HandRecord], int]:
+        if backend == "ray":
+            return _run_ray(game, specs, seed, hands, workers, address, tick)
+        return _run(game, specs, seed, hands, workers, tick), workers
+
     if show:
         bar = _progress(hands, f"{game.name}: {' vs '.join(names)}")
         task = bar.task_ids[0]
@@ -386,8 +445,8 @@ def tournament(
             bar.update(task, rate=f"{completed / max(1e-9, time.perf_counter() - start):,.1f} hands/s")
 
         with bar:
-            records = _run(game, specs, seed, hands, workers, tick)
+            records, workers = run(tick)
     else:
-        records = _run(game, specs, seed, hands, workers, lambda done: None)
+        records, workers = run(lambda done: None)
     seconds = time.perf_counter() - start
     return TournamentResult(game.name, names, seed, tuple(records), workers=workers, seconds=seconds)
