@@ -3,6 +3,9 @@ ISMCTS bots under evaluate_bots, observations, resampling and the gin_rummy id m
 
 from __future__ import annotations
 
+import doctest
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip install 'rummykit[openspiel]'")
@@ -12,7 +15,7 @@ import pyspiel
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
 import rummykit as rk
-from rummykit.envs import openspiel_game, register_openspiel_games
+from rummykit.envs import gin_rummy_ids, openspiel_game, register_openspiel_games
 from rummykit.envs._openspiel import RummykitSpielState
 from rummykit.envs.gin_rummy_ids import (
     OS_MELD,
@@ -186,3 +189,11 @@ def test_every_rummykit_action_maps_or_says_why() -> None:
         from_openspiel_gin(55)
     with pytest.raises(rk.IllegalActionError, match="0..240"):
         from_openspiel_gin(241)
+
+
+def test_docs_examples() -> None:
+    doc = Path(__file__).parent.parent / "docs" / "openspiel.md"
+    failures, tried = doctest.testfile(str(doc), module_relative=False)
+    assert tried > 0 and failures == 0
+    failures, tried = doctest.testmod(gin_rummy_ids)
+    assert tried > 0 and failures == 0
