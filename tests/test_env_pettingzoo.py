@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed: pip install 'rummykit[pettingzoo]'")
 
 import numpy as np
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 import rummykit as rk
 import rummykit.envs
@@ -54,7 +54,7 @@ def test_api_and_seed(name: str, players: int) -> None:
 @pytest.mark.long
 @pytest.mark.parametrize(("name", "players"), [pytest.param(*v, marks=NO_TABLE) for v in TABLE])
 def test_api_and_seed_whole_table_hands(name: str, players: int) -> None:
-    _api_and_seed(name, players, 2000)
+    _api_and_seed(name, players, 1000)
 
 
 def _play(env: rummykit.envs._pettingzoo.RummykitAECEnv, seed: int) -> dict[str, float]:
@@ -139,6 +139,11 @@ def test_game_object_and_options() -> None:
     env = pettingzoo_env("oklahoma-gin", spade_multiplier=3)
     assert env.game.rules.spade_multiplier == 3
     assert pettingzoo_env(rk.Game("gin")).game.name == "gin"
+
+
+@pytest.mark.parametrize("name", ["oklahoma-rummy", pytest.param("kaluki", marks=NO_TABLE)])
+def test_pettingzoo_render_test(name: str) -> None:
+    render_test(lambda render_mode=None: pettingzoo_env(name, num_players=3, render_mode=render_mode))
 
 
 def test_ansi_and_human_rendering(capsys: pytest.CaptureFixture[str]) -> None:

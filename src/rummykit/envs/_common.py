@@ -15,7 +15,17 @@ from rummykit.games import Game
 from rummykit.knock.actions import NUM_ACTIONS as KNOCK_ACTIONS
 from rummykit.knock.actions import Action
 
-__all__ = ["DENSE_ACTIONS", "REWARDS", "ActionIndex", "hand_rewards", "make_game", "render_text", "action_text"]
+__all__ = [
+    "DENSE_ACTIONS",
+    "REWARDS",
+    "ActionIndex",
+    "action_text",
+    "action_text_before",
+    "check_reward",
+    "hand_rewards",
+    "make_game",
+    "render_text",
+]
 
 #: The action slots of a table game (Rummy, Kaluki) in the dense per-state index.
 DENSE_ACTIONS = 4096
@@ -35,6 +45,7 @@ def make_game(game: Any, num_players: int | None, options: dict[str, Any]) -> An
 
 
 def check_reward(reward: str) -> str:
+    """``reward`` if it is one of :data:`REWARDS`, else :class:`InvalidOptionError`."""
     if reward not in REWARDS:
         raise InvalidOptionError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
     return reward
