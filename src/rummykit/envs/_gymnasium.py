@@ -69,7 +69,7 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         rng = self.np_random
         while True:
             self.game_state = self.game.new_hand(seed=rng, dealer=0)
-            self._agents = [make_agent(self.opponent, rng.spawn(1)[0]) for _ in range(self.game.num_players)]
+            self._agents = [make_agent(self.opponent, int(rng.integers(2**63))) for _ in range(self.game.num_players)]
             self._play_others()
             if not self.game_state.is_terminal():
                 self._over = False
