@@ -70,7 +70,32 @@ def test_replay_steps_through_a_record(tmp_path) -> None:  # type: ignore[no-unt
     assert f"{state.result.outcome}:" in out.stdout
 
 
+def test_replay_steps_through_a_table_game_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import rummykit as rk
+
+    state = rk.Game("kaluki").new_hand(seed=2)
+    greedy = rk.GreedyAgent()
+    while not state.is_terminal():
+        state.apply_action(greedy(state))
+    path = tmp_path / "kaluki.json"
+    path.write_text(state.to_json())
+    out = run("replay", str(path), "--all")
+    assert out.returncode == 0, out.stderr
+    n = len(state.history)
+    assert f"kaluki: action {n}/{n}, end" in out.stdout and "opened:" in out.stdout
+    assert state.result is not None and f"{state.result.outcome}:" in out.stdout
+    assert "next: seat" in out.stdout and ("meld" in out.stdout or "discard" in out.stdout)
+
+
+def test_replay_of_a_bad_record_exits_2(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "rummykit-hand", "family": "table", "game": "rummy"}')
+    out = run("replay", str(path), "--all")
+    assert out.returncode == 2 and "bad hand record" in out.stderr
+
+
 def test_bench_reports_rates() -> None:
     out = run("bench")
     assert out.returncode == 0, out.stderr
     assert "least deadwood" in out.stdout and "ISMCTS" in out.stdout
+    assert "C playouts, greedy" in out.stdout and "C playouts, random" in out.stdout
