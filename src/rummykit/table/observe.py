@@ -286,6 +286,18 @@ def _walk_forward(state: TableState) -> list[_Step]:
     return steps
 
 
+def _bit_types(mask: int) -> list[int]:
+    """The types of the physical cards in ``mask``, sorted (a few cards:
+    faster than ``types_of``)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(card_type(low.bit_length() - 1))
+        mask ^= low
+    out.sort()  # the order of physical ids is not public
+    return out
+
+
 def _low_type(mask: int) -> int:
     return card_type((mask & -mask).bit_length() - 1)
 
@@ -305,10 +317,10 @@ def _known(state: TableState, steps: list[_Step]) -> list[list[int]]:
         elif st.action == TAKE:
             count[_low_type(st.came)] += 1
         else:
-            for t in types_of(st.out):
+            for t in _bit_types(st.out):
                 if count[t]:
                     count[t] -= 1
-            for t in types_of(st.came):  # released jokers
+            for t in _bit_types(st.came):  # released jokers
                 count[t] += 1
     return known
 
@@ -721,12 +733,12 @@ def _sample(state: TableState, player: int, steps: list[_Step], draw: _Uniforms)
                 places.banned.setdefault(q, []).extend(
                     (time, x) for t, x in zip(pattern.types(state.geo), pattern.represents(state.geo)) if t == JOKER
                 )
-            for t in types_of(st.out):
+            for t in _bit_types(st.out):
                 if known[q][t]:
                     known[q][t] -= 1
                 elif q != player and not places.fill(q, t, time, pools):
                     return None
-            for t in types_of(st.came):
+            for t in _bit_types(st.came):
                 known[q][t] += 1
     if state.phase == _END:  # every hand is shown
         for q in dealt:
