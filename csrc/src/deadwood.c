@@ -50,21 +50,25 @@ static inline int one_rank_deadwood(const uint16_t *rd, uint64_t w, int r, int f
 #define MAX_SEARCH_RANKS 4
 #define MAX_COMBINATIONS 216 /* 6^3: the choices at three ranks */
 
-/* Appends to the n combinations in out (cards given to sets) the choices
- * that can matter at rank r: the set of every card held; with four, each
+/* Combines the n combinations in out (cards given to sets) with the
+ * choices that can matter at rank r, and returns the new number: the set
+ * of every card held (first, for it is most often best); with four, each
  * 3-set that leaves a run-capable card to its run (leaving out a card that
  * lies in no run never helps: in a set it saves its value and costs
- * nothing); no set, unless a 3-set without a capable card beats it.
- * Returns the new number of combinations. */
+ * nothing); no set, unless a 3-set without a capable card beats it. */
 static int add_choices(uint64_t *out, int n, int r, unsigned held, unsigned capable) {
-    uint64_t here[6];
-    int m = 0;
-    here[m++] = spread_suits(held) << r;
+    int m = 1; /* out[0..n) takes the set of every card, last, in place */
     if (held == 0xFu)
-        for (unsigned x = capable; x; x &= x - 1) here[m++] = spread_suits(held & ~(x & (0u - x))) << r;
-    if (rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) here[m++] = 0;
-    for (int h = m - 1; h >= 0; h--) /* h = 0 last: it rewrites out[0..n) in place */
-        for (int i = 0; i < n; i++) out[h * n + i] = out[i] | here[h];
+        for (unsigned x = capable; x; x &= x - 1, m++) {
+            uint64_t cards = spread_suits(held & ~(x & (0u - x))) << r;
+            for (int i = 0; i < n; i++) out[m * n + i] = out[i] | cards;
+        }
+    if (rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) {
+        for (int i = 0; i < n; i++) out[m * n + i] = out[i];
+        m++;
+    }
+    uint64_t all = spread_suits(held) << r;
+    for (int i = 0; i < n; i++) out[i] |= all;
     return n * m;
 }
 
