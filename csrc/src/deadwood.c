@@ -26,6 +26,9 @@ static inline unsigned suits_at(uint64_t w, int r) {
     return (unsigned)((((w >> r) & RANK_CARDS) * 0x0000200040008001ull) >> 45) & 15u;
 }
 
+/* Whether all four suits hold rank r. */
+static inline int all_four(uint64_t w, int r) { return ((w >> r) & RANK_CARDS) == RANK_CARDS; }
+
 static inline int run_sum_word(const uint16_t *rd, uint64_t w) {
     return rd[LANE(w, 0)] + rd[LANE(w, 1)] + rd[LANE(w, 2)] + rd[LANE(w, 3)];
 }
@@ -85,17 +88,17 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     w &= ~((three & ~any_cap) * RANK_CARDS);
     three &= any_cap;
     if (!three) return run_sum_word(rd, w);
-    int last = 31 - __builtin_clz(three), four = suits_at(w, last) == 0xFu;
+    int last = 31 - __builtin_clz(three), four = all_four(w, last);
     if (!(three & (three - 1))) return one_rank_deadwood(rd, w, last, four);
-    if (rk__popcount(three) > MAX_SEARCH_RANKS) return -1;
     /* cards in no run and no set are deadwood whatever the choice: when the
      * best so far comes down to their value, nothing can beat it */
     int floor = run_sum_word(rd, w & ~cap & ~(three * RANK_CARDS));
     uint64_t given[MAX_COMBINATIONS];
-    int n = 1;
+    int n = 1, k = 1;
     given[0] = 0;
     for (unsigned bits = three & ~(1u << last); bits; bits &= bits - 1) {
         int r = rk__ctz(bits);
+        if (++k > MAX_SEARCH_RANKS) return -1;
         n = add_choices(given, n, r, suits_at(w, r), suits_at(cap, r));
     }
     int best = RK_INF;
@@ -114,7 +117,7 @@ static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
     uint64_t w = lanes_word(l);
     if (!(three & (three - 1))) {
         int r = rk__ctz(three);
-        return one_rank_deadwood(rules->run_deadwood, w, r, suits_at(w, r) == 0xFu);
+        return one_rank_deadwood(rules->run_deadwood, w, r, all_four(w, r));
     }
     int dw = several_ranks_deadwood(rules, w, three);
     return dw >= 0 ? dw : rk__deadwood_dp(rules, hand);
