@@ -26,6 +26,7 @@ MODULES = [
     "rummykit.table.game",
     "rummykit.table.match",
     "rummykit.table.record",
+    "rummykit.table.observe",
     "rummykit.playouts",
 ]
 
