@@ -65,7 +65,9 @@ def test_random_sim_test(name: str) -> None:
 @pytest.mark.long
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_sim_test_oklahoma_rummy(players: int) -> None:
-    pyspiel.random_sim_test(openspiel_game("oklahoma-rummy", num_players=players), num_sims=5, serialize=False)
+    pyspiel.random_sim_test(
+        openspiel_game("oklahoma-rummy", num_players=players), num_sims=2, serialize=False, verbose=False
+    )
 
 
 @pytest.mark.skipif(not hasattr(rk.TableState, "determinize"), reason="TableState has no determinize yet")
