@@ -15,6 +15,7 @@ Discard(card=Card('5S'), deadwood=9)
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -23,7 +24,7 @@ from rummykit import _core
 from rummykit._rules import Values, core_rules
 from rummykit._rules import cache as _default_rules
 from rummykit.cards import Card, CardsLike, from_mask, to_mask
-from rummykit.errors import InvalidCardError, InvalidMeldError
+from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -167,6 +168,13 @@ def best_melds(cards: CardsLike, *, aces: str = "low", values: Values = None) ->
     return _arrangement(rules, _core.best_arrangement(rules, _mask(cards)))
 
 
+def _count(name: str, value: object) -> int:
+    """An int option >= 0 (numpy integers too), or InvalidOptionError naming it."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 0:
+        return int(value)
+    raise InvalidOptionError(f"{name} must be an int >= 0, got {value!r:.60}")
+
+
 def arrangements(
     cards: CardsLike, *, max_deadwood: int | None = None, aces: str = "low", values: Values = None
 ) -> list[Arrangement]:
@@ -181,7 +189,7 @@ def arrangements(
     [7H 8H 9H] 9C 9D (deadwood 18)
     """
     rules = core_rules(aces, values)
-    bound = -1 if max_deadwood is None else max(0, int(max_deadwood))
+    bound = -1 if max_deadwood is None else _count("max_deadwood", max_deadwood)
     found = [_arrangement(rules, a) for a in _core.arrangements(rules, _mask(cards), bound)]
     return sorted(found, key=lambda a: a.deadwood)
 
@@ -330,7 +338,7 @@ def choose_knock(
         0 if allow_layoffs else _core.KNOCK_NO_LAYOFFS
     )
     try:
-        arr, reply, margin, candidates = _core.choose_knock(rules, knocker, defender, int(limit), flags)
+        arr, reply, margin, candidates = _core.choose_knock(rules, knocker, defender, _count("limit", limit), flags)
     except _core.NoKnockError:
         raise InvalidMeldError(
             f"no arrangement within the knock limit {limit}: least deadwood is {_core.deadwood(rules, knocker)}"

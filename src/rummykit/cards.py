@@ -118,6 +118,8 @@ CardsLike = str | int | Card | Iterable[str | int | Card]
 
 def parse_card(text: str) -> Card:
     """Parse one card token such as ``"7H"``, ``"10s"`` or ``"q♠"``."""
+    if not isinstance(text, str):
+        raise InvalidCardError(f"card text must be a string, got {type(text).__name__}: {text!r:.60}")
     card = _TOKENS.get(text)
     if card is not None:
         return _CARDS[card]
@@ -130,6 +132,8 @@ def parse_card(text: str) -> Card:
 
 def parse_cards(text: str) -> list[Card]:
     """Parse card text separated by spaces and/or commas, rejecting duplicates."""
+    if not isinstance(text, str):
+        raise InvalidCardError(f"card text must be a string, got {type(text).__name__}: {text!r:.60}")
     cards = [parse_card(t) for t in _SEPARATORS.split(text.strip()) if t]
     _reject_duplicates(cards)
     return cards
@@ -190,7 +194,7 @@ def _text_mask(text: str) -> int:
 
 def from_mask(mask: int) -> list[Card]:
     """The cards of a mask, in card-id order."""
-    if not isinstance(mask, int) or mask < 0 or mask & ~DECK_MASK:
+    if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0 or mask & ~DECK_MASK:
         raise InvalidCardError(f"not a 52-card mask: {mask!r}")
     cards = []
     while mask:

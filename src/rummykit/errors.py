@@ -29,3 +29,10 @@ class InvalidOptionError(RummykitError):
 
 class IllegalActionError(RummykitError):
     """An action the rules do not allow in this position."""
+
+
+def check_seat(seat: object, n: int) -> int:
+    """``seat`` if it is a seat 0..n-1 (an int, not a bool); else :class:`InvalidOptionError`."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
+        return seat
+    raise InvalidOptionError(f"seat must be 0..{n - 1}, got {seat!r:.60}")

@@ -264,7 +264,7 @@ def playouts(
     """
     n = _check_count("n", n, 0)
     threads = _check_count("threads", threads, 1)
-    if policy not in POLICIES:
+    if not isinstance(policy, str) or policy not in POLICIES:
         raise InvalidOptionError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
     if resample not in RESAMPLE:
         raise InvalidOptionError(f"resample must be one of {list(RESAMPLE)}, got {resample!r}")

@@ -37,6 +37,8 @@ from typing import Any, cast
 from rummykit.agents import Agent, make_agent
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
 from rummykit.games import Game
+from rummykit.knock.game import KnockGame
+from rummykit.table.game import TableGame
 
 __all__ = ["AgentStats", "HandRecord", "TournamentResult", "tournament", "wilson_interval"]
 
@@ -420,7 +422,9 @@ def tournament(
         game = Game(game, **options)
     elif options:
         raise InvalidOptionError("options go with a game name, not with a game object")
-    if isinstance(agents, str) or len(agents) != game.num_players:
+    if not isinstance(game, (KnockGame, TableGame)):
+        raise InvalidOptionError(f"game must be a game name or a Game object, got {game!r:.60}")
+    if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != game.num_players:
         raise InvalidOptionError(f"{game.name} needs {game.num_players} agents, one per seat, got {agents!r}")
     specs = list(agents)
     names = tuple(s if isinstance(s, str) else repr(s) for s in specs)

@@ -16,7 +16,7 @@ from rummykit import _core
 from rummykit._rules import core_rules
 from rummykit.analysis import Arrangement, Layoff, Meld, as_meld
 from rummykit.cards import Card, from_mask
-from rummykit.errors import IllegalActionError
+from rummykit.errors import IllegalActionError, check_seat
 from rummykit.knock.actions import (
     BIG_GIN,
     DONE,
@@ -197,7 +197,7 @@ class KnockState:
         return list(self.result.points) if self.result is not None else [0] * self.n
 
     def hand(self, seat: int) -> list[Card]:
-        return from_mask(self.hands[seat])
+        return from_mask(self.hands[check_seat(seat, self.n)])
 
     @property
     def top_discard(self) -> Card | None:
@@ -388,7 +388,14 @@ class KnockState:
     # --- transitions -------------------------------------------------------
 
     def apply_action(self, action_id: int) -> None:
-        """Apply a legal action id (trusted for speed; ``play`` checks it)."""
+        """Apply a legal action id.  Anything else (an illegal or unknown id, a
+        non-int) raises :class:`IllegalActionError` and changes nothing; the
+        check is one look-up in the cached legal actions."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if type(action_id) is not int or action_id not in legal:
+            action_id = self.verify_action(action_id)  # raises naming the problem, or the plain id
         self._stack.append(_snapshot(self))
         self.history.append(action_id)
         self._legal = None

@@ -37,7 +37,7 @@ from enum import IntEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from rummykit.errors import IllegalActionError
+from rummykit.errors import IllegalActionError, check_seat
 from rummykit.table.actions import (
     DRAW,
     LAYOFF,
@@ -234,10 +234,10 @@ class TableState:
 
     def hand(self, seat: int) -> list[int]:
         """The types of the cards seat holds (see rummykit.table.cards)."""
-        return types_of(self.hands[seat])
+        return types_of(self.hands[check_seat(seat, self.n)])
 
     def hand_text(self, seat: int) -> str:
-        return " ".join(type_text(t) for t in types_of(self.hands[seat]))
+        return " ".join(type_text(t) for t in self.hand(seat))
 
     def table_text(self) -> list[str]:
         """The table melds as text, in slot order (``lay off .. on N`` is slot N)."""
@@ -675,7 +675,14 @@ class TableState:
     # --- transitions ---------------------------------------------------------
 
     def apply_action(self, action_id: int) -> None:
-        """Apply a legal action id (trusted for speed; ``play`` checks it)."""
+        """Apply a legal action id.  Anything else (an illegal or unknown id, a
+        non-int) raises :class:`IllegalActionError` and changes nothing; the
+        check is one look-up in the cached legal actions."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if type(action_id) is not int or action_id not in legal:
+            action_id = self.verify_action(action_id)  # raises naming the problem, or the plain id
         self._stack.append(_snapshot(self))
         self.history.append(action_id)
         self._legal = None
