@@ -228,16 +228,27 @@ def check_hands(
     return seen
 
 
+def no_last_resort(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make determinize fail if its sampler gives up (the real world kept)."""
+
+    def fail(*args: Any) -> None:
+        raise AssertionError("determinize fell back to the real cards")
+
+    monkeypatch.setattr(observe, "_real", fail)
+
+
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
-def test_determinize_at_nodes(name: str, options: dict[str, Any]) -> None:
+def test_determinize_at_nodes(name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     """Some nodes of a few hands (RUMMYKIT_LONG=1: every node of many)."""
+    no_last_resort(monkeypatch)
     seen = check_hands(name, options, 2, 6, seed=1, deep_every=3)
     assert seen["ends"] == 2 and seen["nodes"] >= 10 and seen["mid_turn"] > 0
 
 
 @pytest.mark.long
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
-def test_long_determinize_at_every_node(name: str, options: dict[str, Any]) -> None:
+def test_long_determinize_at_every_node(name: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    no_last_resort(monkeypatch)
     seen = check_hands(name, options, 12, 0, seed=2, deep_every=5)
     assert seen["restocks"] > 0 or name == "kalooki_51"
 
@@ -476,3 +487,17 @@ def test_state_methods_delegate_here() -> None:
     assert state.information_state_string(1) == observe.information_state_string(state, 1)
     det = state.determinize(1, 5)
     assert det.hands == observe.determinize(state, 1, 5).hands
+
+
+def test_last_resort_keeps_the_real_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When no sample fits, the other seats keep the cards they hold and
+    only the stock order is resampled; the state still looks the same."""
+    monkeypatch.setattr(observe, "_MAX_TRIES", 0)
+    state = find_state("kaluki", {"num_players": 3}, lambda s: len(s.history) > 20 and len(s.stock) > 5)
+    for p in range(3):
+        det = observe.determinize(state, p, 4)
+        assert [types(det, q) for q in range(3)] == [types(state, q) for q in range(3)]
+        assert sorted(map(card_type, det.stock)) == sorted(map(card_type, state.stock))
+        check_determinization(state, p, 4, random.Random(4), deep=False)
+    orders = {tuple(map(card_type, observe.determinize(state, 0, seed).stock)) for seed in range(5)}
+    assert len(orders) > 1

@@ -108,11 +108,19 @@ turned-over stock are public).  Walking the public history, each card
 another seat plays that is not a known card is given to one of its earlier
 places whose group still has an unplaced copy of it (a random one), and at
 the end of the hand so are the cards shown; the other places and the stock
-take the rest of each group's cards, shuffled.  With two decks a played
-card can have copies in two groups; a sample that runs out of places is
-drawn again, and after 100 failures (not seen in testing) the other seats
-keep the cards they really drew and were dealt while the stock order is
-still resampled.
+take the rest of each group's cards, shuffled.  (One played card at a
+time: close to, not exactly, uniform over the consistent deals.)  Two
+conditions on the hidden cards are kept: a seat that laid a run with a
+joker standing for a card held no such card then (the engine puts jokers
+only where the hand lacks the natural card), and another seat to move in
+the middle of its turn (an opening under way, a released joker to place, a
+taken card to meld) must be able to finish it: samples where it cannot are
+drawn again.  So is a sample that runs out of places (with two decks a
+played card can have copies in two groups).  After 500 such samples (not
+seen in testing) the other seats keep the cards they really hold, drew and
+were dealt, and only the stock order is resampled.  Other rules that look
+at the hidden cards (e.g. a step may not leave only copies of the taken
+card) are not conditioned on.
 
 The new state is built by dealing the rebuilt deck (the deal, the upcard,
 the draws from the first stock, then what is left of it) and replaying
@@ -302,26 +310,38 @@ def _low_type(mask: int) -> int:
     return card_type((mask & -mask).bit_length() - 1)
 
 
+def _public_step(count: list[int], st: _Step, turned: bool) -> list[int]:
+    """Update ``count`` (how many cards of each type everyone knows the
+    acting seat holds) with its step; ``turned``: the stock was turned over
+    (its order is public).  Returns the types it played that were not known
+    (a played card of a known type may be the known one)."""
+    if st.action == DRAW:
+        if turned and st.came:
+            count[_low_type(st.came)] += 1
+        return []
+    if st.action == TAKE:
+        count[_low_type(st.came)] += 1
+        return []
+    unseen = []
+    for t in _bit_types(st.out):
+        if count[t]:
+            count[t] -= 1
+        else:
+            unseen.append(t)
+    for t in _bit_types(st.came):  # released jokers
+        count[t] += 1
+    return unseen
+
+
 def _known(state: TableState, steps: list[_Step]) -> list[list[int]]:
     """Per seat, per type: how many cards of it everyone knows the seat holds
     (see the module docstring)."""
     known = [[0] * NUM_TYPES for _ in range(state.n)]
     turned = False
     for st in steps:
-        count = known[st.seat]
-        if st.action == DRAW:
-            if st.pile is not None:
-                turned = state.rules.restock_method == "turn_over"
-            if turned and st.came:
-                count[_low_type(st.came)] += 1
-        elif st.action == TAKE:
-            count[_low_type(st.came)] += 1
-        else:
-            for t in _bit_types(st.out):
-                if count[t]:
-                    count[t] -= 1
-            for t in _bit_types(st.came):  # released jokers
-                count[t] += 1
+        if st.pile is not None:
+            turned = state.rules.restock_method == "turn_over"
+        _public_step(known[st.seat], st, turned)
     return known
 
 
@@ -697,12 +717,15 @@ def _sample(state: TableState, player: int, steps: list[_Step], draw: _Uniforms)
     pools[0][card_type(state.deck[size * n])] -= 1
     for c in _dealt(state, player):
         pools[0][card_type(c)] -= 1
+    restocked = False
     for st in steps:
-        if st.pile is not None and not turn_over:
-            pools.append([0] * NUM_TYPES)
-            for c in st.pile[:-1]:
-                pools[-1][card_type(c)] += 1
-        if st.action == DRAW and st.seat == player and st.came and not (turn_over and len(pools) > 1):
+        if st.pile is not None:
+            restocked = True
+            if not turn_over:
+                pools.append([0] * NUM_TYPES)
+                for c in st.pile[:-1]:
+                    pools[-1][card_type(c)] += 1
+        if st.action == DRAW and st.seat == player and st.came and not (turn_over and restocked):
             pools[-1][_low_type(st.came)] -= 1
     places = _Places(draw)
     dealt = {q: [places.add(q, -1, 0) for _ in range(size)] for q in range(n) if q != player}
@@ -711,35 +734,22 @@ def _sample(state: TableState, player: int, steps: list[_Step], draw: _Uniforms)
     group, turned = 0, False
     for time, st in enumerate(steps):
         q = st.seat
+        if st.pile is not None:
+            turned = turn_over
+            group += not turn_over
+        unseen = _public_step(known[q], st, turned)
         if st.action == DRAW:
-            if st.pile is not None:
-                turned = turn_over
-                group += not turn_over
-            if not st.came:
-                continue
-            t = _low_type(st.came)
-            if turned:
-                known[q][t] += 1
-                drawn[time] = t
-            elif q == player:
-                drawn[time] = t
-            else:
-                drawn[time] = ~places.add(q, time, group)
-        elif st.action == TAKE:
-            known[q][_low_type(st.came)] += 1
-        else:
-            if st.action >= MELD_RUN and q != player:
+            if st.came:
+                drawn[time] = _low_type(st.came) if turned or q == player else ~places.add(q, time, group)
+        elif q != player:
+            if st.action >= MELD_RUN:
                 pattern = id_pattern(st.action)
                 places.banned.setdefault(q, []).extend(
                     (time, x) for t, x in zip(pattern.types(state.geo), pattern.represents(state.geo)) if t == JOKER
                 )
-            for t in _bit_types(st.out):
-                if known[q][t]:
-                    known[q][t] -= 1
-                elif q != player and not places.fill(q, t, time, pools):
+            for t in unseen:
+                if not places.fill(q, t, time, pools):
                     return None
-            for t in _bit_types(st.came):
-                known[q][t] += 1
     if state.phase == _END:  # every hand is shown
         for q in dealt:
             shown = type_counts(state.hands[q])
