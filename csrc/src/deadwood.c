@@ -88,8 +88,14 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     w &= ~((three & ~any_cap) * RANK_CARDS);
     three &= any_cap;
     if (!three) return run_sum_word(rd, w);
-    int last = 31 - __builtin_clz(three), four = all_four(w, last);
-    if (!(three & (three - 1))) return one_rank_deadwood(rd, w, last, four);
+    if (!(three & (three - 1))) {
+        int r = rk__ctz(three);
+        return one_rank_deadwood(rd, w, r, all_four(w, r));
+    }
+    /* the closed form takes a rank held four times if there is one: it has
+     * the most choices */
+    unsigned fours = three & LANE(w & (w >> 16) & (w >> 32) & (w >> 48), 0);
+    int last = 31 - __builtin_clz(fours ? fours : three), four = fours != 0;
     /* cards in no run and no set are deadwood whatever the choice: when the
      * best so far comes down to their value, nothing can beat it */
     int floor = run_sum_word(rd, w & ~cap & ~(three * RANK_CARDS));
