@@ -53,26 +53,19 @@ static inline int one_rank_deadwood(const uint16_t *rd, uint64_t w, int r, int f
 #define MAX_SEARCH_RANKS 4
 #define MAX_COMBINATIONS 216 /* 6^3: the choices at three ranks */
 
-/* Combines the n combinations in out (cards given to sets) with the
- * choices that can matter at rank r, and returns the new number: the set
- * of every card held (first, for it is most often best); with four, each
- * 3-set that leaves a run-capable card to its run (leaving out a card that
- * lies in no run never helps: in a set it saves its value and costs
- * nothing); no set, unless a 3-set without a capable card beats it. */
-static int add_choices(uint64_t *out, int n, int r, unsigned held, unsigned capable) {
-    int m = 1; /* out[0..n) takes the set of every card, last, in place */
+/* Writes to out the choices that can matter at rank r, as the cards given
+ * to a set, and returns their number: the set of every card held (first,
+ * for it is most often best); with four, each 3-set that leaves a
+ * run-capable card to its run (leaving out a card that lies in no run
+ * never helps: in a set it saves its value and costs nothing); no set,
+ * unless a 3-set without a capable card beats it. */
+static int list_choices(uint64_t *out, int r, unsigned held, unsigned capable) {
+    int n = 0;
+    out[n++] = spread_suits(held) << r;
     if (held == 0xFu)
-        for (unsigned x = capable; x; x &= x - 1, m++) {
-            uint64_t cards = spread_suits(held & ~(x & (0u - x))) << r;
-            for (int i = 0; i < n; i++) out[m * n + i] = out[i] | cards;
-        }
-    if (rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) {
-        for (int i = 0; i < n; i++) out[m * n + i] = out[i];
-        m++;
-    }
-    uint64_t all = spread_suits(held) << r;
-    for (int i = 0; i < n; i++) out[i] |= all;
-    return n * m;
+        for (unsigned x = capable; x; x &= x - 1) out[n++] = spread_suits(held & ~(x & (0u - x))) << r;
+    if (rk__suit_count(held) == 3 || rk__suit_count(capable) >= 2) out[n++] = 0;
+    return n;
 }
 
 /* Least deadwood with 2+ ranks held 3+ times, or -1 when more than
@@ -99,13 +92,19 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     /* cards in no run and no set are deadwood whatever the choice: when the
      * best so far comes down to their value, nothing can beat it */
     int floor = run_sum_word(rd, w & ~cap & ~(three * RANK_CARDS));
+    /* every combination of the choices at the other ranks, built rank by
+     * rank (block h of the new list: the old list with choice h added) */
     uint64_t given[MAX_COMBINATIONS];
-    int n = 1, k = 1;
-    given[0] = 0;
-    for (unsigned bits = three & ~(1u << last); bits; bits &= bits - 1) {
-        int r = rk__ctz(bits);
+    unsigned others = three & ~(1u << last);
+    int r = rk__ctz(others), n = list_choices(given, r, suits_at(w, r), suits_at(cap, r)), k = 2;
+    for (unsigned bits = others & (others - 1); bits; bits &= bits - 1) {
+        uint64_t here[6];
+        r = rk__ctz(bits);
         if (++k > MAX_SEARCH_RANKS) return -1;
-        n = add_choices(given, n, r, suits_at(w, r), suits_at(cap, r));
+        int m = list_choices(here, r, suits_at(w, r), suits_at(cap, r));
+        for (int h = m - 1; h >= 0; h--) /* h = 0 last: it rewrites given[0..n) in place */
+            for (int i = 0; i < n; i++) given[h * n + i] = given[i] | here[h];
+        n *= m;
     }
     int best = RK_INF;
     for (int i = 0; i < n && best > floor; i++) {
