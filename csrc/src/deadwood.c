@@ -92,10 +92,13 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     /* cards in no run and no set are deadwood whatever the choice: when the
      * best so far comes down to their value, nothing can beat it */
     int floor = run_sum_word(rd, w & ~cap & ~(three * RANK_CARDS));
+    /* sets of every card at the other ranks: most often the best */
+    unsigned others = three & ~(1u << last);
+    int best = one_rank_deadwood(rd, w & ~(others * RANK_CARDS), last, four);
+    if (best == floor) return best;
     /* every combination of the choices at the other ranks, built rank by
      * rank (block h of the new list: the old list with choice h added) */
     uint64_t given[MAX_COMBINATIONS];
-    unsigned others = three & ~(1u << last);
     int r = rk__ctz(others), n = list_choices(given, r, suits_at(w, r), suits_at(cap, r)), k = 2;
     for (unsigned bits = others & (others - 1); bits; bits &= bits - 1) {
         uint64_t here[6];
@@ -106,8 +109,7 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
             for (int i = 0; i < n; i++) given[h * n + i] = given[i] | here[h];
         n *= m;
     }
-    int best = RK_INF;
-    for (int i = 0; i < n && best > floor; i++) {
+    for (int i = 1; i < n && best > floor; i++) { /* given[0]: sets of every card, done */
         int v = one_rank_deadwood(rd, w & ~given[i], last, four);
         if (v < best) best = v;
     }
