@@ -1,10 +1,14 @@
 /* Least deadwood and best discard: the fast path.
  *
  * Runs live inside one suit, so with no set in play the least deadwood is
- * the sum of four lookups in the per-suit table of run-only deadwood.  Sets
- * are chosen per rank among the few choices that can matter (the 4-set,
- * each 3-set, or none), and each choice again costs four lookups.  Hands
- * with too many choices (very large hands) use the exact DP instead. */
+ * the sum of four lookups in the per-suit table of run-only deadwood.  With
+ * one rank held 3+ times, the set there (the 4-set, the best 3-set, or
+ * none) has a closed form: eight lookups.  With several, the choices that
+ * can matter at all of them but one are combined, and that one is solved
+ * in closed form for each combination, stopping as soon as nothing can be
+ * better.  Hands with more such ranks (very large hands) use the exact DP.
+ * The best discard enumerates every set choice and, per combination, takes
+ * each suit's best card to drop from a table. */
 #include "internal.h"
 
 /* ---- least deadwood ------------------------------------------------- */
@@ -70,8 +74,8 @@ static int list_choices(uint64_t *out, int r, unsigned held, unsigned capable) {
 
 /* Least deadwood with 2+ ranks held 3+ times, or -1 when more than
  * MAX_SEARCH_RANKS of them have a run-capable card (large hands: the DP).
- * Every combination of choices at all those ranks but the highest is
- * tried, and the highest is solved for each in closed form. */
+ * One of them is solved in closed form for every combination of the
+ * choices at the others, the likeliest best combination first. */
 static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned three) {
     const uint16_t *rd = rules->run_deadwood;
     uint64_t cap = 0;
@@ -86,15 +90,15 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
         return one_rank_deadwood(rd, w, r, all_four(w, r));
     }
     /* the closed form takes a rank held four times if there is one: it has
-     * the most choices */
+     * the most choices, which would otherwise multiply the combinations */
     unsigned fours = three & LANE(w & (w >> 16) & (w >> 32) & (w >> 48), 0);
-    int last = 31 - __builtin_clz(fours ? fours : three), four = fours != 0;
+    int closed = 31 - __builtin_clz(fours ? fours : three), four = fours != 0;
     /* cards in no run and no set are deadwood whatever the choice: when the
      * best so far comes down to their value, nothing can beat it */
     int floor = run_sum_word(rd, w & ~cap & ~(three * RANK_CARDS));
     /* sets of every card at the other ranks: most often the best */
-    unsigned others = three & ~(1u << last);
-    int best = one_rank_deadwood(rd, w & ~(others * RANK_CARDS), last, four);
+    unsigned others = three & ~(1u << closed);
+    int best = one_rank_deadwood(rd, w & ~(others * RANK_CARDS), closed, four);
     if (best == floor) return best;
     /* every combination of the choices at the other ranks, built rank by
      * rank (block h of the new list: the old list with choice h added) */
@@ -110,7 +114,7 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
         n *= m;
     }
     for (int i = 1; i < n && best > floor; i++) { /* given[0]: sets of every card, done */
-        int v = one_rank_deadwood(rd, w & ~given[i], last, four);
+        int v = one_rank_deadwood(rd, w & ~given[i], closed, four);
         if (v < best) best = v;
     }
     return best;
