@@ -101,7 +101,13 @@ def type_counts(mask: int) -> list[int]:
     return [(low >> t & 1) + (high >> t & 1) for t in range(52)] + [joker_count(mask)]
 
 
-_SUIT_ROWS: dict[int, tuple[int, ...]] = {}  # types_in's table: suit << 13 | ranks -> their types
+_ROWS: list[tuple[int, ...] | None] = [None] * (4 << 13)  # types_in's table: suit << 13 | ranks -> types
+
+
+def _row(key: int) -> tuple[int, ...]:
+    suit, row = divmod(key, 1 << 13)
+    found = _ROWS[key] = tuple(suit * 13 + r for r in range(13) if row >> r & 1)
+    return found
 
 
 def types_in(present: int) -> list[int]:
@@ -112,16 +118,16 @@ def types_in(present: int) -> list[int]:
     >>> types_in(1 << 0 | 1 << 12 | 1 << 51)
     [0, 12, 51]
     """
-    out: list[int] = []
-    for s in range(4):
-        row = present >> 13 * s & 0x1FFF
-        if row:
-            key = s << 13 | row
-            found = _SUIT_ROWS.get(key)
-            if found is None:
-                found = _SUIT_ROWS[key] = tuple(s * 13 + r for r in range(13) if row >> r & 1)
-            out += found
-    return out
+    k0, k1, k2, k3 = (
+        present & 0x1FFF,
+        1 << 13 | present >> 13 & 0x1FFF,
+        2 << 13 | present >> 26 & 0x1FFF,
+        3 << 13 | present >> 39 & 0x1FFF,
+    )
+    r0, r1, r2, r3 = _ROWS[k0], _ROWS[k1], _ROWS[k2], _ROWS[k3]
+    if r0 is None or r1 is None or r2 is None or r3 is None:
+        r0, r1, r2, r3 = _row(k0), _row(k1), _row(k2), _row(k3)
+    return [*r0, *r1, *r2, *r3]
 
 
 def types_of(mask: int) -> list[int]:

@@ -42,6 +42,7 @@ MAX_RUN = 13
 #: the natural types it uses, jokers it uses, its count)
 MeldOption = tuple[int, int, int, int]
 _ROW = 0x1FFF
+_MAX_JOKERS = 4  # kalooki_51
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,11 @@ class Geometry:
     wrap: bool
     values: tuple[int, ...]  # hand value by type, 53 entries (joker last)
     low_ace_one: bool  # Kaluki ace_low_runs: the ace at position 0 (A-2-3) counts 1 in a meld
-    # meld_options' tables, filled on first use: rank, suits, jokers -> sets; suit, row, jokers -> runs
+    # meld_options' tables, filled on first use: rank, suits, jokers -> sets; [jokers][suit, ranks] -> runs
     sets: dict[int, tuple[MeldOption, ...]] = field(default_factory=dict, compare=False, repr=False)
-    runs: dict[int, tuple[MeldOption, ...]] = field(default_factory=dict, compare=False, repr=False)
+    runs: list[list[tuple[MeldOption, ...] | None]] = field(
+        default_factory=lambda: [[None] * (4 << 13) for _ in range(_MAX_JOKERS + 1)], compare=False, repr=False
+    )
 
     def rank_at(self, p: int) -> int:
         return (p + self.shift) % 13
@@ -336,19 +339,41 @@ def meld_options(geo: Geometry, present: int, jokers: int) -> list[MeldOption]:
         if found is None:
             found = sets[key] = _options(geo, sum(1 << (s * 13 + r) for s in range(4) if suits >> s & 1), jokers, SET)
         out += found
-    need = 3 - jokers  # naturals a run needs
-    for s, row in enumerate((c0, c1, c2, c3)):
-        if row.bit_count() >= need:
-            key = (s << 13 | row) << 3 | jokers
-            found = runs.get(key)
-            if found is None:
-                found = runs[key] = _options(geo, row << 13 * s, jokers, RUN)
-            out += found
+    table = runs[jokers]
+    k0, k1, k2, k3 = c0, 1 << 13 | c1, 2 << 13 | c2, 3 << 13 | c3
+    r0, r1, r2, r3 = table[k0], table[k1], table[k2], table[k3]
+    if r0 is None:
+        r0 = _run_options(geo, c0, jokers)[0]
+    if r1 is None:
+        r1 = _run_options(geo, c1, jokers)[1]
+    if r2 is None:
+        r2 = _run_options(geo, c2, jokers)[2]
+    if r3 is None:
+        r3 = _run_options(geo, c3, jokers)[3]
+    out += r0
+    out += r1
+    out += r2
+    out += r3
+    return out
+
+
+def _run_options(geo: Geometry, row: int, jokers: int) -> list[tuple[MeldOption, ...]]:
+    """Fill meld_options' run tables for one row of ranks in all four suits
+    (the same runs, moved to another suit), and return them by suit."""
+    from rummykit.table.actions import pattern_id  # actions imports this module
+
+    clubs = _options(geo, row, jokers, RUN)
+    step = pattern_id(Pattern(RUN, 1, 0, 3, 0)) - pattern_id(Pattern(RUN, 0, 0, 3, 0))  # one suit further
+    out = []
+    for s in range(4):
+        found = tuple((i + s * step, naturals << 13 * s, k, value) for i, naturals, k, value in clubs)
+        geo.runs[jokers][s << 13 | row] = found
+        out.append(found)
     return out
 
 
 def _options(geo: Geometry, present: int, jokers: int, kind: int) -> tuple[MeldOption, ...]:
-    from rummykit.table.actions import pattern_id  # actions imports this module
+    from rummykit.table.actions import pattern_id
 
     out = []
     for p in new_melds(geo, present, jokers):

@@ -62,7 +62,7 @@ from rummykit.table.cards import (
     types_in,
     types_of,
 )
-from rummykit.table.melds import RUN, SET, MeldOption, Pattern, TableMeld, meld_options
+from rummykit.table.melds import RUN, SET, Geometry, MeldOption, Pattern, TableMeld, meld_options
 from rummykit.table.opening import can_hunt, can_open
 from rummykit.table.scoring import TableResult, score_hand
 
@@ -117,14 +117,60 @@ def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return values[:i] + (value,) + values[i + 1 :]
 
 
-#: per table: (mask of the natural types it accepts; lay-offs of natural cards, of jokers: (id,
-#: slot, type, end, value); run jokers: (slot, type it stands for); slots of 3-card sets with a joker)
-_TableInfo = tuple[
-    int, list[tuple[int, int, int, int, int]], list[tuple[int, int, int, int, int]], list[tuple[int, int]], list[int]
-]
+#: a lay-off: (id, slot, type, end, value)
+_Step = tuple[int, int, int, int, int]
+#: per table: (mask of the natural types it accepts; lay-offs of natural cards, of jokers; run
+#: jokers: (slot, type it stands for); 3-card sets with a joker: (slot, types that release it))
+_TableInfo = tuple[int, list[_Step], list[_Step], list[tuple[int, int]], list[tuple[int, int]]]
 #: TableState._table_info's memo: (id(table), id(ends)) -> (table, ends, rules, info)
 _TABLE_INFO: dict[tuple[int, int], tuple[tuple[TableMeld, ...], tuple[int, ...], Any, _TableInfo]] = {}
 _MAX_TABLE_INFO = 4096
+#: one table meld's part of _TableInfo: (accepts, natural lay-offs, joker lay-offs, run jokers,
+#: a 3-card set with a joker: the types that release it, else 0); memoised by geometry, build
+#: limit, slot, ends built and the meld
+_MeldInfo = tuple[int, tuple[_Step, ...], tuple[_Step, ...], tuple[tuple[int, int], ...], int]
+_MELD_INFO: dict[tuple[int, int, int, int, TableMeld], _MeldInfo] = {}
+_MAX_MELD_INFO = 1 << 16
+
+
+def _meld_info(geo: Geometry, limit: int, slot: int, built: int, m: TableMeld) -> _MeldInfo:
+    """What table meld ``m`` in ``slot`` accepts (``built``: the cards built
+    on its ends this turn, ``limit`` of them per end, -1 unlimited)."""
+    naturals: list[_Step] = []
+    jokers: list[_Step] = []
+    size = len(m.cards)
+    if m.kind == SET:
+        if size < 4:
+            suits = m.natural_suits()
+            for s in range(4):
+                t = s * 13 + m.key
+                if not suits >> s & 1:
+                    naturals.append((layoff_id(slot, t, 0), slot, t, 0, geo.values[t]))
+            jokers.append((layoff_id(slot, JOKER, 0), slot, JOKER, 0, geo.values[m.key]))
+        run_jokers: tuple[tuple[int, int], ...] = ()
+    else:
+        run_jokers = tuple((slot, t) for c, t in zip(m.cards, m.represents(geo)) if c >= FIRST_JOKER)
+    for end in (0, 1) if m.kind == RUN and size < 13 else ():
+        if limit >= 0 and (built >> (4 * end) & 15) >= limit:
+            continue
+        if geo.wrap:
+            pos = (m.start - 1) % 13 if end == 0 else (m.start + size) % 13
+        else:
+            pos = m.start - 1 if end == 0 else m.start + size
+            if not 0 <= pos < geo.npos:
+                continue
+        t = geo.type_at(m.key, pos)
+        value = geo.position_value(m.key, pos)
+        naturals.append((layoff_id(slot, t, end), slot, t, end, value))
+        jokers.append((layoff_id(slot, JOKER, end), slot, JOKER, end, value))
+    accepts = 0
+    for step in naturals:
+        accepts |= 1 << step[2]
+    missing = 0  # a 3-card set with a joker: the types that can release it
+    if m.kind == SET and size == 3 and m.joker_count():
+        suits = m.natural_suits()
+        missing = sum(1 << (s * 13 + m.key) for s in range(4) if not suits >> s & 1)
+    return accepts, tuple(naturals), tuple(jokers), run_jokers, missing
 
 
 def _uses(option: MeldOption, t: int) -> bool:
@@ -497,7 +543,7 @@ class TableState:
         for step in self._build_steps(hand):
             yield step[1:]
 
-    def _build_steps(self, hand: int) -> list[tuple[int, int, int, int, int]]:
+    def _build_steps(self, hand: int) -> list[_Step]:
         """(lay-off id, slot, type, end, value) of each card of ``hand`` that may go on a table meld."""
         accepts, naturals, jokers, _run_jokers, _set_jokers = self._table_info()
         present = present_types(hand)
@@ -525,46 +571,25 @@ class TableState:
         r, geo = self.rules, self.geo
         limit = r.max_build_per_run_end if r.is_kaluki else -1
         ends = self.ends
-        naturals: list[tuple[int, int, int, int, int]] = []
-        jokers: list[tuple[int, int, int, int, int]] = []
-        run_jokers: list[tuple[int, int]] = []
-        set_jokers: list[int] = []
-        for slot, m in enumerate(self.table):
-            size = len(m.cards)
-            if m.kind == SET:
-                if size == 3 and m.joker_count():
-                    set_jokers.append(slot)
-                if size >= 4:
-                    continue
-                suits = m.natural_suits()
-                for s in range(4):
-                    t = s * 13 + m.key
-                    if not suits >> s & 1:
-                        naturals.append((layoff_id(slot, t, 0), slot, t, 0, geo.values[t]))
-                jokers.append((layoff_id(slot, JOKER, 0), slot, JOKER, 0, geo.values[m.key]))
-                continue
-            for c, t in zip(m.cards, m.represents(geo)):
-                if c >= FIRST_JOKER:
-                    run_jokers.append((slot, t))
-            if size >= 13:
-                continue
-            built = ends[slot] if slot < len(ends) else 0
-            for end in (0, 1):
-                if limit >= 0 and (built >> (4 * end) & 15) >= limit:
-                    continue
-                if geo.wrap:
-                    pos = (m.start - 1) % 13 if end == 0 else (m.start + size) % 13
-                else:
-                    pos = m.start - 1 if end == 0 else m.start + size
-                    if not 0 <= pos < geo.npos:
-                        continue
-                t = geo.type_at(m.key, pos)
-                value = geo.position_value(m.key, pos)
-                naturals.append((layoff_id(slot, t, end), slot, t, end, value))
-                jokers.append((layoff_id(slot, JOKER, end), slot, JOKER, end, value))
         accepts = 0
-        for step in naturals:
-            accepts |= 1 << step[2]
+        naturals: list[_Step] = []
+        jokers: list[_Step] = []
+        run_jokers: list[tuple[int, int]] = []
+        set_jokers: list[tuple[int, int]] = []
+        for slot, m in enumerate(self.table):
+            built = ends[slot] if slot < len(ends) else 0
+            key = (id(geo), limit, slot, built, m)  # geometries are interned: the id is stable
+            part = _MELD_INFO.get(key)
+            if part is None:
+                if len(_MELD_INFO) >= _MAX_MELD_INFO:
+                    _MELD_INFO.clear()
+                part = _MELD_INFO[key] = _meld_info(geo, limit, slot, built, m)
+            accepts |= part[0]
+            naturals += part[1]
+            jokers += part[2]
+            run_jokers += part[3]
+            if part[4]:
+                set_jokers.append((slot, part[4]))
         return accepts, naturals, jokers, run_jokers, set_jokers
 
     def _release_steps(self, hand: int) -> Any:
@@ -575,7 +600,9 @@ class TableState:
         for slot, t in run_jokers:
             if present >> t & 1:
                 yield RELEASE_RUN + slot * 52 + t, hand & ~(1 << physical_copy(hand, t)), 1
-        for slot in set_jokers:
+        for slot, missing_types in set_jokers:
+            if not present & missing_types:
+                continue  # no natural for it in hand
             m = self.table[slot]
             jokers = m.joker_count()
             missing = 15 & ~m.natural_suits()
