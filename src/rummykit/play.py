@@ -349,14 +349,9 @@ class _TablePerson:
             left = table_hand_markup(state.hands[seat])
             console.print(f"{names[seat]}: left {left} (value {result.hand_values[seat]})")
         who = "nobody" if result.winner is None else names[result.winner]
-        if state.rules.is_kaluki:
-            penalties = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result.penalties))
-            console.print(f"[bold]{result.outcome}[/]: {who} went out; penalties {penalties}")
-        else:
-            points = ", ".join(
-                f"{names[s]} {p}" for s, p in enumerate(result.points if any(result.points) else result.penalties)
-            )
-            console.print(f"[bold]{result.outcome}[/]: {who} went out; points {points}")
+        penalty = state.rules.is_kaluki or state.rules.rummy_scoring == "penalty"
+        scored = ", ".join(f"{names[s]} {p}" for s, p in enumerate(result.penalties if penalty else result.points))
+        console.print(f"[bold]{result.outcome}[/]: {who} went out; {'penalties' if penalty else 'points'} {scored}")
 
 
 def _play_table(game: Any, vs: str, seed: int | None, console: Any, read: Callable[[str], str]) -> int:
