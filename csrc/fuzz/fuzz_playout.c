@@ -68,6 +68,33 @@ static void walk(const rk_rules *rules, const rk_playout_rules *pr, rk_position 
     }
 }
 
+/* A hidden part for rk_playouts: raw bytes, or the cards pos->player cannot
+ * see (the other hands and the stock) taken out of the position, in one
+ * group, to be dealt back. */
+static void hidden_part(const rk_playout_rules *pr, rk_position *known, rk_hidden *h, reader *r) {
+    memset(h, 0, sizeof *h);
+    if (rd_u8(r) & 1u) {
+        for (size_t i = 0; i < sizeof *h; i++) ((uint8_t *)h)[i] = rd_u8(r);
+        return;
+    }
+    int n = known->n_stock >= 0 && known->n_stock <= RK_NUM_CARDS ? known->n_stock : 0;
+    for (int i = 0; i < n && h->n_slots < RK_NUM_CARDS; i++) {
+        h->cards[h->n_slots] = known->stock[i];
+        h->dest[h->n_slots++] = RK_DEST_STOCK;
+    }
+    known->n_stock -= n;
+    for (int s = 0; s < pr->num_players && s < RK_MAX_PLAYERS; s++) {
+        if (s == known->player) continue;
+        for (rk_mask m = known->hands[s] & RK_DECK_MASK; m && h->n_slots < RK_NUM_CARDS; m &= m - 1) {
+            h->cards[h->n_slots] = (uint8_t)rk__ctz(m);
+            h->dest[h->n_slots++] = (uint8_t)s;
+        }
+        known->hands[s] = 0;
+    }
+    h->n_groups = h->n_slots ? 1 : 0;
+    if (h->n_slots) h->group_end[0] = (uint8_t)h->n_slots;
+}
+
 /* rk_playouts: bad positions are refused; good ones give the same results
  * in one call as split into single playouts, and the policy's first action
  * is legal. */
@@ -78,6 +105,17 @@ static void playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk
     int32_t points[4 * RK_MAX_PLAYERS], one[RK_MAX_PLAYERS];
     uint8_t outcomes[4], outcome;
     size_t n = 1 + rd_u8(r) % 4;
+    /* determinized playouts: an error or results that do not depend on the split */
+    rk_position known = *pos;
+    rk_hidden hidden;
+    hidden_part(pr, &known, &hidden, r);
+    rk_status hs = rk_playouts(rules, pr, &known, &hidden, policy, seed, 0, n, points, outcomes);
+    FUZZ_CHECK(hs <= RK_OK);
+    for (size_t i = 0; hs == RK_OK && i < n; i++) {
+        FUZZ_CHECK(rk_playouts(rules, pr, &known, &hidden, policy, seed, i, 1, one, &outcome) == RK_OK);
+        FUZZ_CHECK(outcome == outcomes[i] &&
+                   !memcmp(one, points + i * (size_t)pr->num_players, sizeof(int32_t) * (size_t)pr->num_players));
+    }
     rk_status st = rk_playouts(rules, pr, pos, NULL, policy, seed, 0, n, points, outcomes);
     /* a checked position may still be unplayable (say, nothing to discard): an error, not a crash */
     FUZZ_CHECK(check == RK_OK ? st <= RK_OK : st == check);

@@ -164,7 +164,8 @@ rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos) 
     if (pos->phase < RK_PHASE_OFFER_NONDEALER || pos->phase > RK_PHASE_KNOCK_ONLY) return RK_ERR_ARG;
     if (pos->player < 0 || pos->player >= n || pos->dealer < 0 || pos->dealer >= n) return RK_ERR_ARG;
     if (pos->upcard < 0 || pos->upcard >= RK_NUM_CARDS) return RK_ERR_ARG;
-    if (pos->n_stock < 0 || pos->n_discards < 0 || pos->n_stock + pos->n_discards > RK_NUM_CARDS)
+    if (!in_range(pos->n_stock, 0, RK_NUM_CARDS) || !in_range(pos->n_discards, 0, RK_NUM_CARDS) ||
+        pos->n_stock + pos->n_discards > RK_NUM_CARDS)
         return RK_ERR_ARG;
     /* the offers and the last chance are about the top discard */
     if (pos->n_discards == 0 && (pos->phase == RK_PHASE_OFFER_NONDEALER || pos->phase == RK_PHASE_OFFER_DEALER ||
@@ -777,7 +778,9 @@ static void determinize(const rk_position *known, const rk_hidden *hidden, rk_rn
 }
 
 static rk_status check_hidden(const rk_playout_rules *pr, const rk_position *known, const rk_hidden *h) {
-    if (rules_check(pr) != RK_OK) return RK_ERR_ARG;
+    if (rules_check(pr) != RK_OK || !in_range(known->n_stock, 0, RK_NUM_CARDS) ||
+        !in_range(known->n_discards, 0, RK_NUM_CARDS))
+        return RK_ERR_ARG; /* the stock slots are appended below */
     if (h->n_slots < 0 || h->n_slots > RK_NUM_CARDS || h->n_groups < 0 || h->n_groups > RK_NUM_CARDS)
         return RK_ERR_ARG;
     if (h->n_groups == 0 ? h->n_slots != 0 : h->group_end[h->n_groups - 1] != h->n_slots) return RK_ERR_ARG;

@@ -288,6 +288,20 @@ static void test_hostile_positions(void) {
     CHECK(rk_legal_actions(&rules, &pr, &pos, actions) == RK_ERR_ARG);
     CHECK(rk_apply_action(&rules, &pr, &pos, RK_ACTION_TAKE, &r) == RK_ERR_ARG);
     CHECK(rk_playouts(&rules, &pr, &pos, NULL, greedy, 1, 0, 1, points, &outcome) == RK_ERR_ARG);
+    /* stock and pile sizes whose sum overflows an int (found by fuzz_playout) */
+    pos = before;
+    pos.n_stock = pos.n_discards = 2088533116;
+    CHECK(rk_position_check(&pr, &pos) == RK_ERR_ARG);
+    /* a negative stock size with a hidden part (check_hidden wrote stock[-5]) */
+    pos = before;
+    pos.n_stock = -5;
+    rk_hidden one;
+    memset(&one, 0, sizeof one);
+    one.n_slots = one.n_groups = 1;
+    one.group_end[0] = 1;
+    one.cards[0] = (uint8_t)pos.stock[0];
+    one.dest[0] = RK_DEST_STOCK;
+    CHECK(rk_playouts(&rules, &pr, &pos, &one, greedy, 1, 0, 1, points, &outcome) == RK_ERR_ARG);
     /* a seat out of range (indexed hands[]) */
     pos = before;
     pos.player = 7;
