@@ -308,3 +308,27 @@ def test_actions_after_the_end(game: str) -> None:
         with pytest.raises(IllegalActionError):
             state.apply_action(action)  # type: ignore[arg-type]
     assert snapshot(state) == before
+
+
+def test_every_option_with_values_of_every_json_type() -> None:
+    """Each option of each game given a list, an object, a float, text or null: accepted or
+    InvalidOptionError (hypothesis found Game('gin', scoring_model=[]) raising TypeError)."""
+    import dataclasses
+
+    from rummykit.knock.rules import KnockRules
+    from rummykit.table.rules import TableRules
+
+    for name, rules in (
+        ("gin", KnockRules),
+        ("oklahoma-rummy", KnockRules),
+        ("rummy", TableRules),
+        ("kaluki", TableRules),
+    ):
+        for field in dataclasses.fields(rules):
+            if field.name in ("name", "given", "game"):
+                continue
+            for value in ([], {}, [1], {"a": 1}, 2.5, "x", None):
+                try:
+                    rk.Game(name, **{field.name: value})
+                except InvalidOptionError:
+                    pass

@@ -258,7 +258,7 @@ def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
             raise InvalidOptionError(f"unknown option {name!r} for {key}")
     values: dict[str, Any] = {**BASE_GAMES[base], **preset}
     model = options.get("scoring_model")
-    if model is not None and model in MODEL_PARAMS and model != values.get("scoring_model", "classic_two_player"):
+    if isinstance(model, str) and model in MODEL_PARAMS and model != values.get("scoring_model", "classic_two_player"):
         values.update(MODEL_PARAMS[model])
     values.update({k: _plain(v) for k, v in options.items()})
     for name, value in values.items():
