@@ -28,9 +28,9 @@ static void fuzz_playout_rules(reader *r, rk_playout_rules *pr) {
     pr->max_turns = 1 + (int)rd_u8(r);
     pr->undercut_on_tie = (more >> 4) & 1u;
     if (more >> 7) { /* a raw field: rules KnockRules cannot express must be refused */
-        int *fields = (int *)pr;
+        int value = (int)rd_u32(r); /* every field is an int or an int-sized enum */
         size_t k = rd_u8(r) % (sizeof *pr / sizeof(int));
-        fields[k] = (int)rd_u32(r);
+        memcpy((char *)pr + k * sizeof(int), &value, sizeof value);
     }
 }
 
