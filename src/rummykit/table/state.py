@@ -797,8 +797,9 @@ class TableState:
             import numpy as np
 
             rng = np.random.default_rng([self.shuffle_seed, self.restocks])
-            pile = self.discards[:-1]
-            self.stock = tuple(pile[i] for i in rng.permutation(len(pile)))
+            pile = list(self.discards[:-1])
+            rng.shuffle(pile)  # the swaps of rng.permutation(len(pile)), applied to the pile itself
+            self.stock = tuple(pile)
             self.discards = self.discards[-1:]
         self.restocks += 1
         return True
