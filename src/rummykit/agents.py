@@ -325,15 +325,17 @@ _AFTER_KNOCK = (Phase.SHOWDOWN, Phase.END)
 REWARD_SCALE = 25.0
 
 
-def hand_reward(points: float) -> float:
-    """A seat's hand points as a reward in [0, 1]: half for the result (1 won, 0.5 dead or
-    even, 0 lost), half for the margin squashed smoothly, ``points / (|points| + 25)``.
+def hand_reward(points: float, margin: float = 0.5) -> float:
+    """A seat's hand points as a reward in [0, 1]: a share ``1 - margin`` for the result
+    (1 won, 0.5 dead or even, 0 lost) and a share ``margin`` for the margin squashed
+    smoothly, ``points / (|points| + 25)`` mapped to [0, 1].  ``margin=0`` plays for the
+    win alone.
 
-    >>> hand_reward(0), hand_reward(25), hand_reward(-25)
-    (0.5, 0.875, 0.125)
+    >>> hand_reward(0), hand_reward(25), hand_reward(-25), hand_reward(-25, margin=0)
+    (0.5, 0.875, 0.125, 0.0)
     """
     sign = (points > 0) - (points < 0)
-    return 0.5 + 0.25 * sign + 0.25 * points / (abs(points) + REWARD_SCALE)
+    return 0.5 + 0.5 * (1 - margin) * sign + 0.5 * margin * points / (abs(points) + REWARD_SCALE)
 
 
 class _Node:
@@ -376,7 +378,8 @@ class ISMCTSAgent:
     **Search.**  Each iteration walks one shared tree keyed by action ids, choosing among the
     actions legal in its sample by UCB1 with availability counts
     (``mean + exploration * sqrt(ln(available) / visits)``), adds one node and evaluates it
-    with a rollout; each seat's :func:`hand_reward` is added to the nodes of the actions that
+    with a rollout; each seat's :func:`hand_reward` (``margin``: the share of the points
+    margin in it, the rest for the result) is added to the nodes of the actions that
     seat chose.  The default rollout of the knock games is ``rollouts`` greedy playouts in C
     (:func:`rummykit.playouts` with ``resample="stock"``: the sample's hands as they are,
     the stock reshuffled for each playout) whose rewards are averaged; table games play
@@ -414,6 +417,7 @@ class ISMCTSAgent:
         beta: float = 0.5,
         epsilon: float = 0.1,
         moves: int = 20,
+        margin: float = 0.5,
         rollout: Rollout | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
@@ -430,6 +434,8 @@ class ISMCTSAgent:
         for name, value in (("exploration", exploration), ("greedy_bias", greedy_bias)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise InvalidOptionError(f"{name} must be a number >= 0, got {value!r}")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:
+            raise InvalidOptionError(f"margin must be a number in [0, 1], got {margin!r}")
         if model not in MODELS:
             raise InvalidOptionError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
         if rollout is not None and not callable(rollout):
@@ -443,6 +449,7 @@ class ISMCTSAgent:
         self.model = model
         self.opponent_model = SoftGreedyModel(beta, epsilon)  # validates beta and epsilon
         self.moves = moves
+        self.margin = float(margin)
         self.rollout = rollout
         self._rng = as_generator(seed)
 
@@ -459,6 +466,7 @@ class ISMCTSAgent:
             beta=self.opponent_model.beta,
             epsilon=self.opponent_model.epsilon,
             moves=self.moves,
+            margin=self.margin,
             rollout=self.rollout,
             seed=seed,
         )
@@ -503,15 +511,15 @@ class ISMCTSAgent:
     def _leaf_points(self, state: Any) -> Callable[[Any, int], list[float]]:
         """How a leaf is scored (given a playout seed): each seat's mean :func:`hand_reward`
         over its rollouts."""
-        rng = self._rng
+        rng, margin = self._rng, self.margin
         if self.rollout is not None or not isinstance(state, KnockState) or not _c_playable(state):
             rollout = self.rollout or greedy_rollout
-            return lambda leaf, seed: [hand_reward(x) for x in rollout(leaf, rng)]
+            return lambda leaf, seed: [hand_reward(x, margin) for x in rollout(leaf, rng)]
         rollouts = self.rollouts
 
         def c_playouts(leaf: Any, seed: int) -> list[float]:
             points, _ = run_playouts(leaf, rollouts, seed=seed, resample="stock")
-            return [sum(hand_reward(float(x)) for x in column) / rollouts for column in points.T]
+            return [sum(hand_reward(float(x), margin) for x in column) / rollouts for column in points.T]
 
         return c_playouts
 
@@ -542,7 +550,10 @@ class ISMCTSAgent:
             node = children[best_action]
             state.apply_action(best_action)
             path.append(node)
-        rewards = [hand_reward(x) for x in state.returns()] if state.is_terminal() else evaluate(state, seed)
+        if state.is_terminal():
+            rewards = [hand_reward(x, self.margin) for x in state.returns()]
+        else:
+            rewards = evaluate(state, seed)
         for node in path[1:]:
             node.visits += 1
             node.reward += rewards[node.player]
