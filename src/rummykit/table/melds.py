@@ -277,6 +277,10 @@ def new_melds(geo: Geometry, present: int, jokers: int) -> list[Pattern]:
     """Every meld pattern that can be laid from a hand holding the natural
     types in ``present`` (52-bit mask) and ``jokers`` jokers.  Jokers only
     stand in runs where the hand lacks the natural card."""
+    return _new_sets(present, jokers) + _new_runs(geo, present, jokers)
+
+
+def _new_sets(present: int, jokers: int) -> list[Pattern]:
     out: list[Pattern] = []
     for rank in range(13):
         avail = 0
@@ -291,18 +295,23 @@ def new_melds(geo: Geometry, present: int, jokers: int) -> list[Pattern]:
             for j in range(max(0, 3 - n), min(jokers, 4 - n) + 1):
                 out.append(Pattern(SET, rank, sub, j, 0))
             sub = (sub - 1) & avail
+    return out
+
+
+def _new_runs(geo: Geometry, present: int, jokers: int) -> list[Pattern]:
+    out: list[Pattern] = []
     starts = 13 if geo.wrap else geo.npos - 2
     for suit in range(4):
         if not present >> (suit * 13) & 0x1FFF:
             continue
+        held = [present >> geo.type_at(suit, p) & 1 for p in range(geo.npos)]  # by position
         for start in range(starts):
             missing = 0
             mask = 0
             natural = False
             limit = MAX_RUN if geo.wrap else min(MAX_RUN, geo.npos - start)
             for i in range(limit):
-                p = (start + i) % 13 if geo.wrap else start + i
-                if present >> geo.type_at(suit, p) & 1:
+                if held[(start + i) % 13 if geo.wrap else start + i]:
                     natural = True
                 else:
                     missing += 1
@@ -376,9 +385,8 @@ def _options(geo: Geometry, present: int, jokers: int, kind: int) -> tuple[MeldO
     from rummykit.table.actions import pattern_id
 
     out = []
-    for p in new_melds(geo, present, jokers):
-        if p.kind == kind:
-            types = p.types(geo)
-            naturals = sum(1 << t for t in types if t != JOKER)
-            out.append((pattern_id(p), naturals, types.count(JOKER), p.value(geo)))
+    for p in _new_sets(present, jokers) if kind == SET else _new_runs(geo, present, jokers):
+        types = p.types(geo)
+        naturals = sum(1 << t for t in types if t != JOKER)
+        out.append((pattern_id(p), naturals, types.count(JOKER), p.value(geo)))
     return tuple(out)

@@ -23,7 +23,7 @@ _Types = tuple[int, int, int]
 #: memoised answers; cleared when they grow past _MAX_MEMO (a long tournament meets many hands)
 _OPEN: dict[tuple[bool, int, bool, int, int, int, int, int], bool] = {}
 _HUNT: dict[tuple[bool, int, bool, int, int, int, int], bool] = {}
-_MAX_MEMO = 1 << 18
+_MAX_MEMO = 1 << 16
 
 
 def _types(hand: int) -> _Types:

@@ -130,7 +130,7 @@ _MAX_TABLE_INFO = 4096
 #: limit, slot, ends built and the meld
 _MeldInfo = tuple[int, tuple[_Step, ...], tuple[_Step, ...], tuple[tuple[int, int], ...], int]
 _MELD_INFO: dict[tuple[int, int, int, int, TableMeld], _MeldInfo] = {}
-_MAX_MELD_INFO = 1 << 16
+_MAX_MELD_INFO = 1 << 14
 
 
 def _meld_info(geo: Geometry, limit: int, slot: int, built: int, m: TableMeld) -> _MeldInfo:
