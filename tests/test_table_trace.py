@@ -6,6 +6,7 @@ implementations they replace."""
 from __future__ import annotations
 
 import hashlib
+import pickle
 import random
 from typing import Any
 
@@ -127,3 +128,12 @@ def test_opening_lookahead_matches_multideck(options: dict[str, Any]) -> None:
         arr = multi_best_melds(types, objective="penalty", **kw)
         hunt = arr is not None and len(arr.left) == (1 if rules.go_out_requires_discard else 0)
         assert can_hunt(rules, hand, include) == hunt
+
+
+def test_geometry_pickles_without_its_tables() -> None:
+    game = rk.Game("kaluki", num_players=4)
+    play_digest("kaluki", {"num_players": 4}, hands=1)  # fills the shared geometry's tables
+    assert any(row is not None for row in game.geo.runs[0])
+    text = pickle.dumps(game)
+    assert len(text) < 5_000  # a tournament sends games to its worker processes
+    assert pickle.loads(text).geo is game.geo

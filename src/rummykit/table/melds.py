@@ -27,7 +27,7 @@ copies (:func:`rummykit.table.cards.physical_copy`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rummykit.errors import InvalidMeldError
 from rummykit.table.cards import JOKER, card_type, parse_type, type_text
@@ -59,6 +59,10 @@ class Geometry:
     runs: list[list[tuple[MeldOption, ...] | None]] = field(
         default_factory=lambda: [[None] * (4 << 13) for _ in range(_MAX_JOKERS + 1)], compare=False, repr=False
     )
+
+    def __reduce__(self) -> tuple[Any, tuple[int, int, bool, tuple[int, ...], bool]]:
+        # a pickle (a tournament's worker processes) carries the geometry, not its tables
+        return _interned, (self.npos, self.shift, self.wrap, self.values, self.low_ace_one)
 
     def rank_at(self, p: int) -> int:
         return (p + self.shift) % 13
@@ -103,6 +107,11 @@ def geometry(rules: TableRules) -> Geometry:
         if rules.allow_wraparound:
             npos, shift = 13, 0
         key = (npos, shift, rules.allow_wraparound, values * 4 + (0,), False)
+    return _interned(*key)
+
+
+def _interned(npos: int, shift: int, wrap: bool, values: tuple[int, ...], low_ace_one: bool) -> Geometry:
+    key = (npos, shift, wrap, values, low_ace_one)
     geo = _GEOMETRIES.get(key)
     if geo is None:
         geo = _GEOMETRIES[key] = Geometry(*key)
