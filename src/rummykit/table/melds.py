@@ -335,8 +335,9 @@ def _new_runs(geo: Geometry, present: int, jokers: int) -> list[Pattern]:
 def meld_options(geo: Geometry, present: int, jokers: int) -> list[MeldOption]:
     """The melds of :func:`new_melds` (same hand, same patterns) as
     :data:`MeldOption` tuples, in no particular order.  The legal-move search
-    calls this at every step, so the answer is assembled from per-rank and
-    per-suit tables that :func:`new_melds` fills on first use."""
+    calls this at every step, so the answer is assembled from tables on the
+    geometry, filled on first use by new_melds' set and run enumerators: sets
+    by rank and the suits held, runs by the ranks held in one suit."""
     c0, c1, c2, c3 = present & _ROW, present >> 13 & _ROW, present >> 26 & _ROW, present >> 39 & _ROW
     # ranks held in enough suits for a set: 3, 2 (one joker) or 1 (two or more) of the 4
     if jokers >= 2:

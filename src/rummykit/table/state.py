@@ -129,7 +129,7 @@ _MAX_TABLE_INFO = 4096
 #: a 3-card set with a joker: the types that release it, else 0); memoised by geometry, build
 #: limit, slot, ends built and the meld
 _MeldInfo = tuple[int, tuple[_Step, ...], tuple[_Step, ...], tuple[tuple[int, int], ...], int]
-_MELD_INFO: dict[tuple[int, int, int, int, TableMeld], _MeldInfo] = {}
+_MELD_INFO: dict[tuple[int, int, int, int, TableMeld], tuple[Geometry, _MeldInfo]] = {}
 _MAX_MELD_INFO = 1 << 14
 
 
@@ -578,12 +578,15 @@ class TableState:
         set_jokers: list[tuple[int, int]] = []
         for slot, m in enumerate(self.table):
             built = ends[slot] if slot < len(ends) else 0
-            key = (id(geo), limit, slot, built, m)  # geometries are interned: the id is stable
-            part = _MELD_INFO.get(key)
-            if part is None:
+            key = (id(geo), limit, slot, built, m)
+            entry = _MELD_INFO.get(key)
+            if entry is not None and entry[0] is geo:
+                part = entry[1]
+            else:
                 if len(_MELD_INFO) >= _MAX_MELD_INFO:
                     _MELD_INFO.clear()
-                part = _MELD_INFO[key] = _meld_info(geo, limit, slot, built, m)
+                part = _meld_info(geo, limit, slot, built, m)
+                _MELD_INFO[key] = (geo, part)  # the reference keeps the id unique
             accepts |= part[0]
             naturals += part[1]
             jokers += part[2]
