@@ -115,16 +115,17 @@ def test_random_play(benchmark, figures, name, players, key, target):
 
 
 def mid_hand_state(name: str, players: int, seed: int = 7) -> TableState:
-    """A state in the play step, 60 actions or more into a seeded random hand."""
+    """A state in the play step, 60 actions or more into a seeded random hand
+    (the first hand from seed ``seed`` on that lasts that long)."""
     game = rk.Game(name, num_players=players)
-    for k in itertools.count():
-        state = game.new_hand(seed=seed + k, dealer=0)
-        rng = random.Random(seed + k)
+    for hand_seed in range(seed, seed + 100):
+        state = game.new_hand(seed=hand_seed, dealer=0)
+        rng = random.Random(hand_seed)
         while not state.is_terminal() and (len(state.history) < 60 or state.phase_name != "play"):
             state.apply_action(rng.choice(state.legal_actions()))
         if not state.is_terminal():
             return state
-    raise AssertionError("unreachable")
+    raise ValueError(f"none of 100 {name} hands lasts 60 actions")
 
 
 @pytest.mark.parametrize(("name", "players"), [("rummy", 2), ("kaluki", 4)])
