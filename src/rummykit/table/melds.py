@@ -43,6 +43,8 @@ MAX_RUN = 13
 MeldOption = tuple[int, int, int, int]
 _ROW = 0x1FFF
 _MAX_JOKERS = 4  # kalooki_51
+_STARTS = sum(0x7FF << 13 * s for s in range(4))  # ranks A..J of each suit: x, x+1, x+2 in the suit
+_ACES = sum(1 << 13 * s for s in range(4))
 
 
 @dataclass(frozen=True)
@@ -346,6 +348,12 @@ def meld_options(geo: Geometry, present: int, jokers: int) -> list[MeldOption]:
         ranks = (c0 | c1) & (c2 | c3) | c0 & c1 | c2 & c3
     else:
         ranks = c0 & c1 & (c2 | c3) | c2 & c3 & (c0 | c1)
+        # no set, and no three ranks in a row in any suit (also Q K A and K A 2): no meld at all
+        if not ranks and not (
+            present & present >> 1 & present >> 2 & _STARTS
+            or present >> 12 & present & (present >> 11 | present >> 1) & _ACES
+        ):
+            return []
     sets, runs = geo.sets, geo.runs
     out: list[MeldOption] = []
     while ranks:
