@@ -370,8 +370,9 @@ class ISMCTSAgent:
     games) they come from the posterior of :mod:`rummykit.inference`: uniform
     determinizations (``state.determinize``) weighted by how likely the other seats' takes,
     passes, discards and knocks are under :class:`~rummykit.inference.SoftGreedyModel`
-    (greedy softened by ``beta``, mixed with a uniform choice of weight ``epsilon``), drawn by
-    weight and moved by Metropolis-Hastings card exchanges.  ``model="uniform"`` (and every
+    (greedy softened by ``beta``, mixed with a uniform choice of weight ``epsilon``): ``2 *
+    samples`` proposals, ``samples`` of them drawn by weight and each moved by ``moves``
+    Metropolis-Hastings card exchanges.  ``model="uniform"`` (and every
     table game) uses ``state.determinize`` alone.  Iteration ``i`` plays sample
     ``i % samples``.
 
@@ -379,7 +380,8 @@ class ISMCTSAgent:
     actions legal in its sample by UCB1 with availability counts
     (``mean + exploration * sqrt(ln(available) / visits)``), adds one node and evaluates it
     with a rollout; each seat's :func:`hand_reward` (``margin``: the share of the points
-    margin in it, the rest for the result) is added to the nodes of the actions that
+    margin in it, the rest for the result; the default 0 plays for the win alone, which beat
+    ``margin=0.5`` in the measurements) is added to the nodes of the actions that
     seat chose.  The default rollout of the knock games is ``rollouts`` greedy playouts in C
     (:func:`rummykit.playouts` with ``resample="stock"``: the sample's hands as they are,
     the stock reshuffled for each playout) whose rewards are averaged; table games play
@@ -395,7 +397,9 @@ class ISMCTSAgent:
     given), or ``time_per_move`` seconds (the clock starts when the agent is called, so the
     sampling counts; at least one iteration runs; the moves then depend on the machine and are
     no longer reproducible); with both, the search stops at the first.  With an iteration
-    budget the same seed gives the same moves.  ``docs/strength.md`` has the measured strength.
+    budget the same seed gives the same moves.  ``docs/strength.md`` has the measured strength:
+    at the default 200 iterations it beat greedy in 55.4% of 998 decided Oklahoma Gin hands
+    (95% interval 52.3% - 58.5%).
 
     >>> import rummykit as rk
     >>> state = rk.Game("oklahoma-gin").new_hand(seed=2)
@@ -417,7 +421,7 @@ class ISMCTSAgent:
         beta: float = 0.5,
         epsilon: float = 0.1,
         moves: int = 20,
-        margin: float = 0.5,
+        margin: float = 0.0,
         rollout: Rollout | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
