@@ -26,10 +26,16 @@ softened, with ``H`` the hand at the decision and ``dw`` least deadwood:
 * each probability is mixed with the uniform choice, weight ``epsilon``, so that
   no sample is ruled out by one unexpected move (a human, another policy).
 
-Forced moves (a forced stock draw, a last-chance choice, the showdown) carry no
-weight; the walk stops at a knock or big gin.  Against the greedy agent itself
-the model is close to exact; against other players it is a prior that
-``beta`` (lower: softer) and ``epsilon`` (higher: more forgiving) temper.
+A forced stock draw carries no weight; the walk through the hand stops at a
+last-chance pass, a knock or big gin (a last-chance take is scored like any
+take).  Against the greedy agent itself the model is close to exact; against
+other players it is a prior that ``beta`` (lower: softer) and ``epsilon``
+(higher: more forgiving) temper.
+
+Importance weights on uniform proposals degenerate as the hand goes on (a few
+samples take all the weight), so :func:`posterior_determinizations`, which
+:class:`rummykit.agents.ISMCTSAgent` uses, resamples them by weight and moves
+each by Metropolis-Hastings exchanges of hidden cards (resample-move).
 
 >>> import rummykit as rk
 >>> from rummykit.agents import GreedyAgent
