@@ -28,6 +28,7 @@ MODULES = [
     "rummykit.table.record",
     "rummykit.table.observe",
     "rummykit.playouts",
+    "rummykit.inference",
 ]
 
 
