@@ -134,7 +134,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit import _core
-from rummykit._random import as_generator
+from rummykit._random import Uniforms, as_generator
 from rummykit.analysis import Arrangement
 from rummykit.cards import NUM_CARDS, Card, from_mask
 from rummykit.errors import InvalidOptionError, RummykitError
@@ -658,29 +658,6 @@ def information_state_string(state: KnockState, player: int) -> str:
 # --- determinization ---------------------------------------------------------
 
 
-class _Uniforms:
-    """Random choices for determinization, drawn from a numpy Generator in
-    blocks (one numpy call per block instead of one per choice)."""
-
-    def __init__(self, gen: np.random.Generator) -> None:
-        self.gen = gen
-        self.block: list[float] = []
-
-    def below(self, k: int) -> int:
-        """A uniform int in [0, k)."""
-        if not self.block:
-            self.block = self.gen.random(256).tolist()
-        return min(int(self.block.pop() * k), k - 1)
-
-    def shuffled(self, items: list[int]) -> list[int]:
-        """A uniformly shuffled copy (Fisher-Yates)."""
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
-
-
 def _mask(cards: Any) -> int:
     mask = 0
     for c in cards:
@@ -699,7 +676,7 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
     state has no undo history."""
     _check_player(state, player)
     gen = as_generator(rng, "rng")
-    draw = _Uniforms(gen)
+    draw = Uniforms(gen)
     replay = _replay(state)
     n = state.n
     groups = len(replay.hidden[0])
@@ -800,7 +777,7 @@ def _rebuild_history(
     draws: list[tuple[int, int]],
     sinks: list[tuple[int, int, int]],
     held: list[list[int]],
-    draw: _Uniforms,
+    draw: Uniforms,
     seat: int,
 ) -> tuple[list[int], tuple[int, ...]]:
     """A dealt hand and a draw log for ``seat`` that fit the public history:

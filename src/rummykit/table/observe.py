@@ -145,7 +145,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from rummykit._random import as_generator
+from rummykit._random import Uniforms, as_generator
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
 from rummykit.table.actions import DRAW, MELD_RUN, TAKE, id_pattern
 from rummykit.table.cards import FIRST_JOKER, JOKER, card_type, type_counts, type_text, types_of
@@ -607,29 +607,6 @@ def information_state_string(state: TableState, player: int) -> str:
 # --- determinization ---------------------------------------------------------
 
 
-class _Uniforms:
-    """Random choices for determinization, drawn from a numpy Generator in
-    blocks (one numpy call per block instead of one per choice)."""
-
-    def __init__(self, gen: np.random.Generator) -> None:
-        self.gen = gen
-        self.block: list[float] = []
-
-    def below(self, k: int) -> int:
-        """A uniform int in [0, k)."""
-        if not self.block:
-            self.block = self.gen.random(256).tolist()
-        return min(int(self.block.pop() * k), k - 1)
-
-    def shuffled(self, items: Iterable[int]) -> list[int]:
-        """A uniformly shuffled copy (Fisher-Yates)."""
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return out
-
-
 class _Plan(NamedTuple):
     """A sampled world: the types dealt to each seat (deal order), the type
     of each stock draw (by history index), the stock left, top first, and
@@ -652,7 +629,7 @@ class _Places:
     (the engine puts jokers only where the hand lacks the natural card):
     ``banned`` keeps (time, type) per seat."""
 
-    def __init__(self, draw: _Uniforms) -> None:
+    def __init__(self, draw: Uniforms) -> None:
         self.draw = draw
         self.seat: list[int] = []
         self.time: list[int] = []
@@ -706,7 +683,7 @@ class _Places:
         return cards
 
 
-def _sample(state: TableState, player: int, steps: list[_Step], draw: _Uniforms) -> _Plan | None:
+def _sample(state: TableState, player: int, steps: list[_Step], draw: Uniforms) -> _Plan | None:
     """A world ``player`` cannot tell from ``state`` (None: this sample ran
     out of places for a played card; see the module docstring)."""
     rules, n, size = state.rules, state.n, state.rules.hand_size
@@ -775,7 +752,7 @@ def _sample(state: TableState, player: int, steps: list[_Step], draw: _Uniforms)
     return _Plan(hands, {time: places.card[~d] if d < 0 else d for time, d in drawn.items()}, stock, held)
 
 
-def _real(state: TableState, steps: list[_Step], draw: _Uniforms) -> _Plan:
+def _real(state: TableState, steps: list[_Step], draw: Uniforms) -> _Plan:
     """The world as it is, the stock order resampled (the last resort)."""
     hands = [[card_type(c) for c in _dealt(state, q)] for q in range(state.n)]
     drawn = {time: _low_type(st.came) for time, st in enumerate(steps) if st.action == DRAW and st.came}
@@ -817,7 +794,7 @@ def determinize(state: TableState, player: int, rng: object = None) -> TableStat
     int seed or None); see the module docstring."""
     _check_player(state, player)
     gen = as_generator(rng, "rng")
-    draw = _Uniforms(gen)
+    draw = Uniforms(gen)
     steps = _walk(state)
     # the other seat to move, mid-turn, must be able to finish its turn (an opening under way,
     # a released joker, a taken card that must be melded: conditions on its hidden cards)
