@@ -142,7 +142,7 @@ def outcomes(
         for m in melds
     ]
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def solve(rest: tuple[int, ...]) -> frozenset[tuple[int, int, bool]]:
         naturals = [t for t in rest if t != JOKER]
         if not naturals:

@@ -24,7 +24,9 @@ from rummykit.multideck import (
 )
 
 
-def check(hand: tuple[int, ...], include: int | None = None, ace_low_runs: bool = False, joker_penalty: int = 15) -> None:
+def check(
+    hand: tuple[int, ...], include: int | None = None, ace_low_runs: bool = False, joker_penalty: int = 15
+) -> None:
     """Both objectives equal the brute force; every meld valid and drawn from the hand."""
     for objective in ("penalty", "value"):
         got = multi_best_melds(
