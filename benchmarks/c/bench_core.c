@@ -14,7 +14,13 @@
  *       rk_best_arrangement), rk_choose_knock's margin (limit 10),
  *       rk_deadwood of the defender, rk_layoff_deadwood (same melds),
  *   "time NAME NS_PER_CALL" per timed function (median of 9 passes, each
- *       repeating the loop over all deals for at least 20 ms). */
+ *       repeating the loop over all deals for at least 20 ms).
+ *
+ * "bench_core multi" times the two-deck Kaluki analysis instead.  Input: one
+ * hand per line, "ONE TWO JOKERS" (masks in hexadecimal, see rk_multi_hand).
+ * Output: "mhand I PENALTY VALUE" per hand (rk_multi_penalty; the value of
+ * rk_multi_best for the value objective), then "time" lines for
+ * rk_multi_penalty and rk_multi_best (both objectives). */
 #define _POSIX_C_SOURCE 199309L
 
 #include <inttypes.h>
@@ -88,8 +94,8 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Median over PASSES of the time per call. */
-static double time_ns(void (*fn)(void)) {
+/* Median over PASSES of the time per call (n calls per run of fn). */
+static double time_n_ns(void (*fn)(void), size_t n) {
     double per_call[PASSES];
     fn(); /* warm-up */
     for (int p = 0; p < PASSES; p++) {
@@ -100,13 +106,58 @@ static double time_ns(void (*fn)(void)) {
             reps++;
             t = now();
         } while (t - t0 < 0.02);
-        per_call[p] = (t - t0) / (double)reps / (double)n_deals * 1e9;
+        per_call[p] = (t - t0) / (double)reps / (double)n * 1e9;
     }
     qsort(per_call, PASSES, sizeof per_call[0], cmp_double);
     return per_call[PASSES / 2];
 }
 
-int main(void) {
+static double time_ns(void (*fn)(void)) { return time_n_ns(fn, n_deals); }
+
+/* ---- two-deck Kaluki hands ------------------------------------------- */
+
+static rk_multi_hand multi_hands[MAX_DEALS];
+static rk_multi_rules multi_rules;
+static size_t n_multi;
+
+static void run_multi_penalty(void) {
+    long s = 0;
+    for (size_t i = 0; i < n_multi; i++) s += rk_multi_penalty(&multi_rules, multi_hands[i]);
+    sink += s;
+}
+
+static void run_multi_best(void) {
+    rk_multi_arrangement a;
+    long s = 0;
+    for (size_t i = 0; i < n_multi; i++)
+        for (int objective = 0; objective < 2; objective++) {
+            rk_multi_best(&multi_rules, multi_hands[i], (rk_multi_objective)objective, -1, &a);
+            s += a.value;
+        }
+    sink += s;
+}
+
+static int main_multi(void) {
+    uint64_t one, two;
+    int jokers;
+    while (n_multi < MAX_DEALS && scanf("%" SCNx64 " %" SCNx64 " %d", &one, &two, &jokers) == 3) {
+        rk_multi_hand h = {one, two, jokers};
+        if (rk_multi_hand_check(h) != RK_OK) return 1;
+        multi_hands[n_multi++] = h;
+    }
+    if (rk_multi_rules_init(&multi_rules, 0, 15, NULL) != RK_OK || n_multi == 0) return 1;
+    for (size_t i = 0; i < n_multi; i++) {
+        rk_multi_arrangement a;
+        if (rk_multi_best(&multi_rules, multi_hands[i], RK_MULTI_VALUE, -1, &a) != RK_OK) return 1;
+        printf("mhand %zu %d %d\n", i, rk_multi_penalty(&multi_rules, multi_hands[i]), a.value);
+    }
+    printf("time rk_multi_penalty %.1f\n", time_n_ns(run_multi_penalty, n_multi));
+    printf("time rk_multi_best %.1f\n", time_n_ns(run_multi_best, 2 * n_multi));
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "multi") == 0) return main_multi();
     uint64_t k, d;
     while (n_deals < MAX_DEALS && scanf("%" SCNx64 " %" SCNx64, &k, &d) == 2) {
         knocker[n_deals] = k;
