@@ -58,8 +58,15 @@ def test_batch_multi_penalty14(benchmark, figures, kaluki14):
     assert [int(result[i]) for i in range(REF_HANDS)] == [
         ref.best(tuple(types_of(kaluki14[i])))[1] for i in range(REF_HANDS)
     ]
-    record(benchmark, figures, "multi_batch14", "batch Kaluki penalty, 12 + 2 jokers", BATCH_HANDS, unit="us",
-           target=TARGET)
+    record(
+        benchmark,
+        figures,
+        "multi_batch14",
+        "batch Kaluki penalty, 12 + 2 jokers",
+        BATCH_HANDS,
+        unit="us",
+        target=TARGET,
+    )
 
 
 @pytest.mark.parametrize("objective", ["penalty", "value"])
@@ -69,8 +76,16 @@ def test_scalar_multi_best14(benchmark, figures, kaluki14, objective):
     for h in hands[:REF_HANDS]:
         got = multi_best_melds(h, objective=objective)
         assert got is not None and (got.value, got.penalty) == ref.best(tuple(h), objective)
-    record(benchmark, figures, f"multi_scalar14_{objective}", f"multi_best_melds({objective}), 12 + 2 jokers",
-           SCALAR_HANDS, unit="us", target=TARGET, note="(public API, list of types)")
+    record(
+        benchmark,
+        figures,
+        f"multi_scalar14_{objective}",
+        f"multi_best_melds({objective}), 12 + 2 jokers",
+        SCALAR_HANDS,
+        unit="us",
+        target=TARGET,
+        note="(public API, list of types)",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +96,17 @@ def c_bench(tmp_path_factory):
         pytest.skip("no C compiler")
     exe = tmp_path_factory.mktemp("c_bench_multi") / "bench_core"
     sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
-    cmd = [cc, "-std=c99", "-O3", "-DNDEBUG", f"-I{REPO / 'csrc' / 'include'}",
-           str(Path(__file__).parent / "c" / "bench_core.c"), *sources, "-o", str(exe)]
+    cmd = [
+        cc,
+        "-std=c99",
+        "-O3",
+        "-DNDEBUG",
+        f"-I{REPO / 'csrc' / 'include'}",
+        str(Path(__file__).parent / "c" / "bench_core.c"),
+        *sources,
+        "-o",
+        str(exe),
+    ]
     subprocess.run(cmd, check=True, capture_output=True, timeout=120)
     return exe
 
@@ -97,16 +121,19 @@ def test_c_multi(benchmark, figures, c_bench, kaluki14):
         lines.append(f"{one:x} {two:x} {int(row[JOKER])}\n")
 
     def run():
-        out = subprocess.run([str(c_bench), "multi"], input="".join(lines), capture_output=True, text=True,
-                             check=True, timeout=300)
+        out = subprocess.run(
+            [str(c_bench), "multi"], input="".join(lines), capture_output=True, text=True, check=True, timeout=300
+        )
         return out.stdout.splitlines()
 
     out = benchmark.pedantic(run, rounds=1, iterations=1)
     penalties = [int(line.split()[2]) for line in out if line.startswith("mhand ")]
     assert penalties == multi_penalty_batch(rows).tolist()
     times = {line.split()[1]: float(line.split()[2]) for line in out if line.startswith("time ")}
-    figures.add("c_multi_penalty", "C rk_multi_penalty, 12 + 2 jokers", times["rk_multi_penalty"] / 1000, "us",
-                target=TARGET)
-    figures.add("c_multi_best", "C rk_multi_best (either objective)", times["rk_multi_best"] / 1000, "us",
-                target=TARGET)
+    figures.add(
+        "c_multi_penalty", "C rk_multi_penalty, 12 + 2 jokers", times["rk_multi_penalty"] / 1000, "us", target=TARGET
+    )
+    figures.add(
+        "c_multi_best", "C rk_multi_best (either objective)", times["rk_multi_best"] / 1000, "us", target=TARGET
+    )
     benchmark.extra_info.update({f"{k}_ns": v for k, v in times.items()})
