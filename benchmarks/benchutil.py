@@ -3,7 +3,12 @@ per-item figures in ``extra_info`` and the end-of-session table."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections import deque
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 def consume(iterator) -> None:
@@ -49,3 +54,16 @@ def ratio(benchmark, figures, key, name, slow_key, fast_key, note=""):
     benchmark.extra_info[f"speedup_{key}"] = round(value, 1)
     figures.add(key, name, value, "x", note=note)
     return value
+
+
+def compile_c_bench(source: str, out_dir: Path) -> Path | None:
+    """benchmarks/c/<source> compiled with the core sources of the working tree
+    (-O3 -DNDEBUG, as the Release build); None when no C compiler is found."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        return None
+    exe = out_dir / Path(source).stem
+    sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
+    cmd = [cc, "-std=c99", "-O3", "-DNDEBUG", f"-I{REPO / 'csrc' / 'include'}", str(REPO / "benchmarks" / "c" / source)]
+    subprocess.run([*cmd, *sources, "-o", str(exe)], check=True, capture_output=True, timeout=120)
+    return exe

@@ -13,7 +13,6 @@ silently time a broken function.
 
 from __future__ import annotations
 
-import shutil
 import statistics
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import reference as ref  # tests/reference.py, put on sys.path by conftest.py
-from benchutil import consume, ratio, record  # benchmarks/benchutil.py
+from benchutil import compile_c_bench, consume, ratio, record  # benchmarks/benchutil.py
 
 import rummykit as rk
 from rummykit import _core
@@ -474,24 +473,7 @@ def test_rules_tables(benchmark, figures, c_bench):
 def c_bench(tmp_path_factory):
     """benchmarks/c/bench_core.c compiled with the core sources (-O3, as the
     Release build); None when no C compiler is found."""
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        return None
-    exe = tmp_path_factory.mktemp("c_bench") / "bench_core"
-    sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
-    cmd = [
-        cc,
-        "-std=c99",
-        "-O3",
-        "-DNDEBUG",
-        f"-I{REPO / 'csrc' / 'include'}",
-        str(Path(__file__).parent / "c" / "bench_core.c"),
-        *sources,
-        "-o",
-        str(exe),
-    ]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=120)
-    return exe
+    return compile_c_bench("bench_core.c", tmp_path_factory.mktemp("c_bench"))
 
 
 def _run_c_bench(exe: Path, deals: list[tuple[int, int]]) -> dict[str, dict[str, str]]:

@@ -10,14 +10,13 @@ function is checked on a sample (batch == scalar == brute force).
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 import reference_multideck as ref  # tests/reference_multideck.py, on sys.path via conftest.py
-from benchutil import consume, record
+from benchutil import compile_c_bench, consume, record
 
 from rummykit.multideck import JOKER, multi_best_melds, multi_penalty_batch
 
@@ -91,23 +90,9 @@ def test_scalar_multi_best14(benchmark, figures, kaluki14, objective):
 @pytest.fixture(scope="module")
 def c_bench(tmp_path_factory):
     """benchmarks/c/bench_core.c compiled with the core sources (-O3)."""
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
+    exe = compile_c_bench("bench_core.c", tmp_path_factory.mktemp("c_bench_multi"))
+    if exe is None:
         pytest.skip("no C compiler")
-    exe = tmp_path_factory.mktemp("c_bench_multi") / "bench_core"
-    sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
-    cmd = [
-        cc,
-        "-std=c99",
-        "-O3",
-        "-DNDEBUG",
-        f"-I{REPO / 'csrc' / 'include'}",
-        str(Path(__file__).parent / "c" / "bench_core.c"),
-        *sources,
-        "-o",
-        str(exe),
-    ]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=120)
     return exe
 
 

@@ -12,13 +12,12 @@ benchmark cannot silently time a broken kernel.
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from benchutil import record  # benchmarks/benchutil.py
+from benchutil import compile_c_bench, record  # benchmarks/benchutil.py
 
 import rummykit as rk
 from rummykit import _core
@@ -99,23 +98,9 @@ def test_greedy_playouts_two_threads(benchmark, figures):
 
 def test_c_playouts(benchmark, figures, tmp_path_factory):
     """benchmarks/c/bench_playouts.c: rk_playout from fresh deals in C."""
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
+    exe = compile_c_bench("bench_playouts.c", tmp_path_factory.mktemp("c_playouts"))
+    if exe is None:
         pytest.skip("no C compiler")
-    exe = tmp_path_factory.mktemp("c_playouts") / "bench_playouts"
-    sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
-    cmd = [
-        cc,
-        "-std=c99",
-        "-O3",
-        "-DNDEBUG",
-        f"-I{REPO / 'csrc' / 'include'}",
-        str(Path(__file__).parent / "c" / "bench_playouts.c"),
-        *sources,
-        "-o",
-        str(exe),
-    ]
-    subprocess.run(cmd, check=True, capture_output=True, timeout=120)
     out = benchmark.pedantic(
         lambda: subprocess.run([str(exe), "50000"], capture_output=True, text=True, check=True, timeout=300).stdout,
         rounds=1,
