@@ -31,7 +31,6 @@ from rummykit import _core
 from rummykit._random import as_generator
 from rummykit._rules import core_rules
 from rummykit.errors import InvalidOptionError
-from rummykit.inference import SoftGreedyModel, posterior_determinizations
 from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, LAYOFF, LAYOFF_SLOTS, MELD, MELD_INDEX, PASS, TAKE
 from rummykit.knock.state import KnockState, Phase
 from rummykit.playouts import playout_rules
@@ -451,6 +450,8 @@ class ISMCTSAgent:
         self.rollouts = rollouts
         self.samples = samples
         self.model = model
+        from rummykit.inference import SoftGreedyModel  # numpy on first use: `import rummykit` stays light
+
         self.opponent_model = SoftGreedyModel(beta, epsilon)  # validates beta and epsilon
         self.moves = moves
         self.margin = float(margin)
@@ -481,6 +482,8 @@ class ISMCTSAgent:
 
     def _determinizations(self, state: Any, seat: int) -> list[Any]:
         if self.model == "soft-greedy" and isinstance(state, KnockState) and state.phase not in _AFTER_KNOCK:
+            from rummykit.inference import posterior_determinizations
+
             model = self.opponent_model
             return posterior_determinizations(state, seat, self.samples, self._rng, model, moves=self.moves)
         return [state.determinize(seat, self._rng) for _ in range(self.samples)]

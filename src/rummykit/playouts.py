@@ -45,14 +45,14 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
 from rummykit import _core
 from rummykit.errors import InvalidOptionError, RummykitError
 from rummykit.knock.state import END, SHOWDOWN, KnockState
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from rummykit.knock.rules import KnockRules
 
 __all__ = ["BIG_GIN", "DEAD", "GIN", "KNOCK", "OUTCOMES", "POLICIES", "RESAMPLE", "UNDERCUT", "playouts"]
@@ -204,6 +204,8 @@ def _check_state(state: KnockState) -> None:
 
 
 def _seed(seed: Any) -> int:
+    import numpy as np  # on first use: `import rummykit` stays light
+
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
     if isinstance(seed, np.random.Generator):
@@ -214,6 +216,8 @@ def _seed(seed: Any) -> int:
 
 
 def _check_count(name: str, value: Any, minimum: int) -> int:
+    import numpy as np  # on first use: `import rummykit` stays light
+
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or int(value) < minimum:
         raise InvalidOptionError(f"{name} must be an int >= {minimum}, got {value!r}")
     return int(value)
@@ -275,6 +279,8 @@ def playouts(
     c_seed = _seed(seed)
     _check_state(state)
     playout_rules(state.rules)  # an unsupported option raises before anything runs
+    import numpy as np  # on first use: `import rummykit` stays light
+
     points = np.zeros((n, state.n), dtype=np.int32)
     outcomes = np.zeros(n, dtype=np.uint8)
     if state.phase == END:
