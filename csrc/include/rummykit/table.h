@@ -1,0 +1,174 @@
+/*
+ * rummykit table games in C: the hand state machine of traditional Rummy
+ * (one deck) and Kaluki (two decks and jokers), RULES.md Appendix A.
+ *
+ * It is the state machine of rummykit.table.state.TableState: the same
+ * deal, the same action ids (rummykit.table.actions), the same legal
+ * actions in the same order for every state, the same transitions.  The
+ * Python class keeps its state in an rk_table_state and calls these
+ * functions; the hand's points are scored in Python from the outcome.
+ *
+ * CARDS: physical ids as in rummykit.table.cards: 0-51 deck 0 (type = id),
+ * 52-103 deck 1 (type = id - 52), 104-107 jokers (type RK_JOKER).  A set of
+ * physical cards is an rk_table_cards, bit c % 64 of word c / 64.  Where
+ * the rules need one card of a type, the engine takes the lowest physical
+ * copy held (rummykit.table.cards.physical_copy).
+ *
+ * RESTOCKS (reshuffle_keep_top): the pile but its top card is shuffled with
+ * rk_restock_shuffle(shuffle_seed, restock index, pile) and becomes the
+ * stock (the last card of the shuffled array on top), as in the knock games.
+ *
+ * Not thread-safe per state or memo; states and memos are plain data, so
+ * one per thread is safe.  No allocation except rk_table_memo_new.
+ */
+#ifndef RUMMYKIT_TABLE_H
+#define RUMMYKIT_TABLE_H
+
+#include "rummykit/rummykit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RK_TABLE_MAX_PLAYERS 6
+#define RK_TABLE_MAX_CARDS 108 /* 104 + 4 jokers (kalooki_51) */
+#define RK_TABLE_FIRST_JOKER 104
+#define RK_TABLE_MAX_SLOTS 40 /* table melds (rummykit.table.actions.MAX_SLOTS) */
+#define RK_TABLE_MAX_MELD 14  /* cards in one table meld (a 14-position run line) */
+
+/* Action ids (rummykit.table.actions). */
+#define RK_TABLE_DRAW 53
+#define RK_TABLE_TAKE 54
+#define RK_TABLE_LAYOFF 64                                           /* + (slot * 53 + type) * 2 + end */
+#define RK_TABLE_RELEASE_RUN (RK_TABLE_LAYOFF + RK_TABLE_MAX_SLOTS * 106) /* + slot * 52 + type */
+#define RK_TABLE_RELEASE_SET (RK_TABLE_RELEASE_RUN + RK_TABLE_MAX_SLOTS * 52) /* + slot * 16 + suits */
+#define RK_TABLE_MELD_SET (RK_TABLE_RELEASE_SET + RK_TABLE_MAX_SLOTS * 16)   /* + rank * 64 + suits * 4 + jokers */
+#define RK_TABLE_MELD_RUN 8192 /* + ((suit * 14 + start) * 14 + length) * 8192 + joker position mask */
+
+typedef enum rk_table_phase { RK_TABLE_PHASE_DRAW = 0, RK_TABLE_PHASE_PLAY = 1, RK_TABLE_PHASE_END = 2 } rk_table_phase;
+
+/* How a hand ended (rummykit.table.scoring outcomes). */
+typedef enum rk_table_outcome {
+    RK_TABLE_NOT_OVER = 0,
+    RK_TABLE_DEAD = 1,     /* "dead": stock out, restock limit, or max_turns */
+    RK_TABLE_BLOCKED = 2,  /* "blocked": restock_method block */
+    RK_TABLE_RUMMY = 3,    /* Rummy: out in one turn from a fresh hand */
+    RK_TABLE_OUT = 4,      /* Rummy: went out */
+    RK_TABLE_HUNT = 5,     /* Kaluki */
+    RK_TABLE_CALL_OFF = 6  /* Kaluki */
+} rk_table_outcome;
+
+/* The options of rummykit.table.rules.TableRules that play needs, and the
+ * run geometry of rummykit.table.melds.Geometry.  Flags are 0 or 1. */
+typedef struct rk_table_rules {
+    int kaluki;              /* 0: Rummy, 1: Kaluki */
+    int num_players;         /* 2..6 */
+    int hand_size;           /* cards dealt to each player */
+    int deck_size;           /* 52, or 104 + kaluki_jokers */
+    /* geometry: run positions 0..npos-1, position p is rank (p + shift) % 13 */
+    int npos, shift, wrap;
+    int low_ace_one;         /* Kaluki ace_low_runs: the ace at position 0 counts 1 in a meld */
+    uint8_t values[RK_NUM_TYPES]; /* hand value by type (joker last) */
+    /* common */
+    int forbid_taken_discard;     /* forbid_discarding_taken_card */
+    int restock_method;           /* 0 reshuffle_keep_top, 1 turn_over, 2 block */
+    int max_restocks, max_turns;  /* -1: unlimited */
+    int go_out_requires_discard;
+    /* Rummy */
+    int no_go_out_first_turn;
+    int max_melds_per_turn;       /* -1: unlimited */
+    int taken_discard_must_be_melded;
+    /* Kaluki */
+    int initial_meld_min;
+    int building_counts_toward_opening;
+    int unopened_discard_draw;    /* 0 only_if_used_in_opening, 1 forbidden, 2 free */
+    int first_turn_upcard_free;
+    int ace_low_runs;
+    int joker_penalty;
+    int two_joker_release_one_natural; /* two_joker_set_release == "one_natural" */
+    int max_build_per_run_end;    /* -1: unlimited */
+    int unopened_may_release_joker;
+    int hunt_allows_building;
+    int hunt_requires_opening_min;
+    int joker_discard_allowed;
+} rk_table_rules;
+
+typedef struct rk_table_cards {
+    uint64_t w[2];
+} rk_table_cards;
+
+/* A meld on the table (rummykit.table.melds.TableMeld). */
+typedef struct rk_table_meld {
+    uint8_t kind;    /* RK_MELD_SET or RK_MELD_RUN */
+    uint8_t key;     /* set: rank; run: suit */
+    uint8_t start;   /* run: position of cards[0]; set: 0 */
+    uint8_t n_cards;
+    uint8_t owner;   /* the seat that laid it */
+    uint8_t cards[RK_TABLE_MAX_MELD]; /* physical ids: a run's in position order, a set's as placed */
+} rk_table_meld;
+
+/* A hand in progress: the fields of TableState, same names and meanings. */
+typedef struct rk_table_state {
+    rk_table_cards hands[RK_TABLE_MAX_PLAYERS];
+    rk_table_cards known[RK_TABLE_MAX_PLAYERS]; /* taken from the pile and still held */
+    uint8_t stock[RK_TABLE_MAX_CARDS];          /* stock[n_stock - 1] is the top */
+    uint8_t discards[RK_TABLE_MAX_CARDS];       /* discards[n_discards - 1] is the top */
+    rk_table_meld table[RK_TABLE_MAX_SLOTS];    /* in the order laid */
+    uint8_t ends[RK_TABLE_MAX_SLOTS];           /* cards built this turn: low end + 16 * high end */
+    int16_t n_stock, n_discards, n_table;
+    int16_t n_ends;          /* the length of TableState.ends (slots touched this turn + 1, or 0) */
+    int8_t phase;            /* rk_table_phase */
+    int8_t player, dealer, n_players;
+    uint8_t opened, played;  /* seat bit masks */
+    int8_t taken;            /* the type taken from the pile this turn, or -1 */
+    int8_t must;             /* a type that must go on the table before the discard, or -1 */
+    int8_t pending;          /* released jokers still to place */
+    int8_t fresh;            /* the player had put nothing on the table before this turn */
+    int8_t built_other;      /* built on another player's meld this turn */
+    int8_t outcome;          /* rk_table_outcome */
+    int8_t winner;           /* the seat that went out, or -1 */
+    int16_t open_value;      /* Kaluki: opening value laid this turn */
+    int16_t turn_melds;      /* new melds laid this turn */
+    int32_t turns, restocks;
+    uint64_t shuffle_seed;
+} rk_table_state;
+
+/* Memoised Kaluki opening answers (opaque; one memo serves one rules
+ * record).  NULL may be passed wherever a memo is taken (slower). */
+typedef struct rk_table_memo rk_table_memo;
+rk_table_memo *rk_table_memo_new(void);
+void rk_table_memo_free(rk_table_memo *memo);
+
+/* RK_OK if the rules are within what TableRules can express. */
+rk_status rk_table_rules_check(const rk_table_rules *rules);
+
+/* Deal a hand as TableState.__init__ does: deck (rules->deck_size distinct
+ * physical ids, top first) one card at a time from the dealer's left, then
+ * the upcard, the rest is the stock; the player left of the dealer draws. */
+rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, uint64_t shuffle_seed,
+                        rk_table_state *state);
+
+/* RK_OK if state is a position these functions can work on: cards in the
+ * deck and in one place each, seats, slots and counts in range, table melds
+ * valid.  rk_table_legal and rk_table_apply assume it (the Python class
+ * checks it where a caller edits a state by hand). */
+rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *state);
+
+/* The legal action ids now, sorted ascending (TableState.legal_actions).
+ * Returns how many there are (0 at the end of the hand); when that is more
+ * than capacity only the first capacity ids are stored (call again with a
+ * bigger buffer).  A negative status on bad arguments. */
+int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo, int32_t *actions,
+                   int capacity);
+
+/* Apply an action that rk_table_legal listed for this state (the caller
+ * checks that, e.g. against a cached list).  A draw from an empty stock
+ * restocks first (or ends the hand).  Out-of-range ids and cards not where
+ * the action needs them give RK_ERR_ARG with the state unchanged. */
+rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo, int32_t action);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RUMMYKIT_TABLE_H */
