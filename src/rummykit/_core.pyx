@@ -350,10 +350,10 @@ PLAYOUT_RULES_FIELDS = (
 def restock_shuffle(uint64_t seed, int restock, cards):
     """The restock order of rk_restock_shuffle: ``cards`` (the discard pile
     without its top card, bottom first) shuffled; the last is the new top."""
-    cdef uint8_t buf[52]
+    cdef uint8_t buf[108]  # the table games' physical cards (two decks and four jokers)
     n = len(cards)
-    if n > 52:
-        raise ValueError("at most 52 cards")
+    if n > 108:
+        raise ValueError("at most 108 cards")
     for i in range(n):
         buf[i] = cards[i]
     rk_restock_shuffle(seed, restock, buf, n)

@@ -14,8 +14,9 @@ by ``from_json``) always are; a state without its undo history (one made by
 ``state.determinize``) is replayed once to check, and refused with
 :class:`~rummykit.errors.InvalidOptionError` if it differs (after a restock:
 its stock was not shuffled from its ``shuffle_seed``).  Restocks are
-shuffled by numpy (``default_rng([shuffle_seed, restock])``), so records
-with restocks rely on numpy keeping that stream.
+shuffled by the C core's ``rk_restock_shuffle(shuffle_seed, restock)``
+(splitmix64, documented in rummykit.h), so records with restocks replay the
+same on every platform.
 
 Format (version 1): a JSON object with exactly these keys, written in this
 order, one key per line, each value compact on its line::

@@ -37,6 +37,7 @@ from enum import IntEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from rummykit._core import restock_shuffle
 from rummykit.errors import IllegalActionError, check_seat
 from rummykit.table.actions import (
     DRAW,
@@ -788,7 +789,8 @@ class TableState:
 
     def _restock(self) -> bool:
         """RULES §0.8: ``reshuffle_keep_top`` (the top discard stays, the rest
-        is shuffled, seeded by the hand and the restock count) or
+        is shuffled by the C core's rk_restock_shuffle, seeded by the hand and
+        the restock count, as in the knock games) or
         ``turn_over`` (the pile turned face down unshuffled)."""
         r = self.rules
         if len(self.discards) < 2 or (r.max_restocks >= 0 and self.restocks >= r.max_restocks):
@@ -797,12 +799,7 @@ class TableState:
             self.stock = tuple(reversed(self.discards))
             self.discards = ()
         else:
-            import numpy as np
-
-            rng = np.random.default_rng([self.shuffle_seed, self.restocks])
-            pile = list(self.discards[:-1])
-            rng.shuffle(pile)  # the swaps of rng.permutation(len(pile)), applied to the pile itself
-            self.stock = tuple(pile)
+            self.stock = tuple(restock_shuffle(self.shuffle_seed, self.restocks, self.discards[:-1]))
             self.discards = self.discards[-1:]
         self.restocks += 1
         return True
