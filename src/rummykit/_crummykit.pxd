@@ -254,3 +254,56 @@ cdef extern from "rummykit/rummykit.h" nogil:
                           size_t n, int32_t *points, uint8_t *outcomes)
 
     const char *rk_status_message(rk_status status)
+
+
+cdef extern from "rummykit/table.h" nogil:
+    int RK_TABLE_MAX_PLAYERS
+    int RK_TABLE_MAX_CARDS
+    int RK_TABLE_MAX_SLOTS
+    int RK_TABLE_MAX_MELD
+
+    ctypedef struct rk_table_rules:
+        int kaluki, num_players, hand_size, deck_size
+        int npos, shift, wrap, low_ace_one
+        uint8_t values[53]
+        int forbid_taken_discard, restock_method, max_restocks, max_turns, go_out_requires_discard
+        int no_go_out_first_turn, max_melds_per_turn, taken_discard_must_be_melded
+        int initial_meld_min, building_counts_toward_opening, unopened_discard_draw, first_turn_upcard_free
+        int ace_low_runs, joker_penalty, two_joker_release_one_natural, max_build_per_run_end
+        int unopened_may_release_joker, hunt_allows_building, hunt_requires_opening_min, joker_discard_allowed
+
+    ctypedef struct rk_table_cards:
+        uint64_t w[2]
+
+    ctypedef struct rk_table_meld:
+        uint8_t kind, key, start, n_cards, owner
+        uint8_t cards[14]
+
+    ctypedef struct rk_table_state:
+        rk_table_cards hands[6]
+        rk_table_cards known[6]
+        uint8_t stock[108]
+        uint8_t discards[108]
+        rk_table_meld table[40]
+        uint8_t ends[40]
+        int16_t n_stock, n_discards, n_table, n_ends
+        int8_t phase, player, dealer, n_players
+        uint8_t opened, played
+        int8_t taken, must, pending, fresh, built_other, outcome, winner
+        int16_t open_value, turn_melds
+        int32_t turns, restocks
+        uint64_t shuffle_seed
+
+    ctypedef struct rk_table_memo:
+        pass
+
+    rk_table_memo *rk_table_memo_new()
+    void rk_table_memo_free(rk_table_memo *memo)
+    rk_status rk_table_rules_check(const rk_table_rules *rules)
+    rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, uint64_t shuffle_seed,
+                            rk_table_state *state)
+    rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *state)
+    int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo,
+                       int32_t *actions, int capacity)
+    rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo,
+                             int32_t action)

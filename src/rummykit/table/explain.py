@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rummykit.table.actions import DRAW, TAKE, TableAction
 from rummykit.table.cards import JOKER, joker_count, present_types, type_text
-from rummykit.table.melds import SET
+from rummykit.table.melds import SET, Geometry, TableMeld
 
 if TYPE_CHECKING:
     from rummykit.table.state import TableState
@@ -19,6 +19,23 @@ _DEAD_END = "it would leave the player unable to end the turn with a legal disca
 def _holds(state: TableState, t: int) -> bool:
     hand = state.hands[state.player]
     return joker_count(hand) > 0 if t == JOKER else bool(present_types(hand) >> t & 1)
+
+
+def _fits(geo: Geometry, m: TableMeld, t: int, end: int) -> bool:
+    """Whether a card of type ``t`` (or a joker) extends table meld ``m`` at
+    ``end`` (0 low, 1 high; sets take cards at 0), the per-turn limit aside."""
+    size = len(m.cards)
+    if m.kind == SET:
+        missing = t == JOKER or (t % 13 == m.key and not m.natural_suits() >> (t // 13) & 1)
+        return end == 0 and size < 4 and missing
+    if size >= 13:
+        return False
+    pos = m.start - 1 if end == 0 else m.start + size
+    if geo.wrap:
+        pos %= 13
+    elif not 0 <= pos < geo.npos:
+        return False
+    return t in (JOKER, geo.type_at(m.key, pos))
 
 
 def why_illegal(state: TableState, action_id: int) -> str:
@@ -112,8 +129,7 @@ def why_illegal(state: TableState, action_id: int) -> str:
                     f"{text}: at most {r.max_build_per_run_end} cards may be added to one end of a run "
                     f"in one turn (max_build_per_run_end)"
                 )
-        fits = any(s == slot and tt == card and e == a.end for s, tt, e, _ in state._builds(state.hands[p], p))
-        if not fits:
+        if not _fits(state.geo, m, card, a.end):
             return f"{text}: {type_text(card)} does not extend {m.text(state.geo)} at that end"
         return f"{text}: {_DEAD_END}"
     # release

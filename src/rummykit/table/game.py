@@ -19,7 +19,7 @@ from rummykit.errors import InvalidCardError, InvalidOptionError
 from rummykit.table.cards import FIRST_JOKER, JOKER, parse_type, parse_types
 from rummykit.table.melds import geometry, parse_meld
 from rummykit.table.rules import TableRules, table_rules
-from rummykit.table.state import TableState
+from rummykit.table.state import TableState, table_spec
 
 __all__ = ["TableGame"]
 
@@ -34,6 +34,8 @@ class TableGame:
     def __init__(self, name: str = "rummy", **options: Any) -> None:
         self.rules: TableRules = table_rules(name, **options)
         self.geo = geometry(self.rules)
+        #: the C engine's rules record and its memo, shared by the game's hands
+        self.spec = table_spec(self.rules, self.geo)
 
     @property
     def name(self) -> str:
