@@ -11,6 +11,8 @@ from enum import IntEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from reference_melds import MeldOption, can_hunt, can_open, meld_options
+
 from rummykit._core import restock_shuffle
 from rummykit.errors import IllegalActionError, check_seat
 from rummykit.table.actions import (
@@ -35,8 +37,7 @@ from rummykit.table.cards import (
     types_in,
     types_of,
 )
-from rummykit.table.melds import RUN, SET, Geometry, MeldOption, Pattern, TableMeld, meld_options
-from rummykit.table.opening import can_hunt, can_open
+from rummykit.table.melds import RUN, SET, Geometry, Pattern, TableMeld
 from rummykit.table.scoring import TableResult, score_hand
 
 if TYPE_CHECKING:

@@ -26,25 +26,17 @@ copies (:func:`rummykit.table.cards.physical_copy`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rummykit.errors import InvalidMeldError
 from rummykit.table.cards import JOKER, card_type, parse_type, type_text
 from rummykit.table.rules import TableRules
 
-__all__ = ["SET", "RUN", "Geometry", "MeldOption", "Pattern", "TableMeld", "geometry", "meld_options", "parse_meld"]
+__all__ = ["SET", "RUN", "Geometry", "Pattern", "TableMeld", "geometry", "parse_meld"]
 
 SET, RUN = 0, 1
 MAX_RUN = 13
-
-#: a new meld as the engine's legal-move search sees it: (action id, mask of
-#: the natural types it uses, jokers it uses, its count)
-MeldOption = tuple[int, int, int, int]
-_ROW = 0x1FFF
-_MAX_JOKERS = 4  # kalooki_51
-_STARTS = sum(0x7FF << 13 * s for s in range(4))  # ranks A..J of each suit: x, x+1, x+2 in the suit
-_ACES = sum(1 << 13 * s for s in range(4))
 
 
 @dataclass(frozen=True)
@@ -56,14 +48,9 @@ class Geometry:
     wrap: bool
     values: tuple[int, ...]  # hand value by type, 53 entries (joker last)
     low_ace_one: bool  # Kaluki ace_low_runs: the ace at position 0 (A-2-3) counts 1 in a meld
-    # meld_options' tables, filled on first use: rank, suits, jokers -> sets; [jokers][suit, ranks] -> runs
-    sets: dict[int, tuple[MeldOption, ...]] = field(default_factory=dict, compare=False, repr=False)
-    runs: list[list[tuple[MeldOption, ...] | None]] = field(
-        default_factory=lambda: [[None] * (4 << 13) for _ in range(_MAX_JOKERS + 1)], compare=False, repr=False
-    )
 
     def __reduce__(self) -> tuple[Any, tuple[int, int, bool, tuple[int, ...], bool]]:
-        # a pickle (a tournament's worker processes) carries the geometry, not its tables
+        # unpickled geometries are interned too
         return _interned, (self.npos, self.shift, self.wrap, self.values, self.low_ace_one)
 
     def rank_at(self, p: int) -> int:
@@ -93,7 +80,7 @@ _GEOMETRIES: dict[tuple[int, int, bool, tuple[int, ...], bool], Geometry] = {}
 
 def geometry(rules: TableRules) -> Geometry:
     """The run geometry and card values of ``rules`` (one shared instance per
-    geometry, so that games with the same runs share meld_options' tables)."""
+    geometry)."""
     if rules.is_kaluki:
         values = (11,) + tuple(range(2, 10)) + (10,) * 4
         key = (
@@ -282,129 +269,3 @@ def _parse_run(geo: Geometry, naturals: list[int], named: list[int], bare: int, 
         raise InvalidMeldError(f"ambiguous joker: give its identity, e.g. Jk=AS: {text!r}")
     check_pattern(geo, found[0], max_jokers)
     return found[0]
-
-
-def new_melds(geo: Geometry, present: int, jokers: int) -> list[Pattern]:
-    """Every meld pattern that can be laid from a hand holding the natural
-    types in ``present`` (52-bit mask) and ``jokers`` jokers.  Jokers only
-    stand in runs where the hand lacks the natural card."""
-    return _new_sets(present, jokers) + _new_runs(geo, present, jokers)
-
-
-def _new_sets(present: int, jokers: int) -> list[Pattern]:
-    out: list[Pattern] = []
-    for rank in range(13):
-        avail = 0
-        for s in range(4):
-            if present >> (s * 13 + rank) & 1:
-                avail |= 1 << s
-        if not avail or avail.bit_count() + jokers < 3:
-            continue
-        sub = avail
-        while sub:
-            n = sub.bit_count()
-            for j in range(max(0, 3 - n), min(jokers, 4 - n) + 1):
-                out.append(Pattern(SET, rank, sub, j, 0))
-            sub = (sub - 1) & avail
-    return out
-
-
-def _new_runs(geo: Geometry, present: int, jokers: int) -> list[Pattern]:
-    out: list[Pattern] = []
-    starts = 13 if geo.wrap else geo.npos - 2
-    for suit in range(4):
-        if not present >> (suit * 13) & 0x1FFF:
-            continue
-        held = [present >> geo.type_at(suit, p) & 1 for p in range(geo.npos)]  # by position
-        for start in range(starts):
-            missing = 0
-            mask = 0
-            natural = False
-            limit = MAX_RUN if geo.wrap else min(MAX_RUN, geo.npos - start)
-            for i in range(limit):
-                if held[(start + i) % 13 if geo.wrap else start + i]:
-                    natural = True
-                else:
-                    missing += 1
-                    if missing > jokers:
-                        break
-                    mask |= 1 << i
-                if i >= 2 and natural:
-                    out.append(Pattern(RUN, suit, start, i + 1, mask))
-    return out
-
-
-def meld_options(geo: Geometry, present: int, jokers: int) -> list[MeldOption]:
-    """The melds of :func:`new_melds` (same hand, same patterns) as
-    :data:`MeldOption` tuples, in no particular order.  The legal-move search
-    calls this at every step, so the answer is assembled from tables on the
-    geometry, filled on first use by new_melds' set and run enumerators: sets
-    by rank and the suits held, runs by the ranks held in one suit."""
-    c0, c1, c2, c3 = present & _ROW, present >> 13 & _ROW, present >> 26 & _ROW, present >> 39 & _ROW
-    # ranks held in enough suits for a set: 3, 2 (one joker) or 1 (two or more) of the 4
-    if jokers >= 2:
-        ranks = c0 | c1 | c2 | c3
-    elif jokers:
-        ranks = (c0 | c1) & (c2 | c3) | c0 & c1 | c2 & c3
-    else:
-        ranks = c0 & c1 & (c2 | c3) | c2 & c3 & (c0 | c1)
-        # no set, and no three ranks in a row in any suit (also Q K A and K A 2): no meld at all
-        if not ranks and not (
-            present & present >> 1 & present >> 2 & _STARTS
-            or present >> 12 & present & (present >> 11 | present >> 1) & _ACES
-        ):
-            return []
-    sets, runs = geo.sets, geo.runs
-    out: list[MeldOption] = []
-    while ranks:
-        low = ranks & -ranks
-        ranks ^= low
-        r = low.bit_length() - 1
-        suits = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
-        key = (r << 4 | suits) << 3 | jokers
-        found = sets.get(key)
-        if found is None:
-            found = sets[key] = _options(geo, sum(1 << (s * 13 + r) for s in range(4) if suits >> s & 1), jokers, SET)
-        out += found
-    table = runs[jokers]
-    k0, k1, k2, k3 = c0, 1 << 13 | c1, 2 << 13 | c2, 3 << 13 | c3
-    r0, r1, r2, r3 = table[k0], table[k1], table[k2], table[k3]
-    if r0 is None:
-        r0 = _run_options(geo, c0, jokers)[0]
-    if r1 is None:
-        r1 = _run_options(geo, c1, jokers)[1]
-    if r2 is None:
-        r2 = _run_options(geo, c2, jokers)[2]
-    if r3 is None:
-        r3 = _run_options(geo, c3, jokers)[3]
-    out += r0
-    out += r1
-    out += r2
-    out += r3
-    return out
-
-
-def _run_options(geo: Geometry, row: int, jokers: int) -> list[tuple[MeldOption, ...]]:
-    """Fill meld_options' run tables for one row of ranks in all four suits
-    (the same runs, moved to another suit), and return them by suit."""
-    from rummykit.table.actions import pattern_id  # actions imports this module
-
-    clubs = _options(geo, row, jokers, RUN)
-    step = pattern_id(Pattern(RUN, 1, 0, 3, 0)) - pattern_id(Pattern(RUN, 0, 0, 3, 0))  # one suit further
-    out = []
-    for s in range(4):
-        found = tuple((i + s * step, naturals << 13 * s, k, value) for i, naturals, k, value in clubs)
-        geo.runs[jokers][s << 13 | row] = found
-        out.append(found)
-    return out
-
-
-def _options(geo: Geometry, present: int, jokers: int, kind: int) -> tuple[MeldOption, ...]:
-    from rummykit.table.actions import pattern_id
-
-    out = []
-    for p in _new_sets(present, jokers) if kind == SET else _new_runs(geo, present, jokers):
-        types = p.types(geo)
-        naturals = sum(1 << t for t in types if t != JOKER)
-        out.append((pattern_id(p), naturals, types.count(JOKER), p.value(geo)))
-    return tuple(out)

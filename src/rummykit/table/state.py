@@ -18,8 +18,8 @@ Engine readings (documented choices):
   empty hand where going out without a discard is allowed).
 * Kaluki opening: an unopened player lays the opening as meld steps; while
   it is below ``initial_meld_min`` (or the taken discard is not yet in it)
-  only meld steps that can still complete it are offered (lookahead:
-  :mod:`rummykit.table.opening`) and no discard.  The player is opened once
+  only meld steps that can still complete it are offered (an exact
+  lookahead on the Kaluki hand kernel rk_multi_best) and no discard.  The player is opened once
   the melds laid this turn reach the minimum.  ``take`` by an unopened
   player is offered only if such an opening exists: together they are the
   atomic ``draw_discard_and_open`` of RULES §1.4.
