@@ -839,7 +839,8 @@ cdef class TableCore:
         out = []
         for i in range(self.st.n_table):
             m = &self.st.table[i]
-            out.append((m.kind, m.key, m.start, tuple([m.cards[k] for k in range(m.n_cards)]), m.owner))
+            # TableMeld kinds: 0 set, 1 run (rk_meld_kind less one)
+            out.append((m.kind - 1, m.key, m.start, tuple([m.cards[k] for k in range(m.n_cards)]), m.owner))
         return out
 
     def _set_table_raw(self, melds):
@@ -850,7 +851,9 @@ cdef class TableCore:
             if len(cards) > RK_TABLE_MAX_MELD:
                 raise RummykitError("a table meld of too many cards")
             m = &self.st.table[i]
-            m.kind, m.key, m.start, m.n_cards, m.owner = kind, key, start, len(cards), owner
+            if kind not in (0, 1):
+                raise RummykitError(f"not a table meld kind: {kind!r}")
+            m.kind, m.key, m.start, m.n_cards, m.owner = kind + 1, key, start, len(cards), owner
             for k, c in enumerate(cards):
                 m.cards[k] = c
         self.st.n_table = len(melds)
