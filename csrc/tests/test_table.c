@@ -1,0 +1,257 @@
+/* C tests of the table-game state machine (no Python): deals, and seeded
+ * random hands of Rummy (2, 4, 6 players and option variants) and Kaluki
+ * (2 and 4 players) with the invariants checked at every step: every
+ * physical card in exactly one place, table melds valid (rk_table_check),
+ * legal lists sorted and distinct, a released joker placed before the turn
+ * ends, every hand ending.  Prints the time per step (legal + apply) of
+ * random 2-player Rummy and 4-player Kaluki.  The step-by-step equality
+ * with the Python engine is tests/test_table_core.py. */
+#define _POSIX_C_SOURCE 199309L
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rummykit/table.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+#define MAX_IDS 8192
+
+/* The rules record of rummykit.table.state.table_spec for the defaults of
+ * "rummy" and "kaluki" (num_players players). */
+static rk_table_rules rummy_rules(int players) {
+    rk_table_rules r;
+    memset(&r, 0, sizeof r);
+    r.num_players = players;
+    r.hand_size = players == 2 ? 10 : players <= 4 ? 7 : 6;
+    r.deck_size = 52;
+    r.npos = 13;
+    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 1 : t % 13 < 9 ? t % 13 + 1 : 10);
+    r.forbid_taken_discard = 1;
+    r.max_restocks = -1;
+    r.max_turns = 1000;
+    r.max_melds_per_turn = -1;
+    r.initial_meld_min = 40;
+    r.joker_penalty = 15;
+    r.max_build_per_run_end = 2;
+    r.hunt_allows_building = 1;
+    r.hunt_requires_opening_min = 1;
+    r.joker_discard_allowed = 1;
+    return r;
+}
+
+static rk_table_rules kaluki_rules(int players, int jokers) {
+    rk_table_rules r = rummy_rules(players);
+    r.kaluki = 1;
+    r.hand_size = 13;
+    r.deck_size = 104 + jokers;
+    r.shift = 1;
+    r.go_out_requires_discard = 1;
+    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 11 : t % 13 < 9 ? t % 13 + 1 : 10);
+    r.values[RK_JOKER] = 15;
+    return r;
+}
+
+static uint64_t rng_state;
+static uint32_t next_below(uint32_t n) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)((rng_state >> 32) * n >> 32);
+}
+
+static void shuffled_deck(int size, uint8_t *deck) {
+    for (int i = 0; i < size; i++) deck[i] = (uint8_t)i;
+    for (int i = size - 1; i > 0; i--) {
+        int j = (int)next_below((uint32_t)i + 1);
+        uint8_t x = deck[i];
+        deck[i] = deck[j];
+        deck[j] = x;
+    }
+}
+
+static int bit(const rk_table_cards *c, int card) { return (int)(c->w[card >> 6] >> (card & 63) & 1); }
+
+/* Every card of the deck in exactly one place. */
+static int cards_in_place(const rk_table_rules *r, const rk_table_state *s) {
+    int count[RK_TABLE_MAX_CARDS] = {0};
+    for (int p = 0; p < s->n_players; p++)
+        for (int c = 0; c < 128; c++)
+            if (bit(&s->hands[p], c)) {
+                if (c >= r->deck_size) return 0;
+                count[c]++;
+            }
+    for (int i = 0; i < s->n_stock; i++) count[s->stock[i]]++;
+    for (int i = 0; i < s->n_discards; i++) count[s->discards[i]]++;
+    for (int i = 0; i < s->n_table; i++)
+        for (int k = 0; k < s->table[i].n_cards; k++) count[s->table[i].cards[k]]++;
+    for (int c = 0; c < r->deck_size; c++)
+        if (count[c] != 1) return 0;
+    return 1;
+}
+
+typedef struct play_stats {
+    long steps, hands, ends[7], releases;
+} play_stats;
+
+/* One seeded random hand with the invariants checked at every step. */
+static void random_hand(const rk_table_rules *r, rk_table_memo *memo, play_stats *st) {
+    uint8_t deck[RK_TABLE_MAX_CARDS];
+    rk_table_state s;
+    int32_t ids[MAX_IDS];
+    shuffled_deck(r->deck_size, deck);
+    int dealer = (int)next_below((uint32_t)r->num_players);
+    CHECK(rk_table_deal(r, deck, dealer, rng_state, &s) == RK_OK);
+    CHECK(s.player == (dealer + 1) % r->num_players && s.n_discards == 1);
+    for (long step = 0;; step++) {
+        CHECK(rk_table_check(r, &s) == RK_OK);
+        CHECK(cards_in_place(r, &s));
+        int n = rk_table_legal(r, &s, memo, ids, MAX_IDS);
+        CHECK(n >= 0 && n <= MAX_IDS);
+        if (n <= 0) {
+            CHECK(s.phase == RK_TABLE_PHASE_END && s.outcome != RK_TABLE_NOT_OVER);
+            st->ends[s.outcome]++;
+            break;
+        }
+        CHECK(s.phase != RK_TABLE_PHASE_END);
+        for (int i = 1; i < n; i++) CHECK(ids[i - 1] < ids[i]);
+        if (s.phase == RK_TABLE_PHASE_DRAW) CHECK(ids[0] == RK_TABLE_DRAW && n <= 2);
+        if (ids[0] <= RK_JOKER) CHECK(s.pending == 0 && s.must < 0); /* a discard ends the turn */
+        if (s.pending) CHECK(n > 0);                                 /* a released joker can be placed */
+        int32_t a = ids[next_below((uint32_t)n)];
+        int player = s.player, pending = s.pending;
+        rk_table_state before = s;
+        CHECK(rk_table_apply(r, &s, memo, a) == RK_OK);
+        if (a >= RK_TABLE_RELEASE_RUN && a < RK_TABLE_MELD_SET) {
+            st->releases++;
+            CHECK(s.pending > pending);
+        }
+        if (s.phase != RK_TABLE_PHASE_PLAY || s.player != player) CHECK(s.pending == 0); /* no joker kept */
+        CHECK(memcmp(&before, &s, sizeof s) != 0);
+        CHECK(step < 100000);
+        st->steps++;
+    }
+    st->hands++;
+}
+
+static void play_many(const char *name, const rk_table_rules *r, int hands, uint64_t seed) {
+    rk_table_memo *memo = rk_table_memo_new();
+    play_stats st;
+    memset(&st, 0, sizeof st);
+    CHECK(memo != NULL && rk_table_rules_check(r) == RK_OK);
+    rng_state = seed;
+    for (int i = 0; i < hands; i++) random_hand(r, i % 2 ? memo : NULL, &st);
+    printf("%-28s %4ld hands %7ld steps, ends dead %ld blocked %ld rummy %ld out %ld hunt %ld call-off %ld, "
+           "releases %ld\n",
+           name, st.hands, st.steps, st.ends[1], st.ends[2], st.ends[3], st.ends[4], st.ends[5], st.ends[6],
+           st.releases);
+    rk_table_memo_free(memo);
+}
+
+/* Mean time per step (legal + apply) of random hands. */
+static double ns_per_step(const rk_table_rules *r, int hands, uint64_t seed) {
+    rk_table_memo *memo = rk_table_memo_new();
+    uint8_t deck[RK_TABLE_MAX_CARDS];
+    int32_t ids[MAX_IDS];
+    long steps = 0;
+    struct timespec t0, t1;
+    rng_state = seed;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int h = 0; h < hands; h++) {
+        rk_table_state s;
+        shuffled_deck(r->deck_size, deck);
+        rk_table_deal(r, deck, h % r->num_players, (uint64_t)h, &s);
+        for (;;) {
+            int n = rk_table_legal(r, &s, memo, ids, MAX_IDS);
+            if (n <= 0) break;
+            rk_table_apply(r, &s, memo, ids[next_below((uint32_t)n)]);
+            steps++;
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    rk_table_memo_free(memo);
+    double ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
+    return steps ? ns / (double)steps : 0;
+}
+
+static void test_deal_and_errors(void) {
+    rk_table_rules r = rummy_rules(2);
+    uint8_t deck[52];
+    rk_table_state s;
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+    CHECK(rk_table_deal(&r, deck, 1, 7, &s) == RK_OK);
+    /* one card at a time from the dealer's left: seat 0 gets cards 0, 2, 4, ... */
+    CHECK(s.hands[0].w[0] == 0x55555ull && s.hands[1].w[0] == 0xAAAAAull);
+    CHECK(s.discards[0] == 20 && s.n_stock == 31 && s.stock[30] == 21 && s.stock[0] == 51);
+    CHECK(s.player == 0 && s.phase == RK_TABLE_PHASE_DRAW && s.fresh == 1 && s.opened == 3);
+    int32_t ids[4];
+    CHECK(rk_table_legal(&r, &s, NULL, ids, 4) == 2 && ids[0] == RK_TABLE_DRAW && ids[1] == RK_TABLE_TAKE);
+    CHECK(rk_table_legal(&r, &s, NULL, NULL, 0) == 2);
+    rk_table_state before = s;
+    CHECK(rk_table_apply(&r, &s, NULL, 5) == RK_ERR_ARG); /* a discard in the draw phase */
+    CHECK(rk_table_apply(&r, &s, NULL, 60) == RK_ERR_ARG);
+    CHECK(memcmp(&before, &s, sizeof s) == 0);
+    deck[3] = 0;
+    CHECK(rk_table_deal(&r, deck, 0, 7, &s) == RK_ERR_ARG); /* a card twice */
+    deck[3] = 3;
+    CHECK(rk_table_deal(&r, deck, 2, 7, &s) == RK_ERR_ARG); /* no seat 2 */
+    r.npos = 15;
+    CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
+}
+
+int main(void) {
+    test_deal_and_errors();
+    rk_table_rules r;
+    for (int players = 2; players <= 6; players += 2) {
+        char name[40];
+        snprintf(name, sizeof name, "rummy %dp", players);
+        r = rummy_rules(players);
+        play_many(name, &r, 200, 11u + (uint64_t)players);
+    }
+    r = rummy_rules(3);
+    r.npos = 14; /* ace high or low */
+    r.taken_discard_must_be_melded = 1;
+    r.restock_method = 1;
+    play_many("rummy 3p high_or_low", &r, 100, 5);
+    r = rummy_rules(2);
+    r.wrap = 1; /* allow_wraparound */
+    r.restock_method = 2;
+    r.no_go_out_first_turn = 1;
+    r.max_melds_per_turn = 1;
+    play_many("rummy 2p wrap block", &r, 100, 6);
+    r = kaluki_rules(2, 2);
+    play_many("kaluki 2p", &r, 40, 21);
+    r = kaluki_rules(4, 2);
+    play_many("kaluki 4p", &r, 40, 22);
+    r = kaluki_rules(4, 4); /* kalooki_51 */
+    r.initial_meld_min = 51;
+    r.values[RK_JOKER] = r.joker_penalty = 25;
+    r.unopened_may_release_joker = 1;
+    r.hunt_requires_opening_min = 0;
+    r.building_counts_toward_opening = 1;
+    play_many("kalooki_51 4p variants", &r, 30, 23);
+    r = kaluki_rules(3, 2);
+    r.npos = 14;
+    r.shift = 0;
+    r.low_ace_one = r.ace_low_runs = 1;
+    r.two_joker_release_one_natural = 1;
+    r.max_build_per_run_end = -1;
+    r.unopened_discard_draw = 2;
+    play_many("kaluki 3p ace_low_runs", &r, 30, 24);
+
+    r = rummy_rules(2);
+    printf("rummy 2p random: %.0f ns per step (legal + apply)\n", ns_per_step(&r, 2000, 99));
+    r = kaluki_rules(4, 2);
+    printf("kaluki 4p random: %.0f ns per step (legal + apply)\n", ns_per_step(&r, 100, 98));
+    if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+    return failures ? 1 : 0;
+}
