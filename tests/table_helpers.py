@@ -69,7 +69,7 @@ def position(
     state.player = player
     state.phase = {"draw": 0, "play": 1}[phase]
     if opened is not None:
-        state.opened = opened
+        state.opened = opened & ((1 << game.num_players) - 1)  # a mask of every seat fits any table
     state.played = played
     state.turns = turns
     state._start_turn()

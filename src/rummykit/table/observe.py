@@ -763,11 +763,32 @@ def _real(state: TableState, steps: list[_Step], draw: Uniforms) -> _Plan:
 
 
 def _can_act(state: TableState, seat: int, types: list[int]) -> bool:
-    """Whether ``seat``, to move, would have a legal action holding ``types``."""
+    """Whether ``seat``, to move, would have a legal action holding ``types``:
+    a copy of the state where it holds copies of those types taken from the
+    hands and the stock (its own first), the cards it gives up put in the
+    stock, so that every card is still in one place."""
     trial = state.clone()
-    trial.hands = trial.hands[:seat] + (_to_mask(_physical(types)),) + trial.hands[seat + 1 :]
-    trial._legal = None  # the clone's cached actions are those of the real hand
+    hands = list(trial.hands)
+    stock = trial.stock
+    loose = sum(hands) | _to_mask(stock)  # hands are disjoint, so the sum is their union
+    new = 0
+    for t in types:
+        copies = range(FIRST_JOKER, state.rules.deck_size) if t == JOKER else (t, t + 52)
+        free = [c for c in copies if loose >> c & 1 and not new >> c & 1]
+        if not free:
+            return False  # not a sample of this state's unseen cards
+        new |= 1 << min(free, key=lambda c: (not hands[seat] >> c & 1, c))
+    given_up = hands[seat] & ~new
+    hands = [h & ~new for h in hands]
+    hands[seat] = new
+    trial.hands = tuple(hands)
+    trial.known = tuple(k & h for k, h in zip(trial.known, hands))
+    trial.stock = tuple(c for c in stock if not new >> c & 1) + tuple(_bit_cards(given_up))
     return bool(trial.legal_actions())
+
+
+def _bit_cards(mask: int) -> list[int]:
+    return [c for c in range(mask.bit_length()) if mask >> c & 1]
 
 
 def _to_mask(cards: Iterable[int]) -> int:
