@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rummykit.analysis import best_discard, best_melds, discard_deadwoods
 from rummykit.cards import to_mask
@@ -109,6 +109,7 @@ def _bench(args: argparse.Namespace) -> int:
     from rummykit._rules import core_rules
     from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, greedy_rollout
     from rummykit.analysis import deadwood_batch
+    from rummykit.games import Game
     from rummykit.knock.game import KnockGame
     from rummykit.playouts import playouts
 
@@ -119,9 +120,9 @@ def _bench(args: argparse.Namespace) -> int:
     game = KnockGame("oklahoma-gin")
     hands = iter(range(10**9))
 
-    def hands_of(agent: Callable[[object], int]) -> Callable[[], int]:
+    def hands_of(agent: Callable[[object], int], of: Any = game) -> Callable[[], int]:
         def run() -> int:
-            state = game.new_hand(seed=next(hands))
+            state = of.new_hand(seed=next(hands))
             while not state.is_terminal():
                 state.apply_action(agent(state))
             return 1
@@ -165,6 +166,8 @@ def _bench(args: argparse.Namespace) -> int:
         ),
         ("hands, random vs random (Oklahoma Gin)", _rate(hands_of(RandomAgent(seed=1))), "hands/s"),
         ("hands, greedy vs greedy (Oklahoma Gin)", _rate(hands_of(GreedyAgent())), "hands/s"),
+        ("hands, random (Rummy 2p)", _rate(hands_of(RandomAgent(seed=1), Game("rummy"))), "hands/s"),
+        ("hands, random (Kaluki 4p)", _rate(hands_of(RandomAgent(seed=1), Game("kaluki", num_players=4))), "hands/s"),
         ("Python greedy rollouts", _rate(rollouts), "playouts/s"),
         ("C playouts, greedy (1 thread)", _rate(c_playouts("greedy")), "playouts/s"),
         ("C playouts, random (1 thread)", _rate(c_playouts("random")), "playouts/s"),
