@@ -849,7 +849,8 @@ static rk_status do_lay_off(const rk_table_rules *r, rk_table_state *s, int p, i
     int card = phys_copy(h, t), size = m->n_cards, value;
     if (card < 0 || size >= RK_TABLE_MAX_MELD) return RK_ERR_ARG;
     if (meld_is_set(m)) {
-        if (end || size >= 4) return RK_ERR_ARG;
+        if (end || size >= 4 || (t != RK_JOKER && (t % 13 != m->key || natural_suits(m) >> (t / 13) & 1)))
+            return RK_ERR_ARG;
         value = r->values[m->key];
         m->cards[size] = (uint8_t)card;
     } else {

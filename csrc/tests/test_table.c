@@ -200,6 +200,20 @@ static void test_deal_and_errors(void) {
     CHECK(rk_table_apply(&r, &s, NULL, 5) == RK_ERR_ARG); /* a discard in the draw phase */
     CHECK(rk_table_apply(&r, &s, NULL, 60) == RK_ERR_ARG);
     CHECK(memcmp(&before, &s, sizeof s) == 0);
+    CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_DRAW) == RK_OK); /* seat 0 draws card 21 */
+    CHECK(s.phase == RK_TABLE_PHASE_PLAY && (s.hands[0].w[0] >> 21 & 1) && s.n_stock == 30);
+    before = s;
+    CHECK(rk_table_apply(&r, &s, NULL, 1) == RK_ERR_ARG);                      /* a card seat 0 lacks */
+    CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_LAYOFF) == RK_ERR_ARG);        /* no table meld */
+    CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_RELEASE_SET + 3) == RK_ERR_ARG);
+    CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_MELD_SET + 5 * 4) == RK_ERR_ARG); /* two naturals, no joker */
+    CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_MELD_SET + 13 * 64) == RK_ERR_ARG);
+    CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_MELD_RUN + 3 * 8192) == RK_ERR_ARG); /* length 3 of a card not held */
+    CHECK(memcmp(&before, &s, sizeof s) == 0);
+    /* seat 0 holds AC 3C 5C 7C 9C JC KC 2D 4D 6D and 9D: no meld, so eleven discards */
+    CHECK(rk_table_legal(&r, &s, NULL, NULL, 0) == 11);
+    CHECK(rk_table_apply(&r, &s, NULL, 21) == RK_OK);
+    CHECK(s.player == 1 && s.phase == RK_TABLE_PHASE_DRAW && s.turns == 1 && s.discards[1] == 21);
     deck[3] = 0;
     CHECK(rk_table_deal(&r, deck, 0, 7, &s) == RK_ERR_ARG); /* a card twice */
     deck[3] = 3;
