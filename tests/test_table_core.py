@@ -9,7 +9,9 @@ action every field of the state (hands, known cards, stock, discard pile,
 table, per-turn fields, counters, the result).  Half of the hands prefer
 melds, lay-offs, releases and taking the discard, which reaches the
 openings, joker releases and builds that uniform play seldom does.
-RUMMYKIT_LONG=1 (or -m long) plays ten times as many hands.
+Crafted positions (sets and runs with jokers on the table, the naturals
+that release them in the player's hand) check every legal action of every
+state on copies.  RUMMYKIT_LONG=1 (or -m long) plays ten times as many.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 from reference_table import ReferenceTableState
 
 from rummykit.table.game import TableGame
+from rummykit.table.melds import RUN, SET, TableMeld
 from rummykit.table.state import TableState
 
 _RUMMY: dict[str, list[Any]] = {
@@ -192,3 +195,137 @@ def test_c_engine_matches_python(config: tuple[str, dict[str, Any]]) -> None:
 @pytest.mark.parametrize("config", CONFIGS, ids=[_id(c) for c in CONFIGS])
 def test_c_engine_matches_python_long(config: tuple[str, dict[str, Any]]) -> None:
     _run(*config, hands=200)
+
+
+_CRAFTED: list[tuple[str, dict[str, Any]]] = [
+    ("kaluki", {}),
+    ("kalooki_51", {}),
+    ("kaluki", dict(two_joker_set_release="one_natural", max_build_per_run_end=-1)),
+    ("kaluki", dict(unopened_may_release_joker=True, building_counts_toward_opening=True)),
+    ("kaluki", dict(hunt_requires_opening_min=False, go_out_requires_discard=False, joker_discard_allowed=False)),
+    ("kaluki", dict(ace_low_runs=True, num_players=3)),
+    ("rummy", dict(allow_wraparound=True)),
+    ("rummy", dict(ace_rank="high_or_low", taken_discard_must_be_melded=True)),
+]
+_SETTABLE = tuple(f for f in _FIELDS if f != "result")
+
+
+def _crafted(game: TableGame, seed: int) -> ReferenceTableState:
+    """A reference position at a draw: one to four table melds (sets and
+    runs, with jokers in Kaluki) made of cards from the stock, the player
+    holding some of the naturals that build on them or release their jokers."""
+    rules, geo = game.rules, game.geo
+    n = rules.num_players
+    rng = random.Random(seed)
+    deck = list(range(rules.deck_size))
+    rng.shuffle(deck)
+    py = ReferenceTableState(game, deck, 0, rng.getrandbits(62))  # type: ignore[arg-type]
+    p = py.player
+    stock = set(py.stock)
+    jokers = [c for c in range(104, rules.deck_size) if c in stock]
+    rng.shuffle(jokers)
+
+    def natural(t: int) -> int | None:
+        for c in (t, t + 52) if rules.is_kaluki else (t,):
+            if c in stock:
+                stock.remove(c)
+                return c
+        return None
+
+    table = []
+    for _ in range(rng.randint(1, 4)):
+        owner = rng.randrange(n)
+        if rng.random() < 0.5:
+            rank = rng.randrange(13)
+            suits = rng.sample(range(4), rng.randint(1, 3) if jokers else 3)
+            wanted = 3 - len(suits) if len(suits) < 3 else rng.randint(0, 1) * bool(jokers)
+            if wanted > len(jokers):
+                continue
+            cards = [natural(s * 13 + rank) for s in suits]
+            if None in cards:
+                stock.update(c for c in cards if c is not None)
+                continue
+            for _ in range(wanted):
+                cards.append(jokers.pop())
+                stock.discard(cards[-1])
+            rng.shuffle(cards)
+            table.append(TableMeld(SET, rank, 0, tuple(cards), owner))  # type: ignore[arg-type]
+        else:
+            suit, length = rng.randrange(4), rng.randint(3, 6)
+            start = rng.randrange(13 if geo.wrap else geo.npos - length + 1)
+            run: list[int] = []
+            for pos in geo.positions(start, length):
+                if jokers and rng.random() < 0.3:
+                    run.append(jokers.pop())
+                    stock.discard(run[-1])
+                else:
+                    c = natural(geo.type_at(suit, pos))
+                    if c is None:
+                        break
+                    run.append(c)
+            if len(run) == length and any(c < 104 for c in run):
+                table.append(TableMeld(RUN, suit, start, tuple(run), owner))
+            else:
+                stock.update(run)
+    hand = py.hands[p]
+    for m in table:
+        for t in m.represents(geo) if m.kind == RUN else [s * 13 + m.key for s in range(4)]:
+            if rng.random() < 0.6:
+                c = natural(t)
+                if c is not None:
+                    hand |= 1 << c
+    if jokers and rng.random() < 0.5:
+        hand |= 1 << jokers[-1]
+        stock.discard(jokers[-1])
+    py.hands = py.hands[:p] + (hand,) + py.hands[p + 1 :]
+    py.stock = tuple(c for c in py.stock if c in stock)
+    py.table = tuple(table)
+    owners = 0
+    for m in table:
+        owners |= 1 << m.owner
+    py.played = owners
+    if rules.is_kaluki:
+        py.opened = owners | (rng.getrandbits(n) if rng.random() < 0.5 else 0) | (rng.random() < 0.7) << p
+        py.played |= py.opened
+    py._start_turn()
+    py._legal = None
+    return py
+
+
+def _every_action(game: TableGame, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    py_state = _crafted(game, seed)
+    c_state = game.new_hand(seed=0, dealer=0)
+    for name in _SETTABLE:
+        setattr(c_state, name, getattr(py_state, name))
+    c_state.shuffle_seed = py_state.shuffle_seed
+    for step in range(steps):
+        assert _fields(c_state) == _fields(py_state), f"{game!r} crafted {seed} step {step}"
+        legal = py_state.legal_actions()
+        assert c_state.legal_actions() == legal, f"{game!r} crafted {seed} step {step}: {py_state.history}"
+        if not legal:
+            return
+        for action in legal:
+            py_next, c_next = py_state.clone(), c_state.clone()
+            py_next.apply_action(action)
+            c_next.apply_action(action)
+            assert _fields(c_next) == _fields(py_next), f"{game!r} crafted {seed} step {step} action {action}"
+        plays = [a for a in legal if a >= 64]
+        action = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
+        py_state.apply_action(action)
+        c_state.apply_action(action)
+
+
+@pytest.mark.parametrize("config", _CRAFTED, ids=[_id(c) for c in _CRAFTED])
+def test_crafted_positions_every_action(config: tuple[str, dict[str, Any]]) -> None:
+    game = TableGame(config[0], **config[1])
+    for seed in range(25):
+        _every_action(game, seed, 60)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("config", _CRAFTED, ids=[_id(c) for c in _CRAFTED])
+def test_crafted_positions_every_action_long(config: tuple[str, dict[str, Any]]) -> None:
+    game = TableGame(config[0], **config[1])
+    for seed in range(25, 300):
+        _every_action(game, seed, 200)
