@@ -281,11 +281,11 @@ static int opening_answer(ctx *c, hand hd, int kind, int need, int include) {
     if (need < 1) need = 1;
     if (kind) need = 0;
     /* the key holds the rules the answer depends on, so a memo shared by two rules records stays right */
-    uint64_t tag = 1ull | (uint64_t)h.jokers << 1 | (uint64_t)(need & 255) << 4 | (uint64_t)(include + 1) << 12 |
-                   (uint64_t)kind << 18 | (uint64_t)(c->r->ace_low_runs != 0) << 19 |
-                   (uint64_t)(c->r->go_out_requires_discard != 0) << 20 | (uint64_t)(c->r->joker_penalty & 255) << 21;
+    uint64_t tag = 1ull | (uint64_t)h.jokers << 1 | (uint64_t)(include + 1) << 4 | (uint64_t)kind << 10 |
+                   (uint64_t)(c->r->ace_low_runs != 0) << 11 | (uint64_t)(c->r->go_out_requires_discard != 0) << 12 |
+                   (uint64_t)(c->r->joker_penalty & 255) << 13 | (uint64_t)(need & 0xFFFF) << 21;
     memo_entry *e = NULL;
-    if (c->memo) {
+    if (c->memo && need <= 0xFFFF) { /* a larger need (a hand-edited open_value) is not memoised */
         uint64_t x = h.one * 0x9E3779B97F4A7C15ull ^ h.two * 0xC2B2AE3D27D4EB4Full ^ tag * 0x165667B19E3779F9ull;
         x ^= x >> 29;
         e = &c->memo->e[(x * 0xBF58476D1CE4E5B9ull) >> (64 - MEMO_BITS)];
