@@ -3,10 +3,13 @@
  * Runs live inside one suit, so with no set in play the least deadwood is
  * the sum of four lookups in the per-suit table of run-only deadwood.  With
  * one rank held 3+ times, the set there (the 4-set, the best 3-set, or
- * none) has a closed form: eight lookups.  With several, the choices that
- * can matter at all of them but one are combined, and that one is solved
- * in closed form for each combination, stopping as soon as nothing can be
- * better.  Hands with more such ranks (very large hands) use the exact DP.
+ * none) has a closed form: eight lookups.  With two or three, two checks
+ * settle most hands (sets of every card are best when they hold the whole
+ * hand, or when no set card, or no other card, can lie in a run); the rest
+ * try every choice at the other ranks, without branches (the outcome is
+ * data: a branch on it is mispredicted often).  With more, the choices
+ * that can matter are combined and the search stops as soon as nothing can
+ * be better; very large hands use the exact DP.
  * The best discard enumerates every set choice and, per combination, takes
  * each suit's best card to drop from a table. */
 #include "internal.h"
@@ -37,21 +40,32 @@ static inline int run_sum_word(const uint16_t *rd, uint64_t w) {
     return rd[LANE(w, 0)] + rd[LANE(w, 1)] + rd[LANE(w, 2)] + rd[LANE(w, 3)];
 }
 
-/* One rank r held 3+ times (all four if `four`): a set there changes each
- * suit s by d[s] (0 for a suit without the card), so the 4-set costs the
- * sum and the best 3-set leaves out the suit that loses the most. */
-static inline int one_rank_deadwood(const uint16_t *rd, uint64_t w, int r, int four) {
-    uint64_t without = w & ~(RANK_CARDS << r);
+static inline int min2(int a, int b) { return b < a ? b : a; }
+static inline int max2(int a, int b) { return b > a ? b : a; }
+
+/* One rank (bit c) held 3+ times, on the lanes p[s] & keep (the ranks
+ * outside keep given to other sets; a lane without their card does not
+ * change); four: all ones when all four suits hold the rank, else 0.  A set
+ * there changes each suit s by d[s] (0 for a suit without the card), so
+ * the 4-set costs the sum and the best 3-set leaves out the suit that loses
+ * the most.  No branch: which is best is data, and often mispredicted. */
+static inline int closed_form(const uint16_t *rd, const unsigned p[RK_NUM_SUITS], unsigned keep, unsigned c,
+                              int four) {
     int base = 0, total = 0, most = -RK_INF;
     for (int s = 0; s < RK_NUM_SUITS; s++) {
-        int with = rd[LANE(w, s)], d = rd[LANE(without, s)] - with;
+        int with = rd[p[s] & keep], d = rd[p[s] & keep & ~c] - with;
         base += with;
         total += d;
-        if (d > most) most = d;
+        most = d > most ? d : most;
     }
-    int best = total < 0 ? total : 0; /* the set, or no set */
-    if (four && total - most < best) best = total - most;
-    return base + best;
+    int best = total < 0 ? total : 0, three_set = total - (most & four); /* the set or none; a 3-set */
+    return base + (three_set < best ? three_set : best);
+}
+
+/* closed_form on the word w, rank r. */
+static inline int one_rank_deadwood(const uint16_t *rd, uint64_t w, int r, int four) {
+    unsigned p[RK_NUM_SUITS] = {LANE(w, 0), LANE(w, 1), LANE(w, 2), LANE(w, 3)};
+    return closed_form(rd, p, ~0u, 1u << r, four);
 }
 
 #define MAX_SEARCH_RANKS 4
@@ -72,7 +86,7 @@ static int list_choices(uint64_t *out, int r, unsigned held, unsigned capable) {
     return n;
 }
 
-/* Least deadwood with 2+ ranks held 3+ times, or -1 when more than
+/* Least deadwood with 3+ ranks held 3+ times, or -1 when more than
  * MAX_SEARCH_RANKS of them have a run-capable card (large hands: the DP).
  * One of them is solved in closed form for every combination of the
  * choices at the others, the likeliest best combination first. */
@@ -87,12 +101,12 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     if (!three) return run_sum_word(rd, w);
     if (!(three & (three - 1))) {
         int r = rk__ctz(three);
-        return one_rank_deadwood(rd, w, r, all_four(w, r));
+        return one_rank_deadwood(rd, w, r, -all_four(w, r));
     }
     /* the closed form takes a rank held four times if there is one: it has
      * the most choices, which would otherwise multiply the combinations */
     unsigned fours = three & LANE(w & (w >> 16) & (w >> 32) & (w >> 48), 0);
-    int closed = 31 - __builtin_clz(fours ? fours : three), four = fours != 0;
+    int closed = 31 - __builtin_clz(fours ? fours : three), four = -(fours != 0);
     /* cards in no run and no set are deadwood whatever the choice: when the
      * best so far comes down to their value, nothing can beat it */
     int floor = run_sum_word(rd, w & ~cap & ~(three * RANK_CARDS));
@@ -120,6 +134,46 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     return best;
 }
 
+/* Ranks a and c both held four times: the least deadwood over the 3-sets
+ * at a (suit t keeps its card a), c in closed form.  Against the set of
+ * every card at a only suit t's lookups change: sixteen lookups in all. */
+static int three_sets_deadwood(const uint16_t *rd, uint64_t w, int a, int c) {
+    int w0[RK_NUM_SUITS], x0[RK_NUM_SUITS], d1[RK_NUM_SUITS], ws = 0, xs = 0;
+    uint64_t wa = w & ~(RANK_CARDS << a), wc = w & ~(RANK_CARDS << c), wac = wa & ~(RANK_CARDS << c);
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        int w1 = rd[LANE(wa, s)], x1 = rd[LANE(wac, s)];
+        w0[s] = rd[LANE(w, s)] - w1;
+        x0[s] = rd[LANE(wc, s)] - x1;
+        d1[s] = x1 - w1;
+        ws += w1;
+        xs += x1;
+    }
+    int best = RK_INF;
+    for (int t = 0; t < RK_NUM_SUITS; t++) {
+        int most = d1[t] + x0[t] - w0[t]; /* suit t with its card a */
+        for (int s = 1; s < RK_NUM_SUITS; s++) most = max2(most, d1[(t + s) & 3]);
+        int x = xs + x0[t];
+        best = min2(best, min2(min2(ws + w0[t], x), x - most));
+    }
+    return best;
+}
+
+/* Two or three ranks held 3+ times: one (held four times if any) in closed
+ * form for every choice at the others (no set, the set of every card, and
+ * with two ranks held four times each 3-set), or -1 when three ranks
+ * include a second rank held four times. */
+static int few_ranks_deadwood(const uint16_t *rd, uint64_t w, unsigned three) {
+    unsigned fours = three & LANE(w & (w >> 16) & (w >> 32) & (w >> 48), 0);
+    unsigned c = 1u << (31 - __builtin_clz(fours ? fours : three)), others = three & ~c;
+    unsigned a = others & (0u - others), b = others & ~a;
+    int four = -(fours != 0);
+    unsigned p[RK_NUM_SUITS] = {LANE(w, 0), LANE(w, 1), LANE(w, 2), LANE(w, 3)};
+    int best = min2(closed_form(rd, p, ~0u, c, four), closed_form(rd, p, ~a, c, four));
+    if (!b) return fours & a ? min2(best, three_sets_deadwood(rd, w, rk__ctz(a), rk__ctz(c))) : best;
+    if (b & (b - 1) || (fours & others)) return -1;
+    return min2(best, min2(closed_form(rd, p, ~b, c, four), closed_form(rd, p, ~(a | b), c, four)));
+}
+
 static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
     rk_lanes l = rk__split(hand);
     unsigned three = rk__three_of_a_rank(l);
@@ -128,9 +182,19 @@ static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
     uint64_t w = lanes_word(l);
     if (!(three & (three - 1))) {
         int r = rk__ctz(three);
-        return one_rank_deadwood(rules->run_deadwood, w, r, all_four(w, r));
+        return one_rank_deadwood(rules->run_deadwood, w, r, -all_four(w, r));
     }
-    int dw = several_ranks_deadwood(rules, w, three);
+    uint64_t sets = w & (three * RANK_CARDS);
+    if (!(w & ~sets)) return 0; /* sets of every card hold the whole hand */
+    uint64_t cap = 0;
+    for (int s = 0; s < RK_NUM_SUITS; s++) cap |= (uint64_t)rules->run_capable[LANE(w, s)] << (16 * s);
+    /* no set card can be in a run: every set is best whole; no other card
+     * can: they are deadwood whatever the choice, and the sets of every card
+     * leave nothing else */
+    if (!(sets & cap) || !(w & ~sets & cap)) return run_sum_word(rules->run_deadwood, w & ~sets);
+    int dw = few_ranks_deadwood(rules->run_deadwood, w, three);
+    if (dw >= 0) return dw;
+    dw = several_ranks_deadwood(rules, w, three);
     return dw >= 0 ? dw : rk__deadwood_dp(rules, hand);
 }
 
