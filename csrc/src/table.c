@@ -333,10 +333,10 @@ static int ok_after(const ctx *c, hand h, int pending, int taken) {
     return jokers_of(h) > pending && r->joker_discard_allowed && forbid != RK_JOKER;
 }
 
-/* A lay-off step of _build_steps. */
+/* A lay-off step of _build_steps: its id, the card type laid and its value. */
 typedef struct step {
     int32_t id;
-    int8_t slot, type, end;
+    int8_t type;
     int16_t value;
 } step;
 
@@ -363,9 +363,9 @@ static int build_steps(const ctx *c, hand h, step *out) {
             for (int su = 0; su < 4; su++) {
                 int t = su * 13 + m->key;
                 if (!(suits >> su & 1) && (pres >> t & 1))
-                    out[n++] = (step){layoff_id(slot, t, 0), (int8_t)slot, (int8_t)t, 0, r->values[t]};
+                    out[n++] = (step){layoff_id(slot, t, 0), (int8_t)t, r->values[t]};
             }
-            if (jok) out[n++] = (step){layoff_id(slot, RK_JOKER, 0), (int8_t)slot, RK_JOKER, 0, r->values[m->key]};
+            if (jok) out[n++] = (step){layoff_id(slot, RK_JOKER, 0), RK_JOKER, r->values[m->key]};
             continue;
         }
         if (size >= 13) continue;
@@ -381,8 +381,8 @@ static int build_steps(const ctx *c, hand h, step *out) {
             }
             int t = type_at(r, m->key, pos);
             int16_t value = (int16_t)position_value(r, m->key, pos);
-            if (pres >> t & 1) out[n++] = (step){layoff_id(slot, t, end), (int8_t)slot, (int8_t)t, (int8_t)end, value};
-            if (jok) out[n++] = (step){layoff_id(slot, RK_JOKER, end), (int8_t)slot, RK_JOKER, (int8_t)end, value};
+            if (pres >> t & 1) out[n++] = (step){layoff_id(slot, t, end), (int8_t)t, value};
+            if (jok) out[n++] = (step){layoff_id(slot, RK_JOKER, end), RK_JOKER, value};
         }
     }
     return n;
