@@ -17,6 +17,9 @@
 #define TYPE_MASK ((1ull << 52) - 1)
 #define MAX_OPTIONS 1056 /* new melds of one hand: at most 13 * 29 sets + 4 * 169 runs */
 #define MAX_LEGAL 4096
+/* The most released jokers pending that rk_table_check accepts (a hand-edited state may exceed
+ * the 4 jokers of the deck; a release that would go past it is refused). */
+#define MAX_PENDING 64
 
 /* ---- hands ---------------------------------------------------------- */
 
@@ -727,7 +730,7 @@ static void set_hand(rk_table_state *s, int p, hand h) {
 }
 
 static void next_turn(const rk_table_rules *r, rk_table_state *s) {
-    s->turns++;
+    if (s->turns < INT32_MAX) s->turns++; /* a hand-edited count saturates */
     if (r->max_turns >= 0 && r->max_turns <= s->turns) {
         end_hand(s, RK_TABLE_DEAD, -1);
         return;
@@ -776,7 +779,7 @@ static int restock(const rk_table_rules *r, rk_table_state *s) {
         s->discards[0] = s->discards[n - 1];
         s->n_discards = 1;
     }
-    s->restocks++;
+    if (s->restocks < INT32_MAX) s->restocks++;
     return 1;
 }
 
@@ -892,7 +895,8 @@ static rk_status do_release(const rk_table_rules *r, rk_table_state *s, int p, i
         int i = 0;
         while (i < m->n_cards && represents(r, m, i) != t) i++;
         int natural = phys_copy(h, t);
-        if (i == m->n_cards || m->cards[i] < RK_TABLE_FIRST_JOKER || natural < 0) return RK_ERR_ARG;
+        if (i == m->n_cards || m->cards[i] < RK_TABLE_FIRST_JOKER || natural < 0 || s->pending >= MAX_PENDING)
+            return RK_ERR_ARG;
         int joker = m->cards[i];
         m->cards[i] = (uint8_t)natural;
         h = without_type(h, t);
@@ -904,7 +908,8 @@ static rk_status do_release(const rk_table_rules *r, rk_table_state *s, int p, i
         if (slot >= s->n_table || !meld_is_set(&s->table[slot]) || !suits) return RK_ERR_ARG;
         m = &s->table[slot];
         int k = rk__suit_count((unsigned)suits), take = k > 1 ? k - 1 : 1;
-        if (suits & natural_suits(m) || meld_jokers(m) < take || m->n_cards - take + k > RK_TABLE_MAX_MELD)
+        if (suits & natural_suits(m) || meld_jokers(m) < take || m->n_cards - take + k > 4 ||
+            s->pending + take > MAX_PENDING)
             return RK_ERR_ARG;
         for (int su = 0; su < 4; su++)
             if (suits >> su & 1 && phys_copy(h, su * 13 + m->key) < 0) return RK_ERR_ARG;
@@ -1071,7 +1076,7 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
         s->n_ends < 0 || s->n_ends > RK_TABLE_MAX_SLOTS)
         return RK_ERR_ARG;
     if (s->taken < -1 || s->taken > RK_JOKER || s->must < -1 || s->must > RK_JOKER || s->pending < 0 ||
-        s->pending > 4 || s->turns < 0 || s->restocks < 0 || (s->opened | s->played) >> n)
+        s->pending > MAX_PENDING || s->turns < 0 || s->restocks < 0 || (s->opened | s->played) >> n)
         return RK_ERR_ARG;
     rk_table_cards deck = {{0, 0}}, seen = {{0, 0}};
     for (int c = 0; c < rules->deck_size; c++) add_card(&deck, c); /* physical ids 0 .. deck_size - 1 */
