@@ -7,14 +7,13 @@ readings of the rules are documented in rummykit.table.state.
 
 from __future__ import annotations
 
-from enum import IntEnum
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from reference_melds import MeldOption, can_hunt, can_open, meld_options
 
 from rummykit._core import restock_shuffle
-from rummykit.errors import IllegalActionError, check_seat
+from rummykit.errors import IllegalActionError
 from rummykit.table.actions import (
     DRAW,
     LAYOFF,
@@ -33,12 +32,12 @@ from rummykit.table.cards import (
     joker_count,
     physical_copy,
     present_types,
-    type_text,
     types_in,
     types_of,
 )
 from rummykit.table.melds import RUN, SET, Geometry, Pattern, TableMeld
 from rummykit.table.scoring import TableResult, score_hand
+from rummykit.table.state import TablePhase
 
 if TYPE_CHECKING:
     from rummykit.table.game import TableGame
@@ -46,15 +45,6 @@ if TYPE_CHECKING:
 __all__ = ["ReferenceTableState"]
 
 
-class TablePhase(IntEnum):
-    """The decision points (END: the hand is over)."""
-
-    DRAW = 0
-    PLAY = 1  # meld, lay off / build, release a joker, discard
-    END = 2
-
-
-PHASES = tuple(p.name.lower() for p in TablePhase)
 _DRAW, _PLAY, _END = TablePhase
 
 # the fields an action may change, in snapshot order
@@ -172,9 +162,8 @@ class ReferenceTableState:
     """One hand of Rummy or Kaluki: ``ReferenceTableState(game, deck, dealer, shuffle_seed)``
     with the arguments TableState takes.
 
-    OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
-    ``clone``, ``undo``, ``is_terminal``, ``returns``) and checked verbs for
-    people (``play("meld 7H 8H 9H")``, ``can_act``/``verify_action``).
+    The AI verbs (``legal_actions``, ``apply_action``, ``clone``, ``undo``,
+    ``is_terminal``, ``returns``).
 
     Data for readers: ``hands`` (per seat, a mask of physical cards,
     :mod:`rummykit.table.cards`), ``stock`` and ``discards`` (tuples, top
@@ -238,40 +227,12 @@ class ReferenceTableState:
         """The seat to act (-4, OpenSpiel's terminal id, when the hand is over)."""
         return -4 if self.phase == _END else self.player
 
-    @property
-    def phase_name(self) -> str:
-        return PHASES[self.phase]
-
     def is_terminal(self) -> bool:
         return self.phase == _END
 
     def returns(self) -> list[int]:
         """Each seat's return for the hand (rummykit.table.scoring; 0 until it ends)."""
         return list(self.result.returns) if self.result is not None else [0] * self.n
-
-    def hand(self, seat: int) -> list[int]:
-        """The types of the cards seat holds (see rummykit.table.cards)."""
-        return types_of(self.hands[check_seat(seat, self.n)])
-
-    def hand_text(self, seat: int) -> str:
-        return " ".join(type_text(t) for t in self.hand(seat))
-
-    def table_text(self) -> list[str]:
-        """The table melds as text, in slot order (``lay off .. on N`` is slot N)."""
-        return [m.text(self.geo) for m in self.table]
-
-    @property
-    def top_discard(self) -> str | None:
-        return type_text(card_type(self.discards[-1])) if self.discards else None
-
-    def is_opened(self, seat: int) -> bool:
-        return bool(self.opened >> seat & 1)
-
-    def __repr__(self) -> str:
-        return (
-            f"<TableState {self.rules.name} {PHASES[self.phase]} player={self.player} "
-            f"stock={len(self.stock)} table={len(self.table)} actions={len(self.history)}>"
-        )
 
     # --- legal actions ------------------------------------------------------
 
