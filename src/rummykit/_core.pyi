@@ -1,6 +1,6 @@
 """Type stub of the private compiled bridge (see _core.pyx)."""
 
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -99,3 +99,61 @@ def score_knock(
     rules: Rules, playout_rules: dict[str, int], hands: list[int], upcard: int, big_gin: bool
 ) -> tuple[int, int, tuple[int, ...], tuple[int, ...], int]: ...
 def determinize_once(spec: PlayoutSpec, seed: int, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
+
+# ---- table games (csrc/src/table.c) ----
+
+TABLE_RULE_FIELDS: tuple[str, ...]
+
+class TableSpec:
+    args: tuple[tuple[int, ...], dict[str, int]]
+    def __init__(self, values: tuple[int, ...], fields: dict[str, int]) -> None: ...
+
+_T = TypeVar("_T", bound="TableCore")
+_Meld: TypeAlias = tuple[int, int, int, tuple[int, ...], int]
+
+class TableCore:
+    """The C state of a table-game hand (rummykit.table.state.TableState's base)."""
+
+    history: list[int]
+    _legal: list[int] | None
+    _views: dict[str, Any] | None
+    game: Any
+    rules: Any
+    geo: Any
+    deck: tuple[int, ...]
+    n: int
+    dealer: int
+    hands: tuple[int, ...]
+    known: tuple[int, ...]
+    stock: tuple[int, ...]
+    discards: tuple[int, ...]
+    ends: tuple[int, ...]
+    phase: int
+    player: int
+    opened: int
+    played: int
+    taken: int
+    must: int
+    pending: int
+    fresh: bool
+    built_other: bool
+    open_value: int
+    turn_melds: int
+    turns: int
+    restocks: int
+    shuffle_seed: int
+    @property
+    def outcome(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+    @property
+    def current_player(self) -> int: ...
+    def _deal(self, spec: TableSpec, deck: Any, dealer: int, shuffle_seed: int) -> None: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action_id: Any) -> None: ...
+    def undo(self) -> None: ...
+    def clone(self: _T) -> _T: ...
+    def is_terminal(self) -> bool: ...
+    def _changed(self) -> None: ...
+    def _table_raw(self) -> list[_Meld]: ...
+    def _set_table_raw(self, melds: list[_Meld]) -> None: ...

@@ -769,13 +769,6 @@ cdef class TableCore:
         self._legal = None
         self._views = None
 
-    def _undo_depth(self):
-        return len(self._stack)
-
-    def _clear_undo(self):
-        """Forget the undo entries (a state rebuilt by hand starts afresh)."""
-        self._stack = []
-
     # --- fields (rk_table_state): reading is free, writing marks the state edited ---
 
     @property

@@ -154,7 +154,7 @@ class TableState(TableCore):
 
     @table.setter
     def table(self, melds: tuple[TableMeld, ...]) -> None:
-        self._set_table_raw([tuple(m) for m in melds])
+        self._set_table_raw([(m.kind, m.key, m.start, m.cards, m.owner) for m in melds])
 
     @property
     def result(self) -> TableResult | None:
