@@ -169,7 +169,6 @@ def _lockstep(game: TableGame, seed: int, bias: float) -> int:
         c_state.apply_action(action)
         if len(py_state._stack) > 1000:  # the reference keeps every snapshot for undo
             py_state._stack.clear()
-            c_state._clear_undo()
     return _MAX_STEPS
 
 
