@@ -146,45 +146,42 @@ static int several_ranks_deadwood(const rk_rules *rules, uint64_t w, unsigned th
     return best;
 }
 
-/* Ranks a and c both held four times, c in closed form: no set at a, the
- * set of every card, and each 3-set (suit t keeps its card a).  Against the
- * set of every card only suit t changes: sixteen lookups in all. */
-static int two_fours_deadwood(const uint16_t *rd, uint64_t w, int a, int c) {
-    int w0[RK_NUM_SUITS], x0[RK_NUM_SUITS], d1[RK_NUM_SUITS], ws = 0, xs = 0, wn = 0, xn = 0;
-    int most = -RK_INF, most_none = -RK_INF;
+/* Ranks a and c both held four times: the least deadwood over the 3-sets
+ * at a (suit t keeps its card a), c in closed form.  Against the set of
+ * every card at a only suit t's lookups change: sixteen lookups in all. */
+static int three_sets_deadwood(const uint16_t *rd, uint64_t w, int a, int c) {
+    int w0[RK_NUM_SUITS], x0[RK_NUM_SUITS], d1[RK_NUM_SUITS], ws = 0, xs = 0;
     uint64_t wa = w & ~(RANK_CARDS << a), wc = w & ~(RANK_CARDS << c), wac = wa & ~(RANK_CARDS << c);
-    for (int s = 0; s < RK_NUM_SUITS; s++) { /* w: c kept, x: c given; 0: what keeping a changes */
-        int w1 = rd[LANE(wa, s)], x1 = rd[LANE(wac, s)], wk = rd[LANE(w, s)], xk = rd[LANE(wc, s)];
-        w0[s] = wk - w1;
-        x0[s] = xk - x1;
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        int w1 = rd[LANE(wa, s)], x1 = rd[LANE(wac, s)];
+        w0[s] = rd[LANE(w, s)] - w1;
+        x0[s] = rd[LANE(wc, s)] - x1;
         d1[s] = x1 - w1;
-        ws += w1, xs += x1, wn += wk, xn += xk;
-        most = max2(most, d1[s]);
-        most_none = max2(most_none, xk - wk);
+        ws += w1;
+        xs += x1;
     }
-    int best = min2(min2(min2(ws, xs), xs - most), min2(min2(wn, xn), xn - most_none));
+    int best = RK_INF;
     for (int t = 0; t < RK_NUM_SUITS; t++) {
-        int m = d1[t] + x0[t] - w0[t]; /* suit t with its card a */
-        for (int s = 1; s < RK_NUM_SUITS; s++) m = max2(m, d1[(t + s) & 3]);
+        int most = d1[t] + x0[t] - w0[t]; /* suit t with its card a */
+        for (int s = 1; s < RK_NUM_SUITS; s++) most = max2(most, d1[(t + s) & 3]);
         int x = xs + x0[t];
-        best = min2(best, min2(min2(ws + w0[t], x), x - m));
+        best = min2(best, min2(min2(ws + w0[t], x), x - most));
     }
     return best;
 }
 
-/* Two or three ranks held 3+ times: one, c (held four times if any), in
- * closed form for every choice at the others, no set or the set of every
- * card (two_fours_deadwood when both of two ranks are held four times), or
- * -1 when three ranks include a second rank held four times. */
+/* Two or three ranks held 3+ times: one (held four times if any) in closed
+ * form for every choice at the others (no set, the set of every card, and
+ * with two ranks held four times each 3-set), or -1 when three ranks
+ * include a second rank held four times. */
 static int few_ranks_deadwood(const uint16_t *rd, uint64_t w, unsigned three) {
     unsigned fours = three & LANE(w & (w >> 16) & (w >> 32) & (w >> 48), 0);
     unsigned c = 1u << (31 - __builtin_clz(fours ? fours : three)), others = three & ~c;
     unsigned a = others & (0u - others), b = others & ~a;
     int four = -(fours != 0);
-    if (!b && (fours & a)) return two_fours_deadwood(rd, w, rk__ctz(a), rk__ctz(c));
     unsigned p[RK_NUM_SUITS] = {LANE(w, 0), LANE(w, 1), LANE(w, 2), LANE(w, 3)};
     int best = min2(closed_form(rd, p, ~0u, c, four), closed_form(rd, p, ~a, c, four));
-    if (!b) return best;
+    if (!b) return fours & a ? min2(best, three_sets_deadwood(rd, w, rk__ctz(a), rk__ctz(c))) : best;
     if (b & (b - 1) || (fours & others)) return -1;
     return min2(best, min2(closed_form(rd, p, ~b, c, four), closed_form(rd, p, ~(a | b), c, four)));
 }
