@@ -120,8 +120,8 @@ def test_action_text(game: int, seed: int, steps: int, data: st.DataObject) -> N
 def test_action_ids(game: int, seed: int, steps: int, action: object) -> None:
     state = walked(game, seed, steps)
     before = (state.to_json(), state.legal_actions())
-    if type(action) is int and action in before[1]:
-        state.apply_action(action)
+    if (type(action) is int and action in before[1]) or (isinstance(action, str) and state.can_act(action)):
+        state.apply_action(action)  # a legal id, or legal action text such as "STOCK"
         return
     for verb in (state.apply_action, state.play):
         assert fails_cleanly(verb, action) is None
