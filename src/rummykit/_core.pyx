@@ -51,6 +51,9 @@ cdef class Rules:
     def __dealloc__(self):
         free(self.ptr)
 
+    def __reduce__(self):
+        return Rules, (self.aces, self.values)
+
 
 cdef rk_mask as_mask(object mask) except? 0:
     cdef rk_mask m
@@ -759,6 +762,12 @@ cdef class TableCore:
     def is_terminal(self):
         return self.st.phase == 2
 
+    def __reduce__(self):
+        # the struct's bytes (this build's layout), the undo entries and the history; the
+        # copy is checked (rk_table_check) before its first legal list
+        raw = PyBytes_FromStringAndSize(<char *>&self.st, sizeof(rk_table_state))
+        return _table_state_from, (type(self), self.game, self.deck, self.dealer, raw, self._stack, self.history)
+
     @property
     def current_player(self):
         """The seat to act (-4, OpenSpiel's terminal id, when the hand is over)."""
@@ -986,3 +995,18 @@ cdef class TableCore:
     @property
     def winner(self):
         return None if self.st.winner < 0 else self.st.winner
+
+
+def _table_state_from(cls, game, deck, dealer, bytes raw, list stack, list history):
+    """Unpickle a TableCore (subclass) written by TableCore.__reduce__."""
+    cdef TableCore state = cls.__new__(cls)
+    if len(raw) != sizeof(rk_table_state) or any(len(b) != sizeof(rk_table_state) for b in stack):
+        raise RummykitError("a table state pickled by a build with another state layout")
+    memcpy(&state.st, PyBytes_AS_STRING(raw), sizeof(rk_table_state))
+    state.spec = game.spec
+    state.game, state.rules, state.geo, state.deck = game, game.rules, game.geo, tuple(deck)
+    state.n, state.dealer = game.rules.num_players, dealer
+    state._stack = list(stack)
+    state.history = list(history)
+    state._edited = True
+    return state
