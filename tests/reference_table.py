@@ -304,8 +304,8 @@ class ReferenceTableState:
         out = types_in(present)
         if 0 <= forbid < JOKER and present >> forbid & 1:
             out.remove(forbid)
-        if hand >> FIRST_JOKER and forbid != JOKER and r.joker_discard_allowed:
-            out.append(JOKER)
+        if hand >> FIRST_JOKER and forbid != JOKER and (r.joker_discard_allowed or not out):
+            out.append(JOKER)  # jokers alone: one may go
         return out
 
     def _may_go_out(self) -> bool:
@@ -328,7 +328,7 @@ class ReferenceTableState:
             present &= ~(1 << forbid)
         if present:
             return True
-        return joker_count(hand) > pending and r.joker_discard_allowed and forbid != JOKER
+        return joker_count(hand) > pending and forbid != JOKER  # jokers alone: one may go
 
     def _plays(self, hand: int, p: int) -> Any:
         """(id, hand after) of each legal meld, lay-off and release step."""

@@ -333,7 +333,8 @@ static int ok_after(const ctx *c, hand h, int pending, int taken) {
     uint64_t pres = present(h);
     if (forbid >= 0 && forbid < RK_JOKER) pres &= ~(1ull << forbid);
     if (pres) return 1;
-    return jokers_of(h) > pending && r->joker_discard_allowed && forbid != RK_JOKER;
+    /* no natural card to discard: a joker may go even without joker_discard_allowed */
+    return jokers_of(h) > pending && forbid != RK_JOKER;
 }
 
 /* A lay-off step of _build_steps: its id, the card type laid and its value. */
@@ -648,11 +649,12 @@ static void discards(const ctx *c, hand h, out_list *o) {
     int forbid = r->forbid_taken_discard ? c->taken : -1;
     uint64_t pres = present(h);
     if (forbid >= 0 && forbid < RK_JOKER) pres &= ~(1ull << forbid);
+    int joker_ok = r->joker_discard_allowed || !pres; /* jokers alone: one may go (no dead end) */
     while (pres) {
         emit(o, rk__ctz(pres));
         pres &= pres - 1;
     }
-    if (h.jm && forbid != RK_JOKER && r->joker_discard_allowed) emit(o, RK_JOKER);
+    if (h.jm && forbid != RK_JOKER && joker_ok) emit(o, RK_JOKER);
 }
 
 static void sort_ids(int32_t *a, int n) {
@@ -1001,7 +1003,8 @@ rk_status rk_table_rules_check(const rk_table_rules *r) {
     int players_max = r->kaluki ? 5 : 6;
     if ((r->kaluki != 0 && r->kaluki != 1) || r->num_players < 2 || r->num_players > players_max) return RK_ERR_ARG;
     if (r->kaluki ? (r->deck_size != 106 && r->deck_size != 108) : r->deck_size != 52) return RK_ERR_ARG;
-    if (r->hand_size < 1 || r->hand_size * r->num_players + 1 > r->deck_size) return RK_ERR_ARG;
+    if (r->hand_size < 1 || r->hand_size > r->deck_size || r->hand_size * r->num_players + 1 > r->deck_size)
+        return RK_ERR_ARG;
     if (r->wrap ? (r->npos != 13 || r->shift != 0) : !((r->npos == 13 && (r->shift == 0 || r->shift == 1)) ||
                                                        (r->npos == 14 && r->shift == 0)))
         return RK_ERR_ARG;
@@ -1047,8 +1050,8 @@ rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int de
 
 /* Whether m is a valid table meld whose cards are in the deck. */
 static int meld_valid(const rk_table_rules *r, const rk_table_meld *m) {
-    int n = m->n_cards, jokers = meld_jokers(m);
-    if (n < 3 || n > RK_TABLE_MAX_MELD || jokers == n) return 0;
+    int n = m->n_cards;
+    if (n < 3 || n > RK_TABLE_MAX_MELD || meld_jokers(m) == n) return 0; /* n first: meld_jokers reads n cards */
     if (meld_is_set(m)) {
         if (m->key >= 13 || m->start || n > 4) return 0;
         int suits = 0;

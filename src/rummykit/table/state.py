@@ -26,6 +26,8 @@ Engine readings (documented choices):
 * A released joker puts the player in a "place it" state: only joker
   placements follow until it is placed.  A release is offered only if the
   table can take the released jokers as builds (a conservative check).
+* ``joker_discard_allowed = False``: a hand of nothing but jokers (and
+  perhaps the taken card) may still discard a joker, so that the turn can end.
 * ``taken_discard_must_be_melded`` (Rummy): the taken card must be the
   first card played after the draw (in a meld or a lay-off).
 * ``restock_method = "block"``: the hand ends (blocked) when a turn ends
