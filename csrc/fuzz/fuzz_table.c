@@ -363,7 +363,10 @@ static int walk(game *g, rk_table_state *s, trail *t, reader *rd, int max_steps)
             return steps;
         }
         check_list(r, s, g->ids, n);
-        if (!t->hostile) FUZZ_CHECK(n > 0 || s->phase == RK_TABLE_PHASE_END || t->lenient);
+        /* Known open finding 4 (docs/hardening.md): an unopened player's joker release under
+         * unopened_may_release_joker can leave the joker with no legal placement. */
+        int open_finding_4 = r->unopened_may_release_joker && s->pending > 0 && !(s->opened >> s->player & 1);
+        if (!t->hostile) FUZZ_CHECK(n > 0 || s->phase == RK_TABLE_PHASE_END || t->lenient || open_finding_4);
         if (n && !t->hostile) FUZZ_CHECK(s->phase != RK_TABLE_PHASE_END);
         if (n == 0) return steps;
         uint8_t b = rd_u8(rd);
