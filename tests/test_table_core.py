@@ -20,6 +20,7 @@ import random
 from typing import Any
 
 import pytest
+from reference_table import _FIELDS as REFERENCE_FIELDS
 from reference_table import ReferenceTableState
 
 from rummykit.table.game import TableGame
@@ -98,28 +99,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = (
 )
 #: steps after which a hand is left unfinished (max_turns = -1 is not among the configs; this is a guard)
 _MAX_STEPS = 20_000
-_FIELDS = (
-    "phase",
-    "player",
-    "hands",
-    "known",
-    "stock",
-    "discards",
-    "table",
-    "opened",
-    "played",
-    "taken",
-    "must",
-    "open_value",
-    "turn_melds",
-    "ends",
-    "pending",
-    "fresh",
-    "built_other",
-    "turns",
-    "restocks",
-    "result",
-)
+#: every field an action may change (the reference's undo snapshot)
+_FIELDS = REFERENCE_FIELDS
 
 
 def _fields(state: Any) -> dict[str, Any]:
