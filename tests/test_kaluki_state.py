@@ -10,6 +10,8 @@ from conftest import LONG
 from table_helpers import check_invariants, position, random_hand, texts
 
 import rummykit as rk
+from rummykit.errors import RummykitError
+from rummykit.table.cards import JOKER, parse_types
 from rummykit.table.record import from_json, to_json
 
 ALL = 0b11111
@@ -145,3 +147,22 @@ def test_undo_clone_records() -> None:
         state.undo()
         assert (state.hands, state.table, state.legal_actions()) == seen.pop()
     assert other.is_terminal()
+
+
+def test_a_hand_of_only_jokers_may_discard_one_without_joker_discard_allowed() -> None:
+    """Engine reading (rummykit.table.state): the turn can always end."""
+    game = rk.Game("kaluki", joker_discard_allowed=False)
+    state = position(game, ["Jk", "KC QC"], opened=ALL)
+    assert state.legal_actions() == [JOKER]
+    state = position(game, ["Jk 7D", "KC QC"], opened=ALL)
+    assert state.legal_actions() == parse_types("7D")  # the natural card only: jokers stay
+
+
+def test_a_hand_edited_state_is_checked_before_play() -> None:
+    state = rk.Game("kaluki").new_hand(seed=1)
+    hands = state.hands
+    state.hands = (hands[0] | hands[1], hands[1])  # seat 1's cards in two hands
+    with pytest.raises(RummykitError, match="a card in two places"):
+        state.legal_actions()
+    state.hands = hands
+    assert state.legal_actions()

@@ -693,7 +693,11 @@ cdef class TableCore:
         cdef int32_t *big
         cdef int n
         if self._edited:
-            check(rk_table_check(&self.spec.r, &self.st))
+            if rk_table_check(&self.spec.r, &self.st) != RK_OK:
+                raise RummykitError(
+                    "inconsistent table state: a card in two places or outside the deck, known cards not in the "
+                    "hand, a seat, count or phase out of range, or an invalid table meld"
+                )
             self._edited = False
         n = rk_table_legal(&self.spec.r, &self.st, self.spec.memo, buf, LEGAL_BUFFER)
         if n < 0:
