@@ -395,8 +395,16 @@ class ReferenceTableState:
         if r.unopened_may_release_joker and not self.pending and self.must < 0:
             for action_id, after, k in self._release_steps(hand):
                 joker = physical_copy(self._released_jokers(action_id), JOKER)
-                if k == 1 and can_open(r, after | 1 << joker, need, JOKER):
+                if k == 1 and can_open(r, after | 1 << joker, need, JOKER) and self._joker_step_after(action_id):
                     yield action_id, after
+
+    def _joker_step_after(self, action_id: int) -> bool:
+        """Whether the joker an unopened player's release takes then has an
+        opening step (the multi-deck search may let it stand for a type the
+        hand also holds, where no meld step puts a joker)."""
+        after = self.clone()
+        after._release(self.player, action_id)
+        return any(True for _ in after._opening_plays(after.hands[self.player], self.player))
 
     def _released_jokers(self, action_id: int) -> int:
         """The mask of the jokers a release would take from the table."""

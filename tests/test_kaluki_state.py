@@ -166,3 +166,17 @@ def test_a_hand_edited_state_is_checked_before_play() -> None:
         state.legal_actions()
     state.hands = hands
     assert state.legal_actions()
+
+
+def test_an_unopened_release_is_offered_only_if_the_joker_can_then_be_placed() -> None:
+    """docs/hardening.md, fuzz_table finding 4: the opening search may let the
+    released joker stand for a card the hand also holds, where no meld step
+    puts a joker; such a release would leave the turn with no legal action."""
+    game = rk.Game("kaluki", unopened_may_release_joker=True)
+    table = (("5C 6C Jk=7C", 1),)
+    # 8D 9D TD + 8D Jk TD is 54 only with the joker as 9D, which the hand holds
+    stuck = position(game, ["8D 9D TD 8D TD 7C 2S 4H 6S KC", "KC QC"], table=table, opened=0b10)
+    assert not [t for t in texts(stuck) if t.startswith("release")]
+    placed = position(game, ["8D 9D TD QD 7C 2S 4H 6S KC", "KC QC"], table=table, opened=0b10)
+    placed.play("release 7C from 1")
+    assert texts(placed) == ["meld 8D 9D TD Jk=JD QD"]

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from reference_table import _FIELDS as REFERENCE_FIELDS
 from reference_table import ReferenceTableState
+from table_helpers import position
 
 from rummykit.table.game import TableGame
 from rummykit.table.melds import RUN, SET, TableMeld
@@ -273,27 +274,46 @@ def _crafted(game: TableGame, seed: int) -> ReferenceTableState:
 
 
 def _every_action(game: TableGame, seed: int, steps: int) -> None:
-    rng = random.Random(seed)
     py_state = _crafted(game, seed)
     c_state = game.new_hand(seed=0, dealer=0)
     for name in _SETTABLE:
         setattr(c_state, name, getattr(py_state, name))
     c_state.shuffle_seed = py_state.shuffle_seed
+    _walk_every_action(py_state, c_state, random.Random(seed), steps, f"{game!r} crafted {seed}")
+
+
+def _walk_every_action(
+    py_state: ReferenceTableState, c_state: TableState, rng: random.Random, steps: int, where: str
+) -> None:
+    """Both engines in lockstep, each legal action tried on copies at every step."""
     for step in range(steps):
-        assert _fields(c_state) == _fields(py_state), f"{game!r} crafted {seed} step {step}"
+        assert _fields(c_state) == _fields(py_state), f"{where} step {step}"
         legal = py_state.legal_actions()
-        assert c_state.legal_actions() == legal, f"{game!r} crafted {seed} step {step}: {py_state.history}"
+        assert c_state.legal_actions() == legal, f"{where} step {step}: {py_state.history}"
         if not legal:
+            assert c_state.is_terminal(), f"{where} step {step}: no legal action before the end"
             return
         for action in legal:
             py_next, c_next = py_state.clone(), c_state.clone()
             py_next.apply_action(action)
             c_next.apply_action(action)
-            assert _fields(c_next) == _fields(py_next), f"{game!r} crafted {seed} step {step} action {action}"
+            assert _fields(c_next) == _fields(py_next), f"{where} step {step} action {action}"
         plays = [a for a in legal if a >= 64]
         action = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
         py_state.apply_action(action)
         c_state.apply_action(action)
+
+
+@pytest.mark.parametrize("hand", ["8D 9D TD 8D TD 7C 2S 4H 6S KC", "8D 9D TD QD 7C 2S 4H 6S KC"])
+def test_unopened_release_positions_every_action(hand: str) -> None:
+    """fuzz_table finding 4: a release is listed only if the joker can then be placed."""
+    game = TableGame("kaluki", unopened_may_release_joker=True)
+    c_state = position(game, [hand, "KC QC"], table=(("5C 6C Jk=7C", 1),), opened=0b10)
+    py_state = ReferenceTableState(game, list(range(game.rules.deck_size)), 0, c_state.shuffle_seed)  # type: ignore[arg-type]
+    for name in _SETTABLE:
+        setattr(py_state, name, getattr(c_state, name))
+    py_state._legal = None
+    _walk_every_action(py_state, c_state, random.Random(4), 60, f"finding 4, {hand}")
 
 
 @pytest.mark.parametrize("config", _CRAFTED, ids=[_id(c) for c in _CRAFTED])

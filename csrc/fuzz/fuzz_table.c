@@ -4,7 +4,7 @@
  * hostile states (a played state with fields changed) and on ids nobody
  * listed.  Rules TableRules can express must be accepted, rules outside
  * the check's ranges refused, and wider rules the check accepts must play
- * safely (a hand may get stuck there).  Listed actions must apply; play
+ * as safely (every state before the end has a legal action).  Listed actions must apply; play
  * keeps every card in one place, lists sorted ids of the documented kinds,
  * ends the hand within max_turns turns and gives the same lists with and
  * without the memo.  Any action, listed or not, must give an error status
@@ -126,8 +126,8 @@ static void python_rules(reader *rd, rk_table_rules *r) {
 }
 
 /* Rules TableRules cannot express that rk_table_rules_check may accept:
- * other hand sizes, any of the four geometries in either game, other
- * limits, card values and minimums, any restock method. */
+ * other hand sizes, limits, minimums and restock methods, any of the four
+ * geometries and other card values (refused in Kaluki). */
 static void widen_rules(reader *rd, rk_table_rules *r) {
     uint8_t f = rd_u8(rd), geo = rd_u8(rd);
     if (f & 1) { /* Kaluki hands stay near the 13 dealt (see the end of LLVMFuzzerTestOneInput) */
@@ -143,7 +143,7 @@ static void widen_rules(reader *rd, rk_table_rules *r) {
     if (f & 4) r->max_melds_per_turn = rd_u8(rd) % 5 - 1;
     if (f & 8) r->max_build_per_run_end = rd_u8(rd) % 5 - 1;
     if (f & 16) r->initial_meld_min = rd_u8(rd);
-    if (f & 32) r->joker_penalty = rd_u8(rd);
+    if (f & 32) r->values[RK_JOKER] = (uint8_t)(r->joker_penalty = rd_u8(rd)); /* as Kaluki's values need */
     if (f & 64)
         for (int t = 0; t < RK_NUM_TYPES; t++) r->values[t] = rd_u8(rd);
     if (f & 128) {
@@ -164,7 +164,21 @@ static int must_reject(const rk_table_rules *r) {
     if (r->restock_method < 0 || r->restock_method > 2 || r->max_restocks < -1 || r->max_turns < -1) return 1;
     if (r->max_melds_per_turn < -1 || r->max_build_per_run_end < -1) return 1;
     if (r->unopened_discard_draw < 0 || r->unopened_discard_draw > 2) return 1;
-    return r->joker_penalty < 0 || r->joker_penalty > 255 || r->initial_meld_min < 0 || r->initial_meld_min > 255;
+    if (r->joker_penalty < 0 || r->joker_penalty > 255 || r->initial_meld_min < 0 || r->initial_meld_min > 255) return 1;
+    const int flags[] = {r->wrap, r->low_ace_one, r->forbid_taken_discard, r->go_out_requires_discard,
+                         r->no_go_out_first_turn, r->taken_discard_must_be_melded, r->building_counts_toward_opening,
+                         r->first_turn_upcard_free, r->ace_low_runs, r->two_joker_release_one_natural,
+                         r->unopened_may_release_joker, r->hunt_allows_building, r->hunt_requires_opening_min,
+                         r->joker_discard_allowed};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (flags[i] != 0 && flags[i] != 1) return 1;
+    if (!r->kaluki) return 0;
+    /* Kaluki: the geometry and values python_rules derives from ace_low_runs and joker_penalty */
+    int low = r->ace_low_runs;
+    rk_table_rules k;
+    set_values(&k, 11, r->joker_penalty);
+    return r->npos != (low ? 14 : 13) || r->shift != !low || r->wrap || r->low_ace_one != low ||
+           memcmp(k.values, r->values, sizeof k.values) != 0;
 }
 
 /* ---- cards ------------------------------------------------------------ */
@@ -337,7 +351,6 @@ static void check_end(const rk_table_rules *r, const rk_table_state *s, int32_t 
 /* Where a walk is: the bookkeeping of the turn in progress. */
 typedef struct trail {
     int hostile;    /* not a dealt-and-played state: only each call's contract is checked */
-    int lenient;    /* rules TableRules cannot express: a hand may get stuck (no legal action) */
     int turn_steps; /* steps since the turn's draw */
     int turn_cards; /* cards held at the turn's draw */
     int32_t last;   /* the last action applied */
@@ -363,10 +376,7 @@ static int walk(game *g, rk_table_state *s, trail *t, reader *rd, int max_steps)
             return steps;
         }
         check_list(r, s, g->ids, n);
-        /* Known open finding 4 (docs/hardening.md): an unopened player's joker release under
-         * unopened_may_release_joker can leave the joker with no legal placement. */
-        int open_finding_4 = r->unopened_may_release_joker && s->pending > 0 && !(s->opened >> s->player & 1);
-        if (!t->hostile) FUZZ_CHECK(n > 0 || s->phase == RK_TABLE_PHASE_END || t->lenient || open_finding_4);
+        if (!t->hostile) FUZZ_CHECK(n > 0 || s->phase == RK_TABLE_PHASE_END);
         if (n && !t->hostile) FUZZ_CHECK(s->phase != RK_TABLE_PHASE_END);
         if (n == 0) return steps;
         uint8_t b = rd_u8(rd);
@@ -546,7 +556,7 @@ static void hostile(game *g, const rk_table_state *base, reader *rd) {
     for (int i = 0; i < m; i++) ids[i] = g->ids[(first + i) % n];
     for (int i = 0; i < m; i++) try_apply(g, &s, ids[i], &next);
     for (int i = rd_u8(rd) % 8; i > 0; i--) try_apply(g, &s, random_id(rd, ids, m), &next);
-    trail t = {1, 1, 0, 0, -1};
+    trail t = {1, 0, 0, -1};
     walk(g, &s, &t, rd, 8);
 }
 
@@ -619,7 +629,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g.lists = 0;
     /* the walk stops every few steps for a hostile copy of the state (head >> 4), and goes on */
     int every = head >> 4 ? (head >> 4) * 8 : MAX_STEPS, done = 0;
-    trail t = {0, wide, 0, 0, -1};
+    trail t = {0, 0, 0, -1};
     while (done < MAX_STEPS && s.phase != RK_TABLE_PHASE_END) {
         int steps = walk(&g, &s, &t, &rd, every);
         done += steps;

@@ -309,12 +309,12 @@ static inline int can_hunt(ctx *c, hand h, int include) { return opening_answer(
 /* ---- legal actions ---------------------------------------------------- */
 
 typedef struct out_list {
-    int32_t *ids;
+    int32_t *ids; /* room for MAX_LEGAL ids, or NULL to count them only */
     int n;
 } out_list;
 
 static inline void emit(out_list *o, int32_t id) {
-    if (o->n < MAX_LEGAL) o->ids[o->n] = id;
+    if (o->ids && o->n < MAX_LEGAL) o->ids[o->n] = id;
     o->n++;
 }
 
@@ -506,6 +506,22 @@ static inline int uses(uint64_t naturals, int jokers, int t) {
     return t >= 0 && (naturals >> t & 1);
 }
 
+static rk_status do_release(const rk_table_rules *r, rk_table_state *s, int p, int32_t id);
+static void opening_plays(ctx *c, hand h, out_list *o);
+
+/* _joker_step_after: an unopened player's release is offered only if the released joker then has
+ * an opening step (the multi-deck search may let it stand for a type the hand also holds, where
+ * no meld step puts a joker). */
+static int joker_step_after(const ctx *c, int32_t release_id) {
+    rk_table_state after = *c->s;
+    if (do_release(c->r, &after, c->p, release_id) != RK_OK) return 0;
+    ctx next = *c;
+    next.s = &after;
+    out_list count = {NULL, 0};
+    opening_plays(&next, hand_of(after.hands[c->p]), &count);
+    return count.n > 0;
+}
+
 /* _opening_plays: Kaluki, not yet opened: meld steps toward the opening. */
 static void opening_plays(ctx *c, hand h, out_list *o) {
     const rk_table_rules *r = c->r;
@@ -554,7 +570,7 @@ static void opening_plays(ctx *c, hand h, out_list *o) {
             int joker = released_joker(c, rel[i].id);
             hand with = rel[i].after;
             with.jm |= 1u << (joker - RK_TABLE_FIRST_JOKER);
-            if (can_open(c, with, need, RK_JOKER)) emit(o, rel[i].id);
+            if (can_open(c, with, need, RK_JOKER) && joker_step_after(c, rel[i].id)) emit(o, rel[i].id);
         }
     }
 }
@@ -998,8 +1014,36 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
 
 /* ---- deal and checks -------------------------------------------------- */
 
+/* Kaluki's geometry and values follow ace_low_runs and joker_penalty: the opening search
+ * (rk_multi_best) assumes them, and meld values that disagreed with it could strand a hand. */
+static int kaluki_geometry(const rk_table_rules *r) {
+    int low = r->ace_low_runs;
+    if (r->npos != (low ? 14 : 13) || r->shift != (low ? 0 : 1) || r->wrap || r->low_ace_one != low) return 0;
+    for (int t = 0; t < 52; t++) {
+        int rank = t % 13;
+        if (r->values[t] != (rank == 0 ? 11 : rank < 9 ? rank + 1 : 10)) return 0;
+    }
+    return r->values[RK_JOKER] == r->joker_penalty;
+}
+
 rk_status rk_table_rules_check(const rk_table_rules *r) {
     if (!r) return RK_ERR_ARG;
+    const int flags[] = {r->wrap,
+                         r->low_ace_one,
+                         r->forbid_taken_discard,
+                         r->go_out_requires_discard,
+                         r->no_go_out_first_turn,
+                         r->taken_discard_must_be_melded,
+                         r->building_counts_toward_opening,
+                         r->first_turn_upcard_free,
+                         r->ace_low_runs,
+                         r->two_joker_release_one_natural,
+                         r->unopened_may_release_joker,
+                         r->hunt_allows_building,
+                         r->hunt_requires_opening_min,
+                         r->joker_discard_allowed};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (flags[i] != 0 && flags[i] != 1) return RK_ERR_ARG;
     int players_max = r->kaluki ? 5 : 6;
     if ((r->kaluki != 0 && r->kaluki != 1) || r->num_players < 2 || r->num_players > players_max) return RK_ERR_ARG;
     if (r->kaluki ? (r->deck_size != 106 && r->deck_size != 108) : r->deck_size != 52) return RK_ERR_ARG;
@@ -1014,6 +1058,7 @@ rk_status rk_table_rules_check(const rk_table_rules *r) {
         r->unopened_discard_draw > 2 || r->joker_penalty < 0 || r->joker_penalty > 255 || r->initial_meld_min < 0 ||
         r->initial_meld_min > 255)
         return RK_ERR_ARG;
+    if (r->kaluki && !kaluki_geometry(r)) return RK_ERR_ARG;
     return RK_OK;
 }
 

@@ -220,6 +220,20 @@ static void test_deal_and_errors(void) {
     CHECK(rk_table_deal(&r, deck, 2, 7, &s) == RK_ERR_ARG); /* no seat 2 */
     r.npos = 15;
     CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
+    r = rummy_rules(2);
+    r.joker_discard_allowed = 2; /* flags are 0 or 1 */
+    CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
+    /* Kaluki's geometry and values are those of its ace_low_runs and joker_penalty */
+    r = kaluki_rules(2, 2);
+    CHECK(rk_table_rules_check(&r) == RK_OK);
+    r.ace_low_runs = 1;
+    CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
+    r = kaluki_rules(2, 2);
+    r.values[0] = 1;
+    CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
+    r = kaluki_rules(2, 2);
+    r.joker_penalty = 25;
+    CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
 }
 
 int main(void) {

@@ -62,7 +62,7 @@ typedef enum rk_table_outcome {
  * run geometry of rummykit.table.melds.Geometry.  Flags are 0 or 1. */
 typedef struct rk_table_rules {
     int kaluki;              /* 0: Rummy, 1: Kaluki */
-    int num_players;         /* 2..6 */
+    int num_players;         /* 2..6 (Kaluki 2..5) */
     int hand_size;           /* cards dealt to each player */
     int deck_size;           /* 52, or 104 + kaluki_jokers */
     /* geometry: run positions 0..npos-1, position p is rank (p + shift) % 13 */
@@ -139,7 +139,10 @@ typedef struct rk_table_memo rk_table_memo;
 rk_table_memo *rk_table_memo_new(void);
 void rk_table_memo_free(rk_table_memo *memo);
 
-/* RK_OK if the rules are within what TableRules can express. */
+/* RK_OK if the engine plays these rules: the ranges noted above, flags 0 or
+ * 1, and in Kaluki the geometry and values TableRules derives from
+ * ace_low_runs and joker_penalty.  Hand sizes, limits, Rummy's card values
+ * and Kaluki's minimum may go beyond TableRules' choices. */
 rk_status rk_table_rules_check(const rk_table_rules *rules);
 
 /* Deal a hand as TableState.__init__ does: deck (rules->deck_size distinct
