@@ -127,7 +127,8 @@ static void python_rules(reader *rd, rk_table_rules *r) {
 
 /* Rules TableRules cannot express that rk_table_rules_check may accept:
  * other hand sizes, limits, minimums and restock methods, any of the four
- * geometries and other card values (refused in Kaluki). */
+ * geometries and other card values (refused in Kaluki, as are Rummy's own
+ * options). */
 static void widen_rules(reader *rd, rk_table_rules *r) {
     uint8_t f = rd_u8(rd), geo = rd_u8(rd);
     if (f & 1) { /* Kaluki hands stay near the 13 dealt (see the end of LLVMFuzzerTestOneInput) */
@@ -173,6 +174,7 @@ static int must_reject(const rk_table_rules *r) {
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (flags[i] != 0 && flags[i] != 1) return 1;
     if (!r->kaluki) return 0;
+    if (r->max_melds_per_turn != -1 || r->no_go_out_first_turn || r->taken_discard_must_be_melded) return 1;
     /* Kaluki: the geometry and values python_rules derives from ace_low_runs and joker_penalty */
     int low = r->ace_low_runs;
     rk_table_rules k;

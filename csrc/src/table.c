@@ -1014,9 +1014,12 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
 
 /* ---- deal and checks -------------------------------------------------- */
 
-/* Kaluki's geometry and values follow ace_low_runs and joker_penalty: the opening search
- * (rk_multi_best) assumes them, and meld values that disagreed with it could strand a hand. */
-static int kaluki_geometry(const rk_table_rules *r) {
+/* Kaluki plays only the geometry and values TableRules derives from ace_low_runs and joker_penalty
+ * (the opening search, rk_multi_best, assumes them), and Rummy's own options at their defaults (an
+ * opening plan may need any number of melds, and going out, in one turn): rules that disagreed
+ * with the opening search could strand a hand. */
+static int kaluki_consistent(const rk_table_rules *r) {
+    if (r->max_melds_per_turn != -1 || r->no_go_out_first_turn || r->taken_discard_must_be_melded) return 0;
     int low = r->ace_low_runs;
     if (r->npos != (low ? 14 : 13) || r->shift != (low ? 0 : 1) || r->wrap || r->low_ace_one != low) return 0;
     for (int t = 0; t < 52; t++) {
@@ -1058,7 +1061,7 @@ rk_status rk_table_rules_check(const rk_table_rules *r) {
         r->unopened_discard_draw > 2 || r->joker_penalty < 0 || r->joker_penalty > 255 || r->initial_meld_min < 0 ||
         r->initial_meld_min > 255)
         return RK_ERR_ARG;
-    if (r->kaluki && !kaluki_geometry(r)) return RK_ERR_ARG;
+    if (r->kaluki && !kaluki_consistent(r)) return RK_ERR_ARG;
     return RK_OK;
 }
 

@@ -234,6 +234,9 @@ static void test_deal_and_errors(void) {
     r = kaluki_rules(2, 2);
     r.joker_penalty = 25;
     CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
+    r = kaluki_rules(2, 2);
+    r.max_melds_per_turn = 1; /* a Rummy option */
+    CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
 }
 
 int main(void) {

@@ -141,8 +141,9 @@ void rk_table_memo_free(rk_table_memo *memo);
 
 /* RK_OK if the engine plays these rules: the ranges noted above, flags 0 or
  * 1, and in Kaluki the geometry and values TableRules derives from
- * ace_low_runs and joker_penalty.  Hand sizes, limits, Rummy's card values
- * and Kaluki's minimum may go beyond TableRules' choices. */
+ * ace_low_runs and joker_penalty, and Rummy's own options at their
+ * defaults.  Hand sizes, limits, Rummy's card values and Kaluki's minimum
+ * may go beyond TableRules' choices. */
 rk_status rk_table_rules_check(const rk_table_rules *rules);
 
 /* Deal a hand as TableState.__init__ does: deck (rules->deck_size distinct
