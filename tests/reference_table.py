@@ -394,26 +394,20 @@ class ReferenceTableState:
                 yield action_id, after
         if r.unopened_may_release_joker and not self.pending and self.must < 0:
             for action_id, after, k in self._release_steps(hand):
-                joker = physical_copy(self._released_jokers(action_id), JOKER)
-                if k == 1 and can_open(r, after | 1 << joker, need, JOKER) and self._joker_step_after(action_id):
+                if k == 1 and self._release_opens(action_id, need):
                     yield action_id, after
 
-    def _joker_step_after(self, action_id: int) -> bool:
-        """Whether the joker an unopened player's release takes then has an
+    def _release_opens(self, action_id: int, need: int) -> bool:
+        """Whether an unopened player's release of one joker leads on to the
+        opening: the hand with the joker can open, and the joker then has an
         opening step (the multi-deck search may let it stand for a type the
         hand also holds, where no meld step puts a joker)."""
+        p = self.player
         after = self.clone()
-        after._release(self.player, action_id)
-        return any(True for _ in after._opening_plays(after.hands[self.player], self.player))
-
-    def _released_jokers(self, action_id: int) -> int:
-        """The mask of the jokers a release would take from the table."""
-        if action_id < RELEASE_SET:
-            slot, t = divmod(action_id - RELEASE_RUN, 52)
-            m = self.table[slot]
-            return 1 << m.cards[m.represents(self.geo).index(t)]
-        m = self.table[(action_id - RELEASE_SET) // 16]
-        return sum(1 << c for c in m.cards if c >= FIRST_JOKER)
+        after._release(p, action_id)
+        if not can_open(self.rules, after.hands[p], need, JOKER):
+            return False
+        return any(True for _ in after._opening_plays(after.hands[p], p))
 
     def _builds(self, hand: int, p: int) -> Any:
         """(slot, type, end, value) of each card of ``hand`` that may go on a table meld."""

@@ -484,23 +484,6 @@ static int can_place(const ctx *c, int32_t release_id, hand after, int k) {
     return 0;
 }
 
-/* The joker a release takes from the table (the lowest one of a set's). */
-static int released_joker(const ctx *c, int32_t release_id) {
-    const rk_table_state *s = c->s;
-    if (release_id < RK_TABLE_RELEASE_SET) {
-        int slot = (release_id - RK_TABLE_RELEASE_RUN) / 52, t = (release_id - RK_TABLE_RELEASE_RUN) % 52;
-        const rk_table_meld *m = &s->table[slot];
-        for (int i = 0; i < m->n_cards; i++)
-            if (represents(c->r, m, i) == t) return m->cards[i];
-        return -1;
-    }
-    const rk_table_meld *m = &s->table[(release_id - RK_TABLE_RELEASE_SET) / 16];
-    int low = -1;
-    for (int i = 0; i < m->n_cards; i++)
-        if (m->cards[i] >= RK_TABLE_FIRST_JOKER && (low < 0 || m->cards[i] < low)) low = m->cards[i];
-    return low;
-}
-
 static inline int uses(uint64_t naturals, int jokers, int t) {
     if (t == RK_JOKER) return jokers > 0;
     return t >= 0 && (naturals >> t & 1);
@@ -509,16 +492,18 @@ static inline int uses(uint64_t naturals, int jokers, int t) {
 static rk_status do_release(const rk_table_rules *r, rk_table_state *s, int p, int32_t id);
 static void opening_plays(ctx *c, hand h, out_list *o);
 
-/* _joker_step_after: an unopened player's release is offered only if the released joker then has
- * an opening step (the multi-deck search may let it stand for a type the hand also holds, where
- * no meld step puts a joker). */
-static int joker_step_after(const ctx *c, int32_t release_id) {
+/* _release_opens: whether an unopened player's release of one joker leads on to the opening: the
+ * hand with the joker can open, and the joker then has an opening step (the multi-deck search may
+ * let it stand for a type the hand also holds, where no meld step puts a joker). */
+static int release_opens(ctx *c, int32_t release_id, int need) {
     rk_table_state after = *c->s;
     if (do_release(c->r, &after, c->p, release_id) != RK_OK) return 0;
+    hand h = hand_of(after.hands[c->p]);
+    if (!can_open(c, h, need, RK_JOKER)) return 0;
     ctx next = *c;
     next.s = &after;
     out_list count = {NULL, 0};
-    opening_plays(&next, hand_of(after.hands[c->p]), &count);
+    opening_plays(&next, h, &count);
     return count.n > 0;
 }
 
@@ -565,13 +550,8 @@ static void opening_plays(ctx *c, hand h, out_list *o) {
     if (r->unopened_may_release_joker && !pending && c->must < 0) {
         release rel[MAX_RELEASES];
         int nr = release_steps(c, h, rel);
-        for (int i = 0; i < nr; i++) {
-            if (rel[i].k != 1) continue;
-            int joker = released_joker(c, rel[i].id);
-            hand with = rel[i].after;
-            with.jm |= 1u << (joker - RK_TABLE_FIRST_JOKER);
-            if (can_open(c, with, need, RK_JOKER) && joker_step_after(c, rel[i].id)) emit(o, rel[i].id);
-        }
+        for (int i = 0; i < nr; i++)
+            if (rel[i].k == 1 && release_opens(c, rel[i].id, need)) emit(o, rel[i].id);
     }
 }
 
