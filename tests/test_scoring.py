@@ -379,30 +379,42 @@ def test_ex_g05_match_points() -> None:
 
 def test_ex_m08_slot_scaled() -> None:
     nets = [-30, -55, -70, -95]  # penalty totals A 30, B 55, C 70, D 95, negated
-    assert ring_payout(10_000, nets) == [9_418, 416, 166, 0]
     assert ring_payout(10_000, nets, model="slot_scaled") == [9_418, 416, 166, 0]
 
 
-def test_ex_m08_normalized() -> None:
+def test_ex_m08_normalized_is_the_default() -> None:
     nets = [-30, -55, -70, -95]
+    assert ring_payout(10_000, nets) == [7_501, 1_785, 714, 0]
     assert ring_payout(10_000, nets, model="normalized") == [7_501, 1_785, 714, 0]
 
 
 def test_ex_m08_two_players() -> None:
-    assert ring_payout(5_000, [-40, -50]) == [4_000, 1_000]
-    assert ring_payout(5_000, [-50, -40]) == [1_000, 4_000]
+    # the spec's figures are slot_scaled ones; normalized gives the one eligible player the whole 25%
+    assert ring_payout(5_000, [-40, -50], model="slot_scaled") == [4_000, 1_000]
+    assert ring_payout(5_000, [-50, -40], model="slot_scaled") == [1_000, 4_000]
+    assert ring_payout(5_000, [-40, -50]) == [3_750, 1_250]
 
 
 def test_ex_m08_tie_for_first() -> None:
-    assert ring_payout(9_000, [-20, -20, -45]) == [4_219, 4_219, 562]
-    assert ring_payout(9_000, [-45, -20, -20]) == [562, 4_219, 4_219]
+    assert ring_payout(9_000, [-20, -20, -45], model="slot_scaled") == [4_219, 4_219, 562]
+    assert ring_payout(9_000, [-45, -20, -20], model="slot_scaled") == [562, 4_219, 4_219]
+    # normalized, A as W: B 2 250 x 1/1.5 = 1 500, C 2 250 x 0.5/1.5 = 750, A 6 750; A and B split 8 250
+    assert ring_payout(9_000, [-20, -20, -45]) == [4_125, 4_125, 750]
+
+
+def test_ring_game_default_payout_is_normalized() -> None:
+    from rummykit.knock.rules import knock_rules
+
+    assert knock_rules("oklahoma_ring_seed003").ring_payout_model == "normalized"
+    assert knock_rules("oklahoma_ring_seed003", ring_payout_model="slot_scaled").ring_payout_model == "slot_scaled"
 
 
 def test_ring_tie_remainder_goes_in_seat_order_from_first_after() -> None:
     # 10 001: B's slot 1 250, A 8 751; A and B share 10 001 → 5 000 each, 1 unit left over
-    assert ring_payout(10_001, [0, 0, -100]) == [5_001, 5_000, 0]
-    assert ring_payout(10_001, [0, 0, -100], first_after=1) == [5_000, 5_001, 0]
-    assert ring_payout(10_001, [0, 0, -100], first_after=2) == [5_001, 5_000, 0]
+    slot = {"model": "slot_scaled"}
+    assert ring_payout(10_001, [0, 0, -100], **slot) == [5_001, 5_000, 0]
+    assert ring_payout(10_001, [0, 0, -100], first_after=1, **slot) == [5_000, 5_001, 0]
+    assert ring_payout(10_001, [0, 0, -100], first_after=2, **slot) == [5_001, 5_000, 0]
     # three-way tie, 2 units left over: seats 2 then 0 get them
     assert ring_payout(11, [0, 0, 0], first_after=2) == [4, 3, 4]
 
@@ -410,7 +422,7 @@ def test_ring_tie_remainder_goes_in_seat_order_from_first_after() -> None:
 def test_ring_nobody_eligible_and_cutoff() -> None:
     assert ring_payout(1_000, [0, -50, -80]) == [1_000, 0, 0]  # exactly 50 behind: not eligible
     assert ring_payout(1_000, [0, -50, -80], model="normalized") == [1_000, 0, 0]
-    assert ring_payout(1_000, [0, -50, -80], cutoff_gap=100) == [1_000 - 62 - 25, 62, 25]
+    assert ring_payout(1_000, [0, -50, -80], cutoff_gap=100, model="slot_scaled") == [1_000 - 62 - 25, 62, 25]
 
 
 def test_ring_payout_invariants() -> None:

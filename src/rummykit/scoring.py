@@ -89,7 +89,7 @@ HAND_OUTCOMES = ("gin", "big_gin", "knock", "undercut", "tie_knocker_wins")
 #: The shutout rules of §1.6.1 / §2.4 ``shutout_rule``.
 SHUTOUT_RULES = ("double_total", "double_game_bonus", "double_hand_points", "none")
 #: The ring payout models of §1.6.5 / §2.4 ``ring_payout_model``.
-RING_PAYOUT_MODELS = ("slot_scaled", "normalized")
+RING_PAYOUT_MODELS = ("normalized", "slot_scaled")
 
 _INT_FIELDS = (
     "knock_bonus",
@@ -537,7 +537,7 @@ def ring_payout(
     pool: int,
     nets: Sequence[int],
     *,
-    model: str = "slot_scaled",
+    model: str = "normalized",
     cutoff_gap: int = 50,
     first_after: int = 0,
 ) -> list[int]:
@@ -546,20 +546,21 @@ def ring_payout(
     ``nets`` are final net scores, higher is better (for ``ring_penalty``: credits minus
     penalty points, so pass penalty totals negated).  With W the first place and
     ``gap_i = net_W - net_i``, a player is eligible iff ``gap_i < cutoff_gap`` and has
-    ``r_i = (cutoff_gap - gap_i) / cutoff_gap``.  ``slot_scaled`` pays
-    ``floor(pool * 0.25 * r_i / (n - 1))``; ``normalized`` pays
-    ``floor(pool * 0.25 * r_i / sum of eligible r)``; W gets the rest.  Players tied for first
+    ``r_i = (cutoff_gap - gap_i) / cutoff_gap``.  ``normalized`` (the default) pays
+    ``floor(pool * 0.25 * r_i / sum of eligible r)``, so the whole 25% goes to the eligible
+    players whenever there is one; ``slot_scaled`` pays ``floor(pool * 0.25 * r_i / (n - 1))``,
+    each non-winner's slot scaled by closeness.  W gets the rest.  Players tied for first
     share their pay equally; the remainder units go one each, in seat order starting at seat
     ``first_after`` (the seat left of the last dealer), to the tied players.
 
     EX-M08 (penalty totals A 30, B 55, C 70, D 95):
 
     >>> ring_payout(10_000, [-30, -55, -70, -95])
-    [9418, 416, 166, 0]
-    >>> ring_payout(10_000, [-30, -55, -70, -95], model="normalized")
     [7501, 1785, 714, 0]
+    >>> ring_payout(10_000, [-30, -55, -70, -95], model="slot_scaled")
+    [9418, 416, 166, 0]
     >>> ring_payout(9_000, [-20, -20, -45])
-    [4219, 4219, 562]
+    [4125, 4125, 750]
     """
     if model not in RING_PAYOUT_MODELS:
         raise InvalidOptionError(f"unknown ring payout model {model!r} (expected one of {list(RING_PAYOUT_MODELS)})")

@@ -78,7 +78,7 @@ class KnockRules:
     match_games: int = 1
     game_end: str = "target"
     num_hands: int | None = None
-    ring_payout_model: str = "slot_scaled"
+    ring_payout_model: str = "normalized"
     ring_winner_min_share: float = 0.75
     ring_cutoff_gap: int = 50
     #: the options given explicitly (for records and repr)
@@ -222,7 +222,7 @@ CHOICES: dict[str, tuple[Any, ...]] = {
     "scoring_sheet": ("single", "hollywood"),
     "match_mode": ("off", "match_points"),
     "game_end": ("target", "fixed_hands"),
-    "ring_payout_model": ("slot_scaled", "normalized"),
+    "ring_payout_model": ("normalized", "slot_scaled"),
     "ring_winner_min_share": (0.75,),
 }
 BOOLS = {f.name for f in dataclasses.fields(KnockRules) if f.type in ("bool", bool)}

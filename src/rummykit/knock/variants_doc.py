@@ -43,7 +43,7 @@ VARIANT_DOCS: dict[str, str] = {
     (§4 Q25).""",
     "oklahoma_ring_seed003": """Oklahoma ring (cash) game of S003: penalty points (gin: deadwood + 25
     each, read per loser, §4 Q33; undercut: knocker +10) and the ring payout of RULES.md §1.6.5
-    (slot_scaled reading of §4 Q24).  S003 gives no game end: fixed_hands (§4 Q25).""",
+    (normalized by default, slot_scaled as an option: §4 Q24).  S003 gives no game end: fixed_hands (§4 Q25).""",
     "partnership_oklahoma": """Partnership Oklahoma (S001 variation; RULES.md §4 Q30): seats 0 and 2
     against 1 and 3, four-player Oklahoma play, each side's deadwood summed and settled as a
     two-player hand, to 200 with the two-player settlement.  No published source: this reading is
