@@ -19,7 +19,11 @@ from rummykit import InvalidOptionError
         ("oklahoma-rummy", "oklahoma_rummy"),
         ("double-oklahoma", "double_oklahoma"),
         ("gin_classic_pagat", "gin_classic_pagat"),
-        ("oklahoma_ring_seed003", "oklahoma_ring_seed003"),
+        ("oklahoma_ring_seed003", "oklahoma_ring"),
+        ("oklahoma-ring-seed003", "oklahoma_ring"),
+        ("oklahoma_seed002", "oklahoma_bonus_penalty"),
+        ("gin_seed000", "gin_matchplay"),
+        ("gin-matchplay", "gin_matchplay"),
     ],
 )
 def test_aliases(alias: str, name: str) -> None:

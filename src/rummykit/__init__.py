@@ -26,6 +26,7 @@ from rummykit.analysis import (
     melds,
 )
 from rummykit.cards import Card, cards_text, from_mask, parse_card, parse_cards, to_mask
+from rummykit.engine.options import Option, parse_value
 from rummykit.errors import (
     IllegalActionError,
     InvalidCardError,
@@ -33,7 +34,7 @@ from rummykit.errors import (
     InvalidOptionError,
     RummykitError,
 )
-from rummykit.games import Game, game_names
+from rummykit.games import Game, game_names, game_options, game_presets
 from rummykit.knock.actions import Action, parse_action
 from rummykit.knock.game import KnockGame
 from rummykit.knock.match import GameResult, Match, MatchResult
@@ -79,6 +80,7 @@ __all__ = [
     "Match",
     "MatchResult",
     "Meld",
+    "Option",
     "Phase",
     "RandomAgent",
     "RummykitError",
@@ -101,10 +103,13 @@ __all__ = [
     "discard_deadwoods",
     "from_mask",
     "game_names",
+    "game_options",
+    "game_presets",
     "layoff",
     "make_agent",
     "melds",
     "parse_action",
+    "parse_value",
     "playouts",
     "parse_card",
     "parse_cards",

@@ -1,21 +1,64 @@
-"""``rummykit.Game``: look up a game or preset by name and apply options."""
+"""``rummykit.Game``: look up a game or preset by name and apply options;
+``game_options`` and ``game_names`` make the games and their options
+discoverable (also ``help(rummykit.Game)``)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from rummykit.errors import InvalidOptionError
+from rummykit.engine.options import NO_DEFAULT, Option, options_help, show_value, unknown_name_error
+from rummykit.knock import rules as knock
 from rummykit.knock.game import KnockGame
-from rummykit.knock.rules import ALIASES as KNOCK_ALIASES
+from rummykit.table import rules as table
 from rummykit.table.game import TableGame
-from rummykit.table.rules import ALIASES as TABLE_ALIASES
 
-__all__ = ["Game", "game_names"]
+__all__ = ["Game", "game_names", "game_options", "game_presets"]
+
+KNOCK_ALIASES = knock.ALIASES
+TABLE_ALIASES = table.ALIASES
 
 
-def game_names() -> list[str]:
-    """Every game, preset and alias name ``Game`` accepts."""
+def game_names(aliases: bool = True) -> list[str]:
+    """Every game, preset and alias name :func:`Game` accepts (sorted); with
+    ``aliases=False`` only the canonical names of the games and presets (the
+    ``rules.name`` of the games they make)."""
+    if not aliases:
+        return sorted([*knock.canonical_names(), *table.canonical_names()])
     return sorted(set(KNOCK_ALIASES) | set(TABLE_ALIASES))
+
+
+def game_presets() -> dict[str, str]:
+    """Each preset's canonical name -> the base game it varies
+    (``"gin_matchplay": "gin"``; RULES.md §2.7)."""
+    presets = {name: base for name, (base, _) in knock.PRESETS.items()}
+    return presets | {name: base for name, (base, _) in table.PRESETS.items()}
+
+
+def _canonical(name: object) -> tuple[str, str]:
+    """``(family, canonical name)`` of any accepted game name."""
+    key = name.lower().strip() if isinstance(name, str) else None
+    if key in KNOCK_ALIASES:
+        return "knock", KNOCK_ALIASES[key]
+    if key in TABLE_ALIASES:
+        return "table", TABLE_ALIASES[key]
+    raise unknown_name_error("game", name, game_names(aliases=False))
+
+
+def game_options(name: str) -> dict[str, Option]:
+    """Every option of the game, preset or alias ``name`` as :class:`Option`
+    records (``name``, ``default``, ``choices``, ``doc``, ``type``...), with
+    ``default`` the value that game uses when the option is not given.
+
+    >>> game_options("oklahoma-gin")["target_score"].default
+    200
+    >>> game_options("gin")["knock_compare"].choices
+    ('le', 'lt')
+    """
+    family, key = _canonical(name)
+    if family == "knock":
+        return knock.option_table(knock.knock_rules(key))
+    return table.option_table(table.table_rules(key))
 
 
 def Game(name: str, **options: Any) -> KnockGame | TableGame:
@@ -28,9 +71,44 @@ def Game(name: str, **options: Any) -> KnockGame | TableGame:
     >>> Game("kalooki", num_players=4)
     Game('kaluki', num_players=4)
     """
-    key = name.lower().strip() if isinstance(name, str) else None
-    if key in KNOCK_ALIASES:
+    family, _ = _canonical(name)
+    if family == "knock":
         return KnockGame(name, **options)
-    if key in TABLE_ALIASES:
-        return TableGame(name, **options)
-    raise InvalidOptionError(f"unknown game {name!r}; known: {', '.join(game_names())}")
+    return TableGame(name, **options)
+
+
+def _games_help() -> str:
+    """The games, presets and options part of ``Game``'s docstring."""
+    aliases: dict[str, list[str]] = {}
+    for alias, key in {**KNOCK_ALIASES, **TABLE_ALIASES}.items():
+        if alias != key:
+            aliases.setdefault(key, []).append(alias)
+    lines = [
+        "",
+        "Games and presets (other accepted names in brackets), with every option as",
+        "``name = default  [accepted values]``; a preset lists only what it changes:",
+    ]
+    meanings: dict[str, Option] = {}
+    bases = {**{b: "knock" for b in knock.BASE_GAMES}, **{b: "table" for b in table.BASE_GAMES}}
+    presets = game_presets()
+    for key in [*bases, *presets]:
+        options = game_options(key)
+        also = f"  [{', '.join(sorted(aliases.get(key, [])))}]" if aliases.get(key) else ""
+        lines.append("")
+        if key in presets:
+            base = game_options(presets[key])
+            changed = [
+                f"{o.name} = {show_value(o, o.default)}" for o in options.values() if o.default != base[o.name].default
+            ]
+            lines.append(f"{key}{also}: {presets[key]} with " + (", ".join(changed) or "its defaults"))
+            continue
+        lines.append(f"{key}{also}:")
+        lines.append(options_help(options.values(), indent="    ", docs=False))
+        for o in options.values():
+            meanings.setdefault(o.name, replace(o, default=NO_DEFAULT))
+    lines += ["", "What each option means (accepted values as in gin, rummy or kaluki above):"]
+    lines.append(options_help(meanings.values(), indent="    ", docs=True))
+    return "\n".join(lines)
+
+
+Game.__doc__ = (Game.__doc__ or "") + "\n".join("    " + line if line else "" for line in _games_help().splitlines())

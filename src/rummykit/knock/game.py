@@ -8,14 +8,33 @@ from typing import Any
 
 from rummykit._random import as_generator
 from rummykit.cards import Card, CardsLike, to_mask
+from rummykit.engine.options import InstanceDoc, options_help
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError
-from rummykit.knock.rules import KnockRules, knock_rules
+from rummykit.knock.rules import RENAMED, KnockRules, knock_rules, option_table
 from rummykit.knock.showdown import HandResult, limit_and_multiplier, resolve_knock
 from rummykit.knock.state import KnockState
 from rummykit.knock.variants_doc import VARIANT_DOCS
 from rummykit.scoring import settle
 
 __all__ = ["KnockGame"]
+
+#: a preset's current name -> its earlier name (variant notes may still use it)
+_EARLIER = {new: old for old, new in RENAMED.items()}
+#: the help text of each set of rules (built on first use)
+_DOCS: dict[KnockRules, str] = {}
+
+
+def _game_doc(game: KnockGame) -> str:
+    """The variant's sources and deviations, then every option with its value here."""
+    rules = game.rules
+    doc = _DOCS.get(rules)
+    if doc is None:
+        notes = VARIANT_DOCS.get(rules.name) or VARIANT_DOCS.get(_EARLIER.get(rules.name, ""), "")
+        table = options_help(option_table(rules).values(), indent="    ")
+        doc = f"{notes}\n\n    Options (this game's values; ``rummykit.game_options(name)``):\n{table}\n"
+        if len(_DOCS) < 256:
+            _DOCS[rules] = doc
+    return doc
 
 
 class KnockGame:
@@ -31,7 +50,6 @@ class KnockGame:
 
     def __init__(self, name: str = "gin", **options: Any) -> None:
         self.rules: KnockRules = knock_rules(name, **options)
-        self.__doc__ = VARIANT_DOCS[self.rules.name]  # this variant's sources and deviations
 
     @property
     def name(self) -> str:
@@ -40,6 +58,10 @@ class KnockGame:
     @property
     def num_players(self) -> int:
         return self.rules.num_players
+
+    def options(self) -> dict[str, Any]:
+        """Every option and its value in this game."""
+        return self.rules.options()
 
     def __repr__(self) -> str:
         given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
@@ -77,9 +99,10 @@ class KnockGame:
         """Score a knock directly.  ``knocker`` is the knocker's final cards
         after the knock discard, ``defenders`` the other hands in turn order
         after the knocker, ``upcard`` the hand's original upcard (knock limit,
-        ace rule, spade multiplier).  Lists in the result are in that order:
-        ``winner`` 0 is the knocker, i is ``defenders[i-1]``.  An illegal
-        knock raises :class:`IllegalActionError`."""
+        ace rule, spade multiplier), in any hand if it was taken.  Lists in
+        the result are in that order: ``winner`` 0 is the knocker, i is
+        ``defenders[i-1]``.  An illegal knock raises
+        :class:`IllegalActionError`."""
         hands = [to_mask(knocker)] + [to_mask(d) for d in defenders]
         if len(hands) != self.rules.num_players:
             raise IllegalActionError(f"{self.rules.name} has {self.rules.num_players} players, got {len(hands)} hands")
@@ -88,9 +111,9 @@ class KnockGame:
             if h & seen:
                 raise InvalidCardError("a card is in two hands")
             seen |= h
+        # The upcard is often taken, so it may be in any hand: it fixes the
+        # limit, the ace rule and the multiplier wherever it is (RULES.md §1.2).
         card = None if upcard is None else Card(upcard)
-        if card is not None and seen >> card & 1:
-            raise InvalidCardError(f"the upcard {card} is also in a hand")
         limit, gin_only, multiplier = limit_and_multiplier(self.rules, card)
         return resolve_knock(
             self.rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier, knocker_melds=knocker_melds
@@ -101,3 +124,7 @@ class KnockGame:
         game bonus, box bonus and shutout rule."""
         r = self.rules
         return settle(points, boxes, game_bonus=r.game_bonus, box_bonus=r.box_bonus, shutout_rule=r.shutout_rule)
+
+
+#: ``help(game)``: this variant's sources and deviations and its options with their values here
+KnockGame.__doc__ = InstanceDoc(KnockGame.__doc__, _game_doc)  # type: ignore[assignment]

@@ -9,17 +9,27 @@ games, the named presets of §2.7, and their validation.
 from __future__ import annotations
 
 import dataclasses
-import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
+from rummykit.engine.options import MAX_POINTS, UNLIMITED, Option, check_value, coerce, unknown_name_error
 from rummykit.errors import InvalidOptionError
 from rummykit.scoring import MODEL_ROWS, ScoringParams
 
-__all__ = ["ALIASES", "BASE_GAMES", "PRESETS", "KnockRules", "knock_rules"]
-
-UNLIMITED = -1
-MAX_POINTS = 1_000_000  # bound on every integer option (keeps them within C int range)
+__all__ = [
+    "ALIASES",
+    "BASE_GAMES",
+    "MAX_POINTS",
+    "OPTIONS",
+    "PRESETS",
+    "RENAMED",
+    "SCHEMA",
+    "UNLIMITED",
+    "KnockRules",
+    "canonical_names",
+    "knock_rules",
+    "option_table",
+]
 
 
 @dataclass(frozen=True)
@@ -152,7 +162,7 @@ BASE_GAMES: dict[str, dict[str, Any]] = {
 #: Named presets (RULES.md §2.7): (base game, overrides).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "gin_classic_pagat": ("gin", dict(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_rule="double_game_bonus")),
-    "gin_seed000": ("gin", dict(knock_compare="lt", match_mode="match_points")),
+    "gin_matchplay": ("gin", dict(knock_compare="lt", match_mode="match_points")),
     "gin_multi": (
         "oklahoma_rummy",
         dict(
@@ -167,11 +177,11 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "oklahoma_gin_150": ("oklahoma_gin", dict(target_score=150, first_turn_procedure="upcard_offer")),
     "double_oklahoma": ("oklahoma_gin", dict(spade_multiplier=3)),
-    "oklahoma_seed002": (
+    "oklahoma_bonus_penalty": (
         "oklahoma_rummy",
         dict(scoring_model="bonus_penalty", game_end="fixed_hands", **MODEL_PARAMS["bonus_penalty"]),
     ),
-    "oklahoma_ring_seed003": (
+    "oklahoma_ring": (
         "oklahoma_rummy",
         dict(scoring_model="ring_penalty", game_end="fixed_hands", **MODEL_PARAMS["ring_penalty"]),
     ),
@@ -190,6 +200,14 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
 }
 
+#: presets' earlier names (still accepted: hand records and scripts use them) -> the current name
+RENAMED: dict[str, str] = {
+    "gin_seed000": "gin_matchplay",
+    "oklahoma_seed002": "oklahoma_bonus_penalty",
+    "oklahoma_ring_seed003": "oklahoma_ring",
+}
+
+#: every accepted game name (lower case) -> the canonical base game or preset name
 ALIASES: dict[str, str] = (
     {
         "gin": "gin",
@@ -203,95 +221,278 @@ ALIASES: dict[str, str] = (
     }
     | {p: p for p in PRESETS}
     | {p.replace("_", "-"): p for p in PRESETS}
+    | {old: new for old, new in RENAMED.items()}
+    | {old.replace("_", "-"): new for old, new in RENAMED.items()}
 )
 
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "dealer_rotation": ("alternate", "clockwise", "winner_deals"),
-    "dealer_after_dead_hand": ("same", "next"),
-    "first_turn_procedure": ("upcard_offer", "normal"),
-    "knock_limit_mode": ("fixed", "upcard"),
-    "knock_compare": ("le", "lt"),
-    "spade_multiplier": (1, 2, 3),
-    "stock_end_rule": ("dead_at_2", "dead_at_2_last_chance", "dead_on_draw", "reshuffle"),
-    "knocker_arrangement": ("min_deadwood", "best_score"),
-    "scoring_model": tuple(MODEL_PARAMS),
-    "undercutter_tiebreak": ("first_after_knocker",),
-    "big_gin_bonus": (None, 31, 50),
-    "gin_loser_multiplier": (1, 2),
-    "shutout_rule": ("double_total", "double_game_bonus", "double_hand_points", "none"),
-    "scoring_sheet": ("single", "hollywood"),
-    "match_mode": ("off", "match_points"),
-    "game_end": ("target", "fixed_hands"),
-    "ring_payout_model": ("normalized", "slot_scaled"),
-    "ring_winner_min_share": (0.75,),
-}
-BOOLS = {f.name for f in dataclasses.fields(KnockRules) if f.type in ("bool", bool)}
-NON_NEGATIVE_INTS = (
-    "knock_limit",
-    "gin_bonus",
-    "undercut_bonus",
-    "knock_bonus",
-    "gin_extra_boxes",
-    "undercut_extra_boxes",
-    "gin_loser_extra",
-    "undercut_knocker_extra",
-    "target_score",
-    "game_bonus",
-    "box_bonus",
-    "ring_cutoff_gap",
+#: Every knock-game option once: accepted values and meaning (RULES.md §2.1-§2.4).  The defaults
+#: are not here: they are the KnockRules field defaults with each base game's and preset's
+#: overrides (``rummykit.game_options(name)`` shows them per game).
+SCHEMA: tuple[Option, ...] = (
+    # §2.1 players, dealing, turn basics
+    Option(
+        "num_players",
+        choices=(2, 3, 4),
+        doc="Players at the table: 2, or 3-4 (7 cards each; Oklahoma Rummy, "
+        "gin_multi, partnerships) with a multi-player scoring model.",
+    ),
+    Option(
+        "dealer_rotation",
+        choices=("alternate", "clockwise", "winner_deals"),
+        type=str,
+        doc="Who deals the next hand: the players take turns (alternate), the deal passes to the left "
+        "(clockwise), or the winner of the hand deals (winner_deals).",
+    ),
+    Option(
+        "dealer_after_dead_hand",
+        choices=("same", "next"),
+        type=str,
+        doc="After a hand nobody wins (stock ran out): the same dealer deals again, or the deal passes on.",
+    ),
+    Option(
+        "first_turn_procedure",
+        choices=("upcard_offer", "normal"),
+        type=str,
+        doc="upcard_offer: the non-dealer, then the dealer, may take the first upcard before anyone draws "
+        "from the stock (2 players only); normal: the first player simply draws.",
+    ),
+    Option(
+        "forbid_discarding_taken_card",
+        type=bool,
+        doc="You may not discard the card you just took from the discard pile in the same turn.",
+    ),
+    Option(
+        "auto_showdown",
+        type=bool,
+        doc="After a knock the engine melds the defenders' cards and makes their lay-offs itself; false: "
+        "the defenders do it move by move.",
+    ),
+    # §2.2 knocking, lay-offs, stock end
+    Option(
+        "knock_limit_mode",
+        choices=("fixed", "upcard"),
+        type=str,
+        doc="fixed: you may knock with deadwood up to knock_limit; upcard: the first upcard's value is the "
+        "knock limit (Oklahoma).",
+    ),
+    Option("knock_limit", doc="The most deadwood you may knock with when knock_limit_mode is fixed."),
+    Option(
+        "knock_compare",
+        choices=("le", "lt"),
+        type=str,
+        doc="le: knock with deadwood at or below the limit (10 or fewer); lt: strictly below it (less than 10).",
+    ),
+    Option(
+        "ace_upcard_gin_only",
+        type=bool,
+        doc="An ace as the first upcard means the hand can only end by gin (Oklahoma; needs "
+        "knock_limit_mode='upcard').",
+    ),
+    Option(
+        "spade_multiplier",
+        choices=(1, 2, 3),
+        doc="A spade as the first upcard multiplies the hand's score by this (Oklahoma 2, Double Oklahoma 3).",
+    ),
+    Option(
+        "spade_double_boxes",
+        type=bool,
+        doc="A hand won on a spade upcard also counts spade_multiplier boxes instead of one.",
+    ),
+    Option(
+        "refused_upcard_set_aside",
+        type=bool,
+        doc="When both players pass the first upcard it leaves play and the next stock card starts the "
+        "discard pile (false: it stays on the pile).",
+    ),
+    Option("allow_ace_high_run", type=bool, doc="Runs may end Q-K-A (the ace high) as well as A-2-3."),
+    Option(
+        "allow_layoff_on_knock",
+        type=bool,
+        doc="Defenders may add their cards to the knocker's melds after a knock (never after gin).",
+    ),
+    Option(
+        "layoff_onto_prior_layoffs",
+        type=bool,
+        doc="With 3-4 players, a defender may lay off onto cards another defender laid off (false: onto the "
+        "knocker's original melds only).",
+    ),
+    Option(
+        "stock_end_rule",
+        choices=("dead_at_2", "dead_at_2_last_chance", "dead_on_draw", "reshuffle"),
+        type=str,
+        doc="When the stock runs low: dead_at_2 ends the hand with 2 cards left after a discard nobody knocks "
+        "on; dead_at_2_last_chance lets the opponent take that discard to knock; dead_on_draw ends it on "
+        "the draw leaving 2; reshuffle turns the discard pile into a new stock.",
+    ),
+    Option(
+        "max_restocks",
+        minimum=0,
+        unlimited=True,
+        doc="How many times the stock may be rebuilt from the discards (stock_end_rule='reshuffle'); -1 or "
+        "'unlimited' for no limit, then the hand is dead.",
+    ),
+    Option(
+        "max_turns",
+        minimum=0,
+        unlimited=True,
+        doc="Engine safeguard: a hand still going after this many turns is dead; -1 or 'unlimited' for no cap.",
+    ),
+    Option(
+        "knocker_arrangement",
+        choices=("min_deadwood", "best_score"),
+        type=str,
+        doc="How the engine melds a knocker's hand: the fewest deadwood points (min_deadwood), or the "
+        "arrangement that scores best after the defenders' lay-offs (best_score, may show more deadwood).",
+    ),
+    Option(
+        "partnerships",
+        type=bool,
+        doc="Four players in two teams (seats 0+2 against 1+3), each side's deadwood added up and scored as "
+        "a two-player hand (preset partnership_oklahoma).",
+    ),
+    # §2.3 hand scoring
+    Option(
+        "scoring_model",
+        choices=tuple(MODEL_ROWS),
+        type=str,
+        doc="How a hand is scored: classic_two_player (winner scores the difference plus bonuses), "
+        "net_collect (winner collects the difference from every loser), bonus_penalty (winner gets a "
+        "bonus, losers get penalty points), ring_penalty (penalty points and a cash payout).  Choosing "
+        "one sets the bonuses below; each may still be set on its own.",
+    ),
+    Option("gin_bonus", doc="Points added for going gin (all cards melded)."),
+    Option(
+        "undercut_bonus", doc="Points added for undercutting a knocker (defender's deadwood at or below the knocker's)."
+    ),
+    Option("knock_bonus", doc="Points added for winning a hand by knocking."),
+    Option(
+        "undercut_on_tie",
+        type=bool,
+        doc="A defender whose deadwood equals the knocker's undercuts (false: ties go to the knocker).",
+    ),
+    Option(
+        "undercutter_tiebreak",
+        choices=("first_after_knocker",),
+        type=str,
+        doc="With 3-4 players, several defenders tied for the lowest deadwood: the first after the knocker "
+        "undercuts (the only rule).",
+    ),
+    Option(
+        "big_gin_bonus",
+        choices=(None, 31, 50),
+        doc="The bonus for big gin (all 11 cards melded after drawing, no discard); none: big gin is off "
+        "(2 players only).",
+    ),
+    Option("gin_extra_boxes", doc="Extra boxes (hands-won credits) for a gin, on top of the usual one."),
+    Option("undercut_extra_boxes", doc="Extra boxes for an undercut, on top of the usual one."),
+    Option(
+        "gin_loser_multiplier",
+        choices=(1, 2),
+        doc="After a gin each loser's deadwood is charged this many times (multi-player models).",
+    ),
+    Option("gin_loser_extra", doc="Penalty points added to each loser's charge after a gin (ring game: 25)."),
+    Option("undercut_knocker_extra", doc="Penalty points added to an undercut knocker's charge (ring game: 10)."),
+    Option(
+        "collect_differences",
+        type=bool,
+        doc="The winner also scores the losers' deadwood minus their own (false: only the bonus).",
+    ),
+    Option("losers_charged", type=bool, doc="Losers lose points (penalty points) as well as the winner scoring."),
+    # §2.4 game and match layer
+    Option("target_score", doc="Hand points that win the game."),
+    Option("game_bonus", doc="Points added to the game winner's total at the end of a game."),
+    Option("box_bonus", doc="Points per box (hand won) added to each player's total at the end of a game."),
+    Option(
+        "shutout_rule",
+        choices=("double_total", "double_game_bonus", "double_hand_points", "none"),
+        type=str,
+        doc="When the loser won no hand: double the winner's whole total, double the game bonus, double "
+        "the winner's hand points, or nothing extra.",
+    ),
+    Option(
+        "scoring_sheet",
+        choices=("single", "hollywood"),
+        type=str,
+        doc="single: one game at a time; hollywood: three games scored at once, a player's first win counts "
+        "in game 1, the second in games 1-2, later ones in all three (2 players).",
+    ),
+    Option(
+        "match_mode",
+        choices=("off", "match_points"),
+        type=str,
+        doc="match_points: each game gives its winner 100 plus 25 per hand won and the loser 25 per hand "
+        "won (2 players); off: games are scored on their own.",
+    ),
+    Option("match_games", minimum=1, doc="Games in a match."),
+    Option(
+        "game_end",
+        choices=("target", "fixed_hands"),
+        type=str,
+        doc="target: the game ends when someone reaches target_score; fixed_hands: after num_hands hands.",
+    ),
+    Option(
+        "num_hands",
+        minimum=1,
+        nullable=True,
+        doc="Hands in a game when game_end is fixed_hands; none: twice the number of players.",
+    ),
+    Option(
+        "ring_payout_model",
+        choices=("normalized", "slot_scaled"),
+        type=str,
+        doc="Ring game payout of the 25% beyond the winner's 75%: normalized shares all of it among the "
+        "players less than ring_cutoff_gap behind; slot_scaled gives each non-winner an equal slot "
+        "scaled by closeness, the rest back to the winner.",
+    ),
+    Option(
+        "ring_winner_min_share",
+        choices=(0.75,),
+        type=float,
+        doc="The ring game winner's least share of the pool (fixed at 0.75).",
+    ),
+    Option(
+        "ring_cutoff_gap",
+        doc="In the ring payout, players this many penalty points or more behind the winner get nothing.",
+    ),
 )
+OPTIONS: dict[str, Option] = {o.name: o for o in SCHEMA}
+
+#: the options with a fixed set of values (from SCHEMA)
+CHOICES: dict[str, tuple[Any, ...]] = {o.name: o.choices for o in SCHEMA if o.choices is not None}
+#: the true/false options (from SCHEMA)
+BOOLS: frozenset[str] = frozenset(o.name for o in SCHEMA if o.type is bool)
 
 
 def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
     """The rules of a knock game or preset (any alias) with options applied.
 
-    Raises :class:`InvalidOptionError` naming an unknown game or option, a
-    bad value, or an impossible combination.
+    Raises :class:`InvalidOptionError` naming an unknown game or option (with
+    the closest name), a bad value (with the accepted values and the option's
+    meaning), or an impossible combination.
     """
     key = ALIASES.get(game.lower().strip() if isinstance(game, str) else game)
     if key is None:
-        raise InvalidOptionError(f"unknown knock game {game!r}; known: {', '.join(sorted(ALIASES))}")
+        raise unknown_name_error("knock game", game, canonical_names())
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]
-    known = {f.name for f in dataclasses.fields(KnockRules)} - {"name", "given"}
     for name in options:
-        if name not in known:
-            raise InvalidOptionError(f"unknown option {name!r} for {key}")
+        if name not in OPTIONS:
+            raise unknown_name_error("option", name, OPTIONS, f" for {key}")
+    given = {k: coerce(OPTIONS[k], v) for k, v in options.items()}
     values: dict[str, Any] = {**BASE_GAMES[base], **preset}
-    model = options.get("scoring_model")
+    model = given.get("scoring_model")
     if isinstance(model, str) and model in MODEL_PARAMS and model != values.get("scoring_model", "classic_two_player"):
         values.update(MODEL_PARAMS[model])
-    values.update({k: _plain(v) for k, v in options.items()})
+    values.update(given)
     for name, value in values.items():
-        _check_value(name, value)
-    rules = KnockRules(name=key, given=tuple(sorted(options.items())), **values)
+        check_value(OPTIONS[name], value)
+    rules = KnockRules(name=key, given=tuple(sorted(given.items())), **values)
     _check_combination(rules)
     return rules
 
 
-def _plain(value: Any) -> Any:
-    """numpy integers (and other exact integer types) as plain ints."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
-        return int(value)
-    return value
-
-
-def _check_value(name: str, value: Any) -> None:
-    if name in CHOICES and (value not in CHOICES[name] or type(value) not in {type(c) for c in CHOICES[name]}):
-        raise InvalidOptionError(f"{name} must be one of {CHOICES[name]}, got {value!r}")
-    if name in BOOLS and not isinstance(value, bool):
-        raise InvalidOptionError(f"{name} must be true or false, got {value!r}")
-    if name in NON_NEGATIVE_INTS and (type(value) is not int or not 0 <= value <= MAX_POINTS):
-        raise InvalidOptionError(f"{name} must be an integer in 0..{MAX_POINTS}, got {value!r}")
-    if name == "num_players" and (type(value) is not int or value not in (2, 3, 4)):
-        raise InvalidOptionError(f"num_players must be 2, 3 or 4, got {value!r}")
-    if name in ("max_restocks", "max_turns") and (type(value) is not int or not UNLIMITED <= value <= MAX_POINTS):
-        raise InvalidOptionError(f"{name} must be -1 (unlimited) or a non-negative integer, got {value!r}")
-    if (
-        name in ("match_games", "num_hands")
-        and value is not None
-        and (type(value) is not int or not 1 <= value <= MAX_POINTS)
-    ):
-        raise InvalidOptionError(f"{name} must be a positive integer, got {value!r}")
+def canonical_names() -> list[str]:
+    """The base games and presets by their current names."""
+    return [*BASE_GAMES, *PRESETS]
 
 
 def _check_combination(r: KnockRules) -> None:
@@ -314,3 +515,8 @@ def _check_combination(r: KnockRules) -> None:
         raise InvalidOptionError("ace_upcard_gin_only needs knock_limit_mode='upcard'")
     if r.big_gin_bonus is not None and not two:
         raise InvalidOptionError("big_gin_bonus is a two-player rule")
+
+
+def option_table(rules: KnockRules) -> dict[str, Option]:
+    """Every option with its value in ``rules`` as the default."""
+    return {o.name: dataclasses.replace(o, default=getattr(rules, o.name)) for o in SCHEMA}

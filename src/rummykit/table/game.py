@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from rummykit._random import as_generator
+from rummykit.engine.options import InstanceDoc, options_help
 from rummykit.errors import InvalidCardError, InvalidOptionError
 from rummykit.table.cards import FIRST_JOKER, JOKER, parse_type, parse_types
 from rummykit.table.melds import geometry, parse_meld
-from rummykit.table.rules import TableRules, table_rules
+from rummykit.table.rules import TableRules, option_table, table_rules
 from rummykit.table.state import TableState, table_spec
 
 __all__ = ["TableGame"]
@@ -44,6 +45,10 @@ class TableGame:
     @property
     def num_players(self) -> int:
         return self.rules.num_players
+
+    def options(self) -> dict[str, Any]:
+        """Every option of this game and its value."""
+        return self.rules.options()
 
     def __repr__(self) -> str:
         given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
@@ -103,6 +108,34 @@ class TableGame:
                 f"deck must hold each of the {size} cards of {self.name} once: {_deck_problem(deck, order, size)}"
             )
         return order
+
+
+#: the help text of each set of rules (built on first use)
+_DOCS: dict[TableRules, str] = {}
+_GAME_NOTES = {
+    "rummy": "Traditional Rummy, 2-6 players, one deck (RULES.md §1.5, options §2.1 and §2.6).",
+    "kaluki": "Kaluki (Kalooki), 2-5 players, two decks and jokers (RULES.md §1.4, options §2.1 and §2.5).",
+}
+
+
+def _game_doc(game: TableGame) -> str:
+    """What the game is, then every option with its value here (``help(game)``)."""
+    rules = game.rules
+    doc = _DOCS.get(rules)
+    if doc is None:
+        table = options_help(option_table(rules).values(), indent="    ")
+        preset = "" if rules.name == rules.game else f"  Preset {rules.name}."
+        doc = (
+            f"{_GAME_NOTES[rules.game]}{preset}\n\n"
+            f"    Options (this game's values; ``rummykit.game_options(name)``):\n{table}\n"
+        )
+        if len(_DOCS) < 256:
+            _DOCS[rules] = doc
+    return doc
+
+
+#: ``help(game)``: the game and its options with their values here
+TableGame.__doc__ = InstanceDoc(TableGame.__doc__, _game_doc)  # type: ignore[assignment]
 
 
 def _deck_problem(deck: Sequence[int | str], order: list[int], size: int) -> str:

@@ -14,17 +14,24 @@ belongs to one game or to both (an option of the other game is rejected).
 
 from __future__ import annotations
 
-import dataclasses
-import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rummykit.errors import InvalidOptionError
+from rummykit.engine.options import MAX_POINTS, UNLIMITED, Option, check_value, coerce, unknown_name_error
 
-__all__ = ["ALIASES", "PRESETS", "UNLIMITED", "TableRules", "table_rules"]
-
-UNLIMITED = -1
-MAX_POINTS = 1_000_000
+__all__ = [
+    "ALIASES",
+    "BASE_GAMES",
+    "MAX_POINTS",
+    "OPTIONS",
+    "PRESETS",
+    "SCHEMA",
+    "UNLIMITED",
+    "TableRules",
+    "canonical_names",
+    "table_rules",
+    "option_table",
+]
 
 
 @dataclass(frozen=True)
@@ -102,31 +109,203 @@ class TableRules:
         return {name: getattr(self, name) for name in sorted(OPTIONS[self.game])}
 
 
-_COMMON = {
-    "num_players",
-    "dealer_rotation",
-    "dealer_after_dead_hand",
-    "first_turn_procedure",
-    "forbid_discarding_taken_card",
-    "restock_method",
-    "max_restocks",
-    "max_turns",
-    "go_out_requires_discard",
+#: The options both table games have (RULES.md §2.1; the accepted values of num_players and
+#: restock_method differ by game: see SCHEMA).  No defaults here: they are TableRules' field
+#: defaults with each base game's and preset's overrides.
+_COMMON: tuple[Option, ...] = (
+    Option("num_players", minimum=2, maximum=6, doc="Players at the table (Rummy 2-6, Kaluki 2-5)."),
+    Option(
+        "dealer_rotation",
+        choices=("clockwise", "alternate", "winner_deals"),
+        type=str,
+        doc="Who deals the next hand: the deal passes to the left (clockwise), the players take turns "
+        "(alternate), or the winner of the hand deals (winner_deals).",
+    ),
+    Option(
+        "dealer_after_dead_hand",
+        choices=("same", "next"),
+        type=str,
+        doc="After a hand nobody wins: the same dealer deals again, or the deal passes on.",
+    ),
+    Option(
+        "first_turn_procedure",
+        choices=("normal",),
+        type=str,
+        doc="The first player simply draws (the only rule in table games).",
+    ),
+    Option(
+        "forbid_discarding_taken_card",
+        type=bool,
+        doc="You may not discard the card you just took from the discard pile in the same turn.",
+    ),
+    Option(
+        "restock_method",
+        choices=("reshuffle_keep_top", "turn_over", "block"),
+        type=str,
+        doc="When the stock is empty: shuffle the discards except the top one into a new stock "
+        "(reshuffle_keep_top); turn the pile over unshuffled (turn_over, Rummy); or end the hand "
+        "with no winner (block, Rummy).",
+    ),
+    Option(
+        "max_restocks",
+        minimum=0,
+        unlimited=True,
+        doc="How many times the stock may be rebuilt; -1 or 'unlimited' for no limit, else the hand is "
+        "dead when the stock runs out again.",
+    ),
+    Option(
+        "max_turns",
+        minimum=0,
+        unlimited=True,
+        doc="Engine safeguard: a hand still going after this many turns is dead; -1 or 'unlimited' for no cap.",
+    ),
+    Option(
+        "go_out_requires_discard",
+        type=bool,
+        doc="You must keep a card to discard when you go out (false: you may go out by melding and "
+        "laying off everything).",
+    ),
+)
+_RUMMY: tuple[Option, ...] = (
+    Option(
+        "ace_rank",
+        choices=("low", "high", "high_or_low"),
+        type=str,
+        doc="Where the ace goes in runs: A-2-3 only (low), Q-K-A only (high), or either (high_or_low).",
+    ),
+    Option("ace_value", choices=(1, 11, 15), doc="Points an ace left in the hand counts."),
+    Option("allow_wraparound", type=bool, doc="Runs may go round the corner, e.g. K-A-2."),
+    Option(
+        "rummy_bonus",
+        choices=("double", "flat_25", "flat_10", "none"),
+        type=str,
+        doc="Going rummy (all cards played in one turn, nothing melded before): double the winner's "
+        "points, add 25 or 10, or nothing.",
+    ),
+    Option("no_go_out_first_turn", type=bool, doc="Nobody may go out on their first turn."),
+    Option(
+        "max_melds_per_turn",
+        choices=(UNLIMITED, 1),
+        unlimited=True,
+        doc="New melds a player may lay down per turn: 1, or -1/'unlimited' for any number.",
+    ),
+    Option(
+        "taken_discard_must_be_melded",
+        type=bool,
+        doc="A card taken from the discard pile must be melded or laid off in the same turn.",
+    ),
+    Option(
+        "rummy_scoring",
+        choices=("winner_collects", "penalty"),
+        type=str,
+        doc="winner_collects: the winner scores the cards left in the other hands, first to target_score "
+        "wins; penalty: each loser adds their own cards to a penalty total and when someone reaches "
+        "target_score the lowest total wins.",
+    ),
+    Option("target_score", minimum=1, doc="The score that ends the game."),
+)
+_KALUKI: tuple[Option, ...] = (
+    Option("kaluki_jokers", choices=(2, 4), doc="Jokers in the two-deck pack (106 or 108 cards)."),
+    Option(
+        "initial_meld_min",
+        choices=(40, 51),
+        doc="The least total value of the melds a player first lays down (their opening).",
+    ),
+    Option(
+        "building_counts_toward_opening",
+        type=bool,
+        doc="Cards added to melds on the table count toward the opening total.",
+    ),
+    Option(
+        "unopened_discard_draw",
+        choices=("only_if_used_in_opening", "forbidden", "free"),
+        type=str,
+        doc="Before opening, you may take the discard only to use it in your opening at once "
+        "(only_if_used_in_opening), never (forbidden), or freely (free).",
+    ),
+    Option(
+        "first_turn_upcard_free",
+        type=bool,
+        doc="The first player may take the upcard on their first turn without opening with it.",
+    ),
+    Option("ace_low_runs", type=bool, doc="Runs may also be A-2-3 (the ace low, counting 1 there)."),
+    Option("joker_penalty", choices=(15, 25), doc="Penalty points for a joker left in the hand."),
+    Option(
+        "two_joker_set_release",
+        choices=("two_naturals", "one_natural"),
+        type=str,
+        doc="Taking a joker from a 3-card set with two jokers: add two missing naturals (two_naturals), "
+        "or one natural for one joker (one_natural).",
+    ),
+    Option(
+        "max_build_per_run_end",
+        choices=(UNLIMITED, 2),
+        unlimited=True,
+        doc="Cards you may add to the same end of one run in one turn: 2, or -1/'unlimited'.",
+    ),
+    Option(
+        "released_joker_must_be_played",
+        choices=(True,),
+        type=bool,
+        doc="A joker taken from the table must be played again in the same turn (always on).",
+    ),
+    Option(
+        "unopened_may_release_joker",
+        type=bool,
+        doc="A player who has not opened may take a joker from the table by putting the natural card in its place.",
+    ),
+    Option("call_off_bonus", choices=(20,), doc="Bonus points for going out (fixed at 20)."),
+    Option(
+        "hunt_bonus", choices=(40,), doc="Bonus points for a Hunt: all 13 cards put down in one turn (fixed at 40)."
+    ),
+    Option(
+        "hunt_penalty_mode",
+        choices=("double", "plus_25"),
+        type=str,
+        doc="After a Hunt the others' penalties are doubled (double) or get 25 more (plus_25).",
+    ),
+    Option("hunt_allows_building", type=bool, doc="A Hunt may include cards added to other players' melds."),
+    Option("hunt_requires_opening_min", type=bool, doc="A Hunt must still meet the opening total (initial_meld_min)."),
+    Option("elimination_threshold", minimum=1, doc="Penalty points at which a player is out of the game."),
+    Option(
+        "elimination_compare",
+        choices=("ge", "gt"),
+        type=str,
+        doc="Out on reaching the threshold (ge) or only on going over it (gt).",
+    ),
+    Option(
+        "kaluki_bonus_accounting",
+        choices=("separate", "subtract_from_penalty"),
+        type=str,
+        doc="Bonus points are kept as their own tally (separate) or taken off the caller's penalty "
+        "total (subtract_from_penalty).",
+    ),
+    Option(
+        "kaluki_buy_in",
+        choices=(False,),
+        type=bool,
+        doc="Buying back in after elimination (not supported: always false).",
+    ),
+    Option(
+        "joker_discard_allowed",
+        type=bool,
+        doc="A joker from the hand may be discarded (a joker just taken from the table never may).",
+    ),
+)
+#: Every option of each table game once: accepted values and meaning (RULES.md §2.1, §2.5, §2.6).
+SCHEMA: dict[str, tuple[Option, ...]] = {
+    "rummy": (*_COMMON, *_RUMMY),
+    "kaluki": tuple(
+        replace(o, maximum=5)
+        if o.name == "num_players"
+        else replace(o, choices=("reshuffle_keep_top",))
+        if o.name == "restock_method"
+        else o
+        for o in (*_COMMON, *_KALUKI)
+    ),
 }
-_RUMMY = {
-    "ace_rank",
-    "ace_value",
-    "allow_wraparound",
-    "rummy_bonus",
-    "no_go_out_first_turn",
-    "max_melds_per_turn",
-    "taken_discard_must_be_melded",
-    "rummy_scoring",
-    "target_score",
-}
-_KALUKI = {f.name for f in dataclasses.fields(TableRules) if f.name not in _COMMON | _RUMMY | {"name", "game", "given"}}
-#: the options each game accepts
-OPTIONS: dict[str, frozenset[str]] = {"rummy": frozenset(_COMMON | _RUMMY), "kaluki": frozenset(_COMMON | _KALUKI)}
+#: the options each game accepts, by name
+OPTIONS: dict[str, dict[str, Option]] = {game: {o.name: o for o in schema} for game, schema in SCHEMA.items()}
 
 BASE_GAMES: dict[str, dict[str, Any]] = {
     "rummy": {},
@@ -151,79 +330,45 @@ ALIASES: dict[str, str] = {
     "kaluki_51": "kalooki_51",
 }
 
-CHOICES: dict[str, tuple[Any, ...]] = {
-    "dealer_rotation": ("clockwise", "alternate", "winner_deals"),
-    "dealer_after_dead_hand": ("same", "next"),
-    "first_turn_procedure": ("normal",),
-    "ace_rank": ("low", "high", "high_or_low"),
-    "ace_value": (1, 11, 15),
-    "rummy_bonus": ("double", "flat_25", "flat_10", "none"),
-    "rummy_scoring": ("winner_collects", "penalty"),
-    "kaluki_jokers": (2, 4),
-    "initial_meld_min": (40, 51),
-    "unopened_discard_draw": ("only_if_used_in_opening", "forbidden", "free"),
-    "joker_penalty": (15, 25),
-    "two_joker_set_release": ("two_naturals", "one_natural"),
-    "call_off_bonus": (20,),
-    "hunt_bonus": (40,),
-    "hunt_penalty_mode": ("double", "plus_25"),
-    "elimination_compare": ("ge", "gt"),
-    "kaluki_bonus_accounting": ("separate", "subtract_from_penalty"),
-    "released_joker_must_be_played": (True,),
-    "kaluki_buy_in": (False,),
+#: the options with a fixed set of values per game (from SCHEMA)
+CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
+    game: {name: o.choices for name, o in options.items() if o.choices is not None} for game, options in OPTIONS.items()
 }
-_RESTOCK = {"rummy": ("reshuffle_keep_top", "turn_over", "block"), "kaluki": ("reshuffle_keep_top",)}
-_UNLIMITED_TEXT = ("max_melds_per_turn", "max_build_per_run_end", "max_restocks")
-_SMALL_CHOICES = {"max_melds_per_turn": (UNLIMITED, 1), "max_build_per_run_end": (UNLIMITED, 2)}
-BOOLS = {f.name for f in dataclasses.fields(TableRules) if f.type in ("bool", bool)}
+#: the true/false options (from SCHEMA)
+BOOLS: frozenset[str] = frozenset(o.name for schema in SCHEMA.values() for o in schema if o.type is bool)
 
 
 def table_rules(game: str = "rummy", **options: Any) -> TableRules:
     """The rules of Rummy, Kaluki or a preset (any alias) with options applied.
 
-    Raises :class:`InvalidOptionError` naming an unknown game or option, a
-    bad value (with the allowed values), or an option of the other game.
+    Raises :class:`InvalidOptionError` naming an unknown game or option (with
+    the closest name), a bad value (with the accepted values and the option's
+    meaning), or an option of the other game.
     """
     key = ALIASES.get(game.lower().strip() if isinstance(game, str) else game)
     if key is None:
-        raise InvalidOptionError(f"unknown table game {game!r}; known: {', '.join(sorted(ALIASES))}")
+        raise unknown_name_error("table game", game, canonical_names())
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]
     kind = "kaluki" if base == "kaluki" else "rummy"
+    accepted = OPTIONS[kind]
     for name in options:
-        if name not in OPTIONS[kind]:
+        if name not in accepted:
             other = "rummy" if kind == "kaluki" else "kaluki"
             hint = f" (a {other} option)" if name in OPTIONS[other] else ""
-            raise InvalidOptionError(f"unknown option {name!r} for {key}{hint}")
+            raise unknown_name_error("option", name, accepted, f" for {key}", hint)
     values: dict[str, Any] = {**BASE_GAMES[base], **preset}
-    values.update({k: _plain(k, v) for k, v in options.items()})
+    values.update({k: coerce(accepted[k], v) for k, v in options.items()})
     for name, value in values.items():
-        _check_value(kind, name, value)
+        if name != "game":
+            check_value(accepted[name], value, f" for {kind}" if name == "num_players" else "")
     return TableRules(name=key, given=tuple(sorted(options.items())), **values)
 
 
-def _plain(name: str, value: Any) -> Any:
-    """numpy integers as plain ints; ``"unlimited"`` as -1."""
-    if name in _UNLIMITED_TEXT and value == "unlimited":
-        return UNLIMITED
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
-        return int(value)
-    return value
+def canonical_names() -> list[str]:
+    """The base games and presets by their current names."""
+    return [*BASE_GAMES, *PRESETS]
 
 
-def _check_value(kind: str, name: str, value: Any) -> None:
-    allowed: tuple[Any, ...] | None = CHOICES.get(name) or _SMALL_CHOICES.get(name)
-    if name == "restock_method":
-        allowed = _RESTOCK[kind]
-    if allowed is not None and (value not in allowed or type(value) not in {type(c) for c in allowed}):
-        shown = tuple("unlimited" if v == UNLIMITED and name in _UNLIMITED_TEXT else v for v in allowed)
-        raise InvalidOptionError(f"{name} must be one of {shown}, got {value!r}")
-    if name in BOOLS and not isinstance(value, bool):
-        raise InvalidOptionError(f"{name} must be true or false, got {value!r}")
-    if name == "num_players":
-        low, high = (2, 5) if kind == "kaluki" else (2, 6)
-        if type(value) is not int or not low <= value <= high:
-            raise InvalidOptionError(f"num_players must be {low}..{high} for {kind}, got {value!r}")
-    if name in ("target_score", "elimination_threshold") and (type(value) is not int or not 1 <= value <= MAX_POINTS):
-        raise InvalidOptionError(f"{name} must be an integer in 1..{MAX_POINTS}, got {value!r}")
-    if name in ("max_restocks", "max_turns") and (type(value) is not int or not UNLIMITED <= value <= MAX_POINTS):
-        raise InvalidOptionError(f"{name} must be -1 (unlimited) or a non-negative integer, got {value!r}")
+def option_table(rules: TableRules) -> dict[str, Option]:
+    """Every option of the rules' game with its value in ``rules`` as the default."""
+    return {o.name: replace(o, default=getattr(rules, o.name)) for o in SCHEMA[rules.game]}

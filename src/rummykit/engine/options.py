@@ -1,0 +1,290 @@
+"""Game options as data: one :class:`Option` per option, its validation,
+parsing of command-line text, and "did you mean" suggestions.
+
+A game family declares its options once as a schema (a sequence of
+:class:`Option` without defaults: defaults come from the family's rules
+objects); :func:`rummykit.game_options` fills in each game's defaults.
+
+>>> opt = Option("spade_multiplier", 2, (1, 2, 3), "Multiplier when the upcard is a spade.")
+>>> parse_value(opt, "3")
+3
+>>> parse_value(Option("auto_showdown", True, None, "Score knocks at once.", bool), "no")
+False
+"""
+
+from __future__ import annotations
+
+import builtins
+import difflib
+import numbers
+import textwrap
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rummykit.errors import InvalidOptionError
+
+__all__ = [
+    "InstanceDoc",
+    "MAX_POINTS",
+    "NO_DEFAULT",
+    "UNLIMITED",
+    "Option",
+    "allowed_text",
+    "check_value",
+    "coerce",
+    "describe",
+    "options_help",
+    "parse_assignment",
+    "parse_value",
+    "show_value",
+    "suggest",
+    "unknown_name_error",
+]
+
+#: the value of a count option (``unlimited=True``) meaning "no limit"
+UNLIMITED = -1
+#: bound on every integer option (keeps them within C int range)
+MAX_POINTS = 1_000_000
+
+
+class _NoDefault:
+    """The default of a schema declaration: filled in per game."""
+
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+    def __reduce__(self) -> str:
+        return "NO_DEFAULT"
+
+
+#: placeholder default of a schema declaration (the game's rules give the value)
+NO_DEFAULT: Any = _NoDefault()
+
+_TRUE = ("true", "yes", "1", "on", "y", "t")
+_FALSE = ("false", "no", "0", "off", "n", "f")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option.
+
+    ``default`` is the game's default (:data:`NO_DEFAULT` in a family's schema),
+    ``choices`` the fixed set of values or None for a free number (then
+    ``minimum``..``maximum``), ``doc`` what it does in a player's words, ``type``
+    the value type (bool, int, str or float).  ``unlimited``: -1 (also given as
+    ``"unlimited"``) means no limit; ``nullable``: None (``"none"``) is accepted.
+    """
+
+    name: str
+    default: object = NO_DEFAULT
+    choices: tuple[Any, ...] | None = None
+    doc: str = ""
+    type: builtins.type = int
+    minimum: float | None = None
+    maximum: float | None = None
+    unlimited: bool = False
+    nullable: bool = False
+
+    def check(self, value: object) -> None:
+        """Raise :class:`InvalidOptionError` unless ``value`` is allowed."""
+        check_value(self, value)
+
+    def parse(self, text: str) -> Any:
+        """The typed value of command-line text (see :func:`parse_value`)."""
+        return parse_value(self, text)
+
+
+def show_value(option: Option, value: object) -> str:
+    """A value as a player would type it: true/false, none, unlimited, plain text."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if option.unlimited and value == UNLIMITED and type(value) is int:
+        return "unlimited"
+    return str(value)
+
+
+def allowed_text(option: Option) -> str:
+    """The accepted values in words, e.g. ``"one of ('le', 'lt')"`` or ``"2..4"``."""
+    if option.choices is not None:
+        shown = tuple(
+            "unlimited" if option.unlimited and c == UNLIMITED and type(c) is int else c for c in option.choices
+        )
+        return f"one of {shown}"
+    if option.type is bool:
+        return "true or false"
+    parts: list[str] = []
+    if option.unlimited:
+        parts.append(f"{UNLIMITED} or 'unlimited' (no limit)")
+    if option.nullable:
+        parts.append("None ('none')")
+    low = option.minimum if option.minimum is not None else 0
+    high = option.maximum if option.maximum is not None else MAX_POINTS
+    if option.type is int:
+        low_i, high_i = int(low), int(high)
+        if option.unlimited and low_i == UNLIMITED:
+            low_i = 0
+        span = f"{low_i}..{high_i}" if high_i - low_i < 100 else f"an integer in {low_i}..{high_i}"
+    elif option.type is float:
+        span = f"a number in {low}..{high}"
+    else:
+        span = "text"
+    return " or ".join([*parts, span]) if parts else span
+
+
+def describe(option: Option) -> str:
+    """One line: name, default, accepted values and meaning (for help text)."""
+    default = "" if option.default is NO_DEFAULT else f" = {show_value(option, option.default)}"
+    return f"{option.name}{default}  [{allowed_text(option)}]  {option.doc}"
+
+
+def options_help(options: Iterable[Option], indent: str = "    ", docs: bool = True) -> str:
+    """Help text: one line per option (``name = default  [accepted values]``),
+    followed by its meaning on the next line when ``docs``."""
+    lines: list[str] = []
+    for o in options:
+        default = "" if o.default is NO_DEFAULT else f" = {show_value(o, o.default)}"
+        lines.append(f"{indent}{o.name}{default}  [{allowed_text(o)}]")
+        if docs and o.doc:
+            lines.extend(textwrap.wrap(o.doc, 96, initial_indent=indent * 2, subsequent_indent=indent * 2))
+    return "\n".join(lines)
+
+
+class InstanceDoc:
+    """A class's ``__doc__`` that is the class docstring on the class and
+    ``describe(instance)`` on an instance, so ``help(game)`` shows that
+    game's own options: ``Cls.__doc__ = InstanceDoc(Cls.__doc__, describe)``."""
+
+    def __init__(self, class_doc: str | None, describe: Callable[[Any], str]) -> None:
+        self.class_doc = class_doc
+        self.describe = describe
+
+    def __get__(self, obj: object, cls: object = None) -> str | None:
+        return self.class_doc if obj is None else self.describe(obj)
+
+
+def _bad(option: Option, value: object, suffix: str = "") -> InvalidOptionError:
+    meaning = f" ({option.name}: {option.doc})" if option.doc else ""
+    return InvalidOptionError(f"{option.name} must be {allowed_text(option)}{suffix}, got {value!r:.80}{meaning}")
+
+
+def coerce(option: Option, value: object) -> object:
+    """``value`` in the option's own terms: exact integer types (numpy) as
+    int, ``"unlimited"`` as -1 for a count with no limit; else unchanged."""
+    if option.unlimited and isinstance(value, str) and value.strip().lower() == "unlimited":
+        return UNLIMITED
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
+        return int(value)
+    return value
+
+
+def check_value(option: Option, value: object, suffix: str = "") -> None:
+    """Raise :class:`InvalidOptionError` (naming the option, the accepted
+    values and what the option means) unless ``value`` is allowed.
+    ``suffix`` is added after the accepted values (e.g. ``" for kaluki"``)."""
+    if value is None and (option.nullable or (option.choices is not None and None in option.choices)):
+        return
+    if option.choices is not None:
+        if value not in option.choices or type(value) not in {type(c) for c in option.choices}:
+            raise _bad(option, value, suffix)
+        return
+    if option.type is bool:
+        if not isinstance(value, bool):
+            raise _bad(option, value, suffix)
+        return
+    if option.type is int:
+        low = option.minimum if option.minimum is not None else 0
+        high = option.maximum if option.maximum is not None else MAX_POINTS
+        if type(value) is not int or not (low <= value <= high or (option.unlimited and value == UNLIMITED)):
+            raise _bad(option, value, suffix)
+        return
+    if option.type is float:
+        low = option.minimum if option.minimum is not None else 0
+        high = option.maximum if option.maximum is not None else MAX_POINTS
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= high:
+            raise _bad(option, value, suffix)
+        return
+    if not isinstance(value, option.type):
+        raise _bad(option, value, suffix)
+
+
+def parse_value(option: Option, text: str) -> Any:
+    """The typed value of command-line text for ``option``: ``true``/``false``
+    (also yes/no, 1/0, on/off) for a bool, an integer or number, ``none``
+    where None is allowed, ``unlimited`` for a count with no limit, choice
+    text case-insensitively with ``-`` for ``_``.  Raises
+    :class:`InvalidOptionError` naming the option, the accepted values and
+    what the option means."""
+    if not isinstance(text, str):
+        raise InvalidOptionError(f"{option.name}: expected text to parse, got {text!r:.60}")
+    raw = text.strip()
+    word = raw.lower()
+    if word in ("none", "null") and (option.nullable or (option.choices is not None and None in option.choices)):
+        return None
+    value: Any
+    if option.type is bool:
+        if word in _TRUE:
+            value = True
+        elif word in _FALSE:
+            value = False
+        else:
+            raise _bad(option, text)
+    elif option.type is int:
+        if option.unlimited and word in ("unlimited", "inf", "infinite", "no_limit", "none"):
+            value = UNLIMITED
+        else:
+            try:
+                value = int(word.replace("_", ""), 10)
+            except ValueError:
+                raise _bad(option, text) from None
+    elif option.type is float:
+        try:
+            value = float(word)
+        except ValueError:
+            raise _bad(option, text) from None
+    else:
+        value = raw
+        if option.choices is not None and raw not in option.choices:
+            folded = word.replace("-", "_")
+            value = next((c for c in option.choices if isinstance(c, str) and c.lower() == folded), raw)
+    check_value(option, value)
+    return value
+
+
+def parse_assignment(options: Mapping[str, Option], text: str, game: str = "") -> tuple[str, Any]:
+    """``"name=value"`` as ``(name, typed value)`` for one of ``options``
+    (e.g. ``rummykit.game_options(game)``).  An unknown name raises
+    :class:`InvalidOptionError` with the closest match."""
+    name, sep, value = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep:
+        raise InvalidOptionError(f"expected name=value, got {text!r:.80}")
+    if name not in options:
+        raise unknown_name_error("option", name, options, f" for {game}" if game else "")
+    return name, parse_value(options[name], value)
+
+
+def suggest(name: object, candidates: Iterable[str]) -> str | None:
+    """The candidate closest to ``name`` (difflib), or None if none is close."""
+    if not isinstance(name, str):
+        return None
+    pool = list(candidates)
+    key = name.strip().lower()
+    found = difflib.get_close_matches(key, pool, n=1, cutoff=0.6)
+    if not found:
+        found = difflib.get_close_matches(key.replace("-", "_"), pool, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def unknown_name_error(
+    kind: str, name: object, valid: Iterable[str], where: str = "", hint: str = ""
+) -> InvalidOptionError:
+    """The error for an unknown option or game name: the closest valid name
+    ("did you mean ...?") and the list of valid names.  ``where`` follows the
+    name (e.g. ``" for gin"``), ``hint`` follows that (e.g. ``" (a kaluki option)"``)."""
+    names = sorted(valid)
+    best = suggest(name, names)
+    guess = f"; did you mean {best!r}?" if best is not None else ""
+    return InvalidOptionError(f"unknown {kind} {name!r:.80}{where}{hint}{guess} Valid: {', '.join(names)}")
