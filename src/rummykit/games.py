@@ -42,7 +42,7 @@ def _canonical(name: object) -> tuple[str, str]:
         return "knock", KNOCK_ALIASES[key]
     if key in TABLE_ALIASES:
         return "table", TABLE_ALIASES[key]
-    raise unknown_name_error("game", name, game_names(aliases=False))
+    raise unknown_name_error("game", name, game_names(aliases=False), aliases={**KNOCK_ALIASES, **TABLE_ALIASES})
 
 
 def game_options(name: str) -> dict[str, Option]:

@@ -279,12 +279,16 @@ def suggest(name: object, candidates: Iterable[str]) -> str | None:
 
 
 def unknown_name_error(
-    kind: str, name: object, valid: Iterable[str], where: str = "", hint: str = ""
+    kind: str, name: object, valid: Iterable[str], where: str = "", hint: str = "", aliases: Mapping[str, str] = {}
 ) -> InvalidOptionError:
     """The error for an unknown option or game name: the closest valid name
     ("did you mean ...?") and the list of valid names.  ``where`` follows the
-    name (e.g. ``" for gin"``), ``hint`` follows that (e.g. ``" (a kaluki option)"``)."""
+    name (e.g. ``" for gin"``), ``hint`` follows that (e.g. ``" (a kaluki
+    option)"``, then no other name is suggested); ``aliases`` (other accepted
+    name -> valid name) are matched too, and their valid name suggested."""
     names = sorted(valid)
-    best = suggest(name, names)
-    guess = f"; did you mean {best!r}?" if best is not None else ""
-    return InvalidOptionError(f"unknown {kind} {name!r:.80}{where}{hint}{guess} Valid: {', '.join(names)}")
+    best = None if hint else suggest(name, [*names, *aliases])
+    if best is not None:
+        best = aliases.get(best, best)
+    guess = f" (did you mean {best!r}?)" if best is not None else ""
+    return InvalidOptionError(f"unknown {kind} {name!r:.80}{where}{hint}{guess}; valid {kind}s: {', '.join(names)}")

@@ -472,7 +472,7 @@ def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
     """
     key = ALIASES.get(game.lower().strip() if isinstance(game, str) else game)
     if key is None:
-        raise unknown_name_error("knock game", game, canonical_names())
+        raise unknown_name_error("knock game", game, canonical_names(), aliases=ALIASES)
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]
     for name in options:
         if name not in OPTIONS:

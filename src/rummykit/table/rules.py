@@ -347,7 +347,7 @@ def table_rules(game: str = "rummy", **options: Any) -> TableRules:
     """
     key = ALIASES.get(game.lower().strip() if isinstance(game, str) else game)
     if key is None:
-        raise unknown_name_error("table game", game, canonical_names())
+        raise unknown_name_error("table game", game, canonical_names(), aliases=ALIASES)
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]
     kind = "kaluki" if base == "kaluki" else "rummy"
     accepted = OPTIONS[kind]
