@@ -298,7 +298,7 @@ def test_help_of_game_lists_every_game_and_option() -> None:
         for option in rk.game_options(base).values():
             assert f"{option.name} = {show_value(option, option.default)}" in text
             assert engine_options.allowed_text(option) in text
-    assert "gin_matchplay" in text and "knock_compare = lt" in text
+    assert "gin_matchplay" in text and "knock_compare=lt" in text
 
 
 @pytest.mark.parametrize("name", CANONICAL)

@@ -4,6 +4,7 @@ discoverable (also ``help(rummykit.Game)``)."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 from typing import Any
 
@@ -98,9 +99,10 @@ def _games_help() -> str:
         if key in presets:
             base = game_options(presets[key])
             changed = [
-                f"{o.name} = {show_value(o, o.default)}" for o in options.values() if o.default != base[o.name].default
+                f"{o.name}={show_value(o, o.default)}" for o in options.values() if o.default != base[o.name].default
             ]
-            lines.append(f"{key}{also}: {presets[key]} with " + (", ".join(changed) or "its defaults"))
+            text = f"{key}{also}: {presets[key]} with " + (", ".join(changed) or "its defaults")
+            lines.extend(textwrap.wrap(text, 100, subsequent_indent="    ", break_on_hyphens=False))
             continue
         lines.append(f"{key}{also}:")
         lines.append(options_help(options.values(), indent="    ", docs=False))

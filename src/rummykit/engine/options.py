@@ -107,19 +107,17 @@ def show_value(option: Option, value: object) -> str:
 
 
 def allowed_text(option: Option) -> str:
-    """The accepted values in words, e.g. ``"one of ('le', 'lt')"`` or ``"2..4"``."""
+    """The accepted values as a player types them, e.g. ``"one of: le, lt"`` or ``"2..6"``."""
     if option.choices is not None:
-        shown = tuple(
-            "unlimited" if option.unlimited and c == UNLIMITED and type(c) is int else c for c in option.choices
-        )
-        return f"one of {shown}"
+        shown = [show_value(option, c) for c in option.choices]
+        return shown[0] if len(shown) == 1 else f"one of: {', '.join(shown)}"
     if option.type is bool:
         return "true or false"
     parts: list[str] = []
     if option.unlimited:
         parts.append(f"{UNLIMITED} or 'unlimited' (no limit)")
     if option.nullable:
-        parts.append("None ('none')")
+        parts.append("none")
     low = option.minimum if option.minimum is not None else 0
     high = option.maximum if option.maximum is not None else MAX_POINTS
     if option.type is int:
@@ -167,7 +165,7 @@ class InstanceDoc:
 
 def _bad(option: Option, value: object, suffix: str = "") -> InvalidOptionError:
     meaning = f" ({option.name}: {option.doc})" if option.doc else ""
-    return InvalidOptionError(f"{option.name} must be {allowed_text(option)}{suffix}, got {value!r:.80}{meaning}")
+    return InvalidOptionError(f"{option.name} must be {allowed_text(option)}{suffix}; got {value!r:.80}{meaning}")
 
 
 def coerce(option: Option, value: object) -> object:
