@@ -159,7 +159,9 @@ BASE_GAMES: dict[str, dict[str, Any]] = {
     ),
 }
 
-#: Named presets (RULES.md §2.7): (base game, overrides).
+#: Named presets (RULES.md §2.7): (base game, overrides).  gin_matchplay, oklahoma_bonus_penalty and
+#: oklahoma_ring were gin_seed000, oklahoma_seed002 and oklahoma_ring_seed003 (their sources S000,
+#: S002, S003); the old names stay accepted (RENAMED).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "gin_classic_pagat": ("gin", dict(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_rule="double_game_bonus")),
     "gin_matchplay": ("gin", dict(knock_compare="lt", match_mode="match_points")),
@@ -264,8 +266,8 @@ SCHEMA: tuple[Option, ...] = (
     Option(
         "auto_showdown",
         type=bool,
-        doc="After a knock the engine melds the defenders' cards and makes their lay-offs itself; false: "
-        "the defenders do it move by move.",
+        doc="After a knock the engine finds each defender's best melds and lay-offs itself; false: the "
+        "defenders declare them move by move (manual showdown).",
     ),
     # §2.2 knocking, lay-offs, stock end
     Option(
@@ -470,7 +472,7 @@ def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
     the closest name), a bad value (with the accepted values and the option's
     meaning), or an impossible combination.
     """
-    key = ALIASES.get(game.lower().strip() if isinstance(game, str) else game)
+    key = ALIASES.get(game.lower().strip()) if isinstance(game, str) else None
     if key is None:
         raise unknown_name_error("knock game", game, canonical_names(), aliases=ALIASES)
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]

@@ -345,7 +345,7 @@ def table_rules(game: str = "rummy", **options: Any) -> TableRules:
     the closest name), a bad value (with the accepted values and the option's
     meaning), or an option of the other game.
     """
-    key = ALIASES.get(game.lower().strip() if isinstance(game, str) else game)
+    key = ALIASES.get(game.lower().strip()) if isinstance(game, str) else None
     if key is None:
         raise unknown_name_error("table game", game, canonical_names(), aliases=ALIASES)
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]
