@@ -248,6 +248,8 @@ def test_parse_values() -> None:
         ("gin", "knock_compare", "less"),
         ("gin", "big_gin_bonus", "40"),
         ("gin", "max_restocks", "lots"),
+        ("gin", "max_restocks", "none"),
+        ("gin", "num_players", "3.5"),
         ("rummy", "max_melds_per_turn", "2"),
     ],
 )
@@ -331,3 +333,12 @@ def test_numpy_ints_and_unlimited_text_are_accepted() -> None:
     assert game.rules.max_restocks == UNLIMITED
     rummy = rk.Game("rummy", max_melds_per_turn="unlimited").rules
     assert isinstance(rummy, TableRules) and rummy.max_melds_per_turn == UNLIMITED
+
+
+def test_options_pickle() -> None:
+    import pickle
+
+    options = rk.game_options("oklahoma_ring")
+    assert pickle.loads(pickle.dumps(options)) == options
+    schema = pickle.loads(pickle.dumps(knock.SCHEMA))
+    assert schema == knock.SCHEMA and schema[0].default is NO_DEFAULT

@@ -230,7 +230,7 @@ def parse_value(option: Option, text: str) -> Any:
         else:
             raise _bad(option, text)
     elif option.type is int:
-        if option.unlimited and word in ("unlimited", "inf", "infinite", "no_limit", "none"):
+        if option.unlimited and word in ("unlimited", "inf", "infinite"):
             value = UNLIMITED
         else:
             try:
