@@ -23,7 +23,7 @@ def test_same_seed_same_result_for_any_worker_count() -> None:
 def test_seats_rotate_over_each_deal() -> None:
     result = rk.tournament(["greedy", "random", "random"], "oklahoma-rummy", hands=9, seed=1, num_players=3)
     assert [r.deal for r in result.records] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
-    assert [r.seats for r in result.records[:3]] == [(0, 1, 2), (2, 0, 1), (1, 2, 0)]
+    assert [r.seats for r in result.records[:3]] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]  # by agent
     greedy = result.agents[0]
     assert greedy.decided == sum(r.winner is not None for r in result.records)
 

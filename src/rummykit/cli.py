@@ -2,12 +2,14 @@
 
 Subcommands: ``play`` (a match against an agent in the terminal), ``tournament`` (agents
 against each other, with statistics), ``analyse`` (melds, deadwood and the best discard of a
-hand), ``replay`` (step through a hand history) and ``bench`` (a quick speed report).
+hand; Kaluki hands with jokers too), ``replay`` (step through a hand or match record),
+``rules`` (the games, presets and each game's options) and ``bench`` (a quick speed report).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -16,27 +18,74 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit.analysis import best_discard, best_melds, discard_deadwoods
 from rummykit.cards import to_mask
-from rummykit.errors import RummykitError
-from rummykit.play import card_markup
+from rummykit.errors import InvalidCardError, InvalidOptionError, RummykitError
+from rummykit.render import card_markup, plural
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+_JOKER_WORDS = frozenset({"jk", "joker", "jo", "🃏"})
+
 
 def _console() -> Console:
-    from rich.console import Console
+    from rummykit.render import console
 
-    return Console(highlight=False)
+    return console()  # type: ignore[no-any-return]
+
+
+def _game_options(game: str, texts: Sequence[str]) -> dict[str, Any]:
+    """``--option name=value`` texts as typed values for ``game`` (unknown names and bad
+    values raise InvalidOptionError naming the valid ones)."""
+    from rummykit.engine.options import parse_assignment
+    from rummykit.games import game_options
+
+    options = game_options(game)
+    return dict(parse_assignment(options, text, game) for text in texts)
+
+
+def _is_kaluki(game: str | None) -> bool:
+    if game is None:
+        return False
+    from rummykit.games import Game
+
+    rules: Any = Game(game).rules
+    return bool(getattr(rules, "is_kaluki", False))
 
 
 def _analyse(args: argparse.Namespace) -> int:
+    text = " ".join(args.cards)
+    tokens = text.replace(",", " ").split()
+    if _is_kaluki(args.game) or any(t.lower() in _JOKER_WORDS for t in tokens):
+        return _analyse_two_decks(args, text)
+    if args.game is not None:
+        from rummykit.games import Game
+
+        rules: Any = Game(args.game).rules
+        if not hasattr(rules, "aces"):
+            raise InvalidOptionError(f"analyse --game: {args.game} is not a one-deck knock game or kaluki")
+    try:
+        hand = to_mask(text)
+    except InvalidCardError as err:
+        if "duplicate" in str(err):
+            raise InvalidCardError(f"{err} (a two-deck Kaluki hand? add --game kaluki)") from None
+        raise
+    n = hand.bit_count()
+    if args.forbidden and not (n == 11 or args.discard):
+        raise InvalidOptionError(
+            f"--forbidden names a card the discard may not be, for an 11-card hand or with --discard; "
+            f"this hand has {plural(n, 'card')}"
+        )
+    _show_one_deck(hand, args)
+    return 0
+
+
+def _show_one_deck(hand: int, args: argparse.Namespace) -> None:
     from rich.table import Table
 
     console = _console()
-    hand = to_mask(" ".join(args.cards))
     n = hand.bit_count()
     best = best_melds(hand, aces=args.aces)
-    console.print(f"[bold]{n} cards[/], least deadwood [bold]{best.deadwood}[/]")
+    console.print(f"[bold]{plural(n, 'card')}[/], least deadwood [bold]{best.deadwood}[/]")
     table = Table(show_header=True, header_style="bold")
     table.add_column("melds")
     table.add_column("deadwood")
@@ -48,24 +97,112 @@ def _analyse(args: argparse.Namespace) -> int:
     if n == 11 or args.discard:
         choice = best_discard(hand, forbidden=args.forbidden, aces=args.aces)
         after = best_melds(hand & ~(1 << choice.card), aces=args.aces)
-        console.print(
-            f"best discard [bold]{card_markup(choice.card)}[/] leaves deadwood [bold]{choice.deadwood}[/]: {after}"
-        )
+        shown = "  ".join(f"\\[{' '.join(card_markup(c) for c in m.cards)}]" for m in after.melds)
+        left = " ".join(card_markup(c) for c in after.deadwood_cards) or "no deadwood"
+        best_text = f"best discard [bold]{card_markup(choice.card)}[/] leaves deadwood [bold]{choice.deadwood}[/]"
+        console.print(f"{best_text}: {shown} {left}")
         per_card = sorted(discard_deadwoods(hand, aces=args.aces).items(), key=lambda kv: (kv[1], -kv[0]))
         console.print("after each discard: " + ", ".join(f"{card_markup(c)} {dw}" for c, dw in per_card))
+
+
+def _analyse_two_decks(args: argparse.Namespace, text: str) -> int:
+    """A Kaluki hand (two decks and jokers): least penalty, opening value, best discard."""
+    from rich.table import Table
+
+    from rummykit.games import Game
+    from rummykit.multideck import JOKER, MultiArrangement, multi_best_melds, multi_opening, parse_multi
+
+    game = args.game or "kaluki"
+    rules: Any = Game(game).rules
+    if not getattr(rules, "is_kaluki", False):
+        raise InvalidOptionError(f"a hand with jokers is a Kaluki hand: --game {game} is not kaluki")
+    settings = dict(ace_low_runs=rules.ace_low_runs, joker_penalty=rules.joker_penalty)
+    types = parse_multi(text)
+    n = len(types)
+    console = _console()
+
+    def markup(cards: Sequence[int]) -> str:
+        return " ".join(card_markup(t) for t in cards) or "-"
+
+    def meld_markup(arrangement: MultiArrangement) -> str:
+        return "\n".join(
+            " ".join(
+                f"{card_markup(JOKER)}={card_markup(r)}" if c == JOKER and m.kind == "run" else card_markup(c)
+                for c, r in zip(m.cards, m.represents)
+            )
+            for m in arrangement.melds
+        )
+
+    best = multi_best_melds(types, **settings)
+    assert best is not None
+    console.print(
+        f"[bold]{plural(n, 'card')}[/] ({rules.name}, two decks), least penalty [bold]{best.penalty}[/] "
+        f"(cards left in hand; a joker costs {rules.joker_penalty})"
+    )
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("melds")
+    table.add_column("left in hand")
+    table.add_row(meld_markup(best) or "-", markup(best.left))
+    console.print(table)
+    need = rules.initial_meld_min
+    opening = multi_opening(types, need, **settings)
+    if opening is not None:
+        console.print(f"can open: melds worth [bold]{opening.value}[/] ({need} needed)")
+    else:
+        most = multi_best_melds(types, objective="value", **settings)
+        value = most.value if most is not None else 0
+        console.print(f"cannot open yet: the melds are worth at most {value} ({need} needed)")
+    forbidden = parse_multi(args.forbidden)[0] if args.forbidden else None
+    if args.forbidden and not (n == rules.hand_size + 1 or args.discard):
+        raise InvalidOptionError(
+            f"--forbidden names a card the discard may not be, for a {rules.hand_size + 1}-card hand or with "
+            f"--discard; this hand has {plural(n, 'card')}"
+        )
+    if n == rules.hand_size + 1 or args.discard:
+        after: dict[int, int] = {}
+        for t in sorted(set(types)):
+            if t == forbidden:
+                continue
+            rest = list(types)
+            rest.remove(t)
+            left = multi_best_melds(rest, **settings)
+            assert left is not None
+            after[t] = left.penalty
+        per_card = sorted(after.items(), key=lambda kv: (kv[1], -kv[0]))
+        card, penalty = per_card[0]
+        console.print(f"best discard [bold]{card_markup(card)}[/] leaves penalty [bold]{penalty}[/]")
+        console.print("after each discard: " + ", ".join(f"{card_markup(c)} {p}" for c, p in per_card))
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
+    from rummykit.games import game_options
     from rummykit.play import play
 
+    options = game_options(args.game)
+    chosen: dict[str, Any] = {}
+    if args.players is not None:
+        chosen.update(_game_options(args.game, [f"num_players={args.players}"]))
+    if args.target is not None:
+        key = next((k for k in ("target_score", "elimination_threshold") if k in options), None)
+        if key is None:
+            raise InvalidOptionError(f"{args.game} has no target score")
+        chosen.update(_game_options(args.game, [f"{key}={args.target}"]))
+    chosen.update(_game_options(args.game, args.option))
     vs = args.vs if args.vs != "ismcts" else f"ismcts:iterations={args.iterations}"
-    return play(args.game, vs, args.seed)
+    return play(args.game, vs, args.seed, options=chosen, save=args.save)
 
 
 def _tournament(args: argparse.Namespace) -> int:
     from rummykit.tournaments import tournament
 
+    if args.plot:
+        try:
+            importlib.import_module("matplotlib")
+        except ImportError:
+            raise InvalidOptionError(
+                "--plot needs matplotlib: pip install 'rummykit[plot]' (or pip install matplotlib)"
+            ) from None
     result = tournament(
         args.agents,
         args.game,
@@ -75,13 +212,19 @@ def _tournament(args: argparse.Namespace) -> int:
         progress=args.progress,
         backend=args.backend,
         address=args.address,
+        save_records=args.save_records,
+        **_game_options(args.game, args.option),
     )
     console = _console()
     console.print(result.table())
+    for note in result.notes():
+        console.print(note)
     for path, write in ((args.json, result.to_json), (args.csv, result.to_csv), (args.plot, result.plot)):
         if path:
             write(path)
             console.print(f"wrote {path}")
+    if args.save_records:
+        console.print(f"wrote {plural(result.hands, 'hand record')} to {args.save_records}")
     return 0
 
 
@@ -91,6 +234,76 @@ def _replay(args: argparse.Namespace) -> int:
     text = Path(args.record).read_text(encoding="utf-8") if args.record != "-" else sys.stdin.read()
     interactive = sys.stdin.isatty() and args.record != "-" and not args.all
     return replay(text, read=input if interactive else None)
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from rummykit.games import KNOCK_ALIASES, TABLE_ALIASES, game_names, game_options, game_presets
+
+    console = _console()
+    tty = sys.stdout.isatty()
+    presets = game_presets()
+    if args.name is None:
+        aliases: dict[str, list[str]] = {}
+        for alias, key in {**KNOCK_ALIASES, **TABLE_ALIASES}.items():
+            if alias != key:
+                aliases.setdefault(key, []).append(alias)
+        names: list[tuple[str, ...]] = [
+            (
+                name,
+                f"preset of {presets[name]}" if name in presets else "game",
+                ", ".join(sorted(aliases.get(name, []))),
+            )
+            for name in sorted(game_names(aliases=False), key=lambda g: (presets.get(g, g), g in presets, g))
+        ]
+        _print_rows(console, tty, ("name", "what", "also called"), names)
+        console.print("the options of one: rummykit rules NAME; play one with rummykit play NAME --option name=value")
+        return 0
+    from rummykit.engine.options import allowed_text, show_value
+
+    options = game_options(args.name)
+    base = game_options(presets[key]) if (key := _canonical_name(args.name)) in presets else None
+    rows: list[tuple[str, ...]] = []
+    for o in options.values():
+        default = show_value(o, o.default)
+        if base is not None and base[o.name].default != o.default:
+            default += f" (preset; {presets[key]}: {show_value(o, base[o.name].default)})"
+        rows.append((o.name, default, allowed_text(o), o.doc))
+    what = f"a preset of {presets[key]}" if key in presets else "a game"
+    console.print(f"{key}: {what}; {plural(len(rows), 'option')} (rummykit play {key} --option name=value)")
+    _print_rows(console, tty, ("option", "default", "allowed", "meaning"), rows)
+    return 0
+
+
+def _canonical_name(name: str) -> str:
+    from rummykit.games import KNOCK_ALIASES, TABLE_ALIASES
+
+    key = name.lower().strip()
+    return {**KNOCK_ALIASES, **TABLE_ALIASES}.get(key, key)
+
+
+def _print_rows(console: Any, tty: bool, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    """A rich table on a terminal (the last column takes the room left); piped, one plain
+    line per row: ``name = default  [allowed]  meaning`` for options, else aligned cells."""
+    if tty:
+        from rich.table import Table
+
+        table = Table(show_header=True, header_style="bold", expand=True)
+        for i, title in enumerate(header):
+            last = i == len(header) - 1
+            table.add_column(title, no_wrap=i == 0, ratio=1 if last else None, max_width=None if last else 24)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+        return
+    from rich.markup import escape
+
+    if tuple(header[:3]) == ("option", "default", "allowed"):
+        for name, default, allowed, meaning in rows:
+            console.print(escape(f"{name} = {default}  [{allowed}]  {meaning}"))
+        return
+    widths = [max((len(r[i]) for r in rows), default=0) for i in range(len(header))]
+    for row in rows:
+        console.print(escape("  ".join(c.ljust(w) for c, w in zip(row[:-1], widths)) + "  " + row[-1]).rstrip())
 
 
 def _rate(run: Callable[[], int], seconds: float = 0.4) -> float:
@@ -185,28 +398,49 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from rummykit import __version__
     from rummykit.agents import AGENT_NAMES
 
     parser = argparse.ArgumentParser(prog="rummykit", description="The rummykit engine.")
+    parser.add_argument("--version", action="version", version=f"rummykit {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
+    option_help = "a game option, name=value (repeatable; rummykit rules GAME lists them)"
 
     play = commands.add_parser("play", help="play a match against an agent in the terminal")
     play.add_argument(
         "game",
         nargs="?",
         default="gin",
-        help="game name (default gin): gin, oklahoma-gin, oklahoma-rummy, rummy, kaluki",
+        help="game name (default gin): gin, oklahoma-gin, oklahoma-rummy, rummy, kaluki, or a preset (rummykit rules)",
     )
     play.add_argument("--vs", default="greedy", help="the opponent: greedy (default), ismcts or random")
     play.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move (default 200)")
     play.add_argument("--seed", type=int, default=None, help="seed of the match (default: fresh entropy)")
+    play.add_argument("--players", type=int, help="number of players (you and the agents; default: the game's)")
+    play.add_argument(
+        "--target", type=int, help="the score that ends the match (Kaluki: the penalty total that puts a player out)"
+    )
+    play.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=option_help)
+    play.add_argument(
+        "--save", metavar="FILE", help="write the match record (every hand, for rummykit replay) after each hand"
+    )
     play.set_defaults(run=_play)
 
-    tour = commands.add_parser("tournament", help="agents play many seeded hands against each other")
+    tour = commands.add_parser(
+        "tournament",
+        help="agents play many seeded hands against each other",
+        description=(
+            "Agents play seeded hands, each deal once per seat rotation.  In the CSV and JSON every "
+            "per-agent value is indexed by agent (the order given): seat_J / seats[J] is the seat agent J "
+            "sat in (seat 0 deals), points_J / points[J] its points, winner an agent index (empty or null: "
+            "a dead hand, nobody won)."
+        ),
+    )
     tour.add_argument(
         "agents", nargs="+", help=f"one agent per seat: {', '.join(AGENT_NAMES)}, with settings: ismcts:iterations=100"
     )
     tour.add_argument("--game", default="oklahoma-gin", help="game name (default oklahoma-gin)")
+    tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=option_help)
     tour.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
     tour.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default 0)")
     tour.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
@@ -218,19 +452,33 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", help="write the summary and every hand as JSON")
     tour.add_argument("--csv", help="write one CSV row per hand")
     tour.add_argument("--plot", help="write a PNG of the running score difference and outcome mix (matplotlib)")
+    tour.add_argument(
+        "--save-records", metavar="DIR", help="write each hand's record (hand_N.json, for rummykit replay) into DIR"
+    )
     tour.set_defaults(run=_tournament)
 
     analyse = commands.add_parser("analyse", aliases=["analyze"], help="best melds, deadwood and discard of a hand")
-    analyse.add_argument("cards", nargs="+", help='card text, e.g. "AS 2S 3S 7H 7D 7C 9S TS JS KD"')
+    analyse.add_argument(
+        "cards", nargs="+", help='card text, e.g. "AS 2S 3S 7H 7D 7C 9S TS JS KD"; a joker (Kaluki): Jk'
+    )
     analyse.add_argument("--aces", choices=["low", "high", "both"], default="low", help="ace rank in runs")
-    analyse.add_argument("--forbidden", help="a card that may not be discarded (just taken)")
+    analyse.add_argument(
+        "--game", help="the game whose rules to use: kaluki for a two-deck hand (jokers imply it), or a knock game"
+    )
+    analyse.add_argument(
+        "--forbidden", help="a card the discard may not be (just taken): with an 11-card hand or --discard"
+    )
     analyse.add_argument("--discard", action="store_true", help="show the best discard for any hand size")
     analyse.set_defaults(run=_analyse)
 
-    replay = commands.add_parser("replay", help="step through a hand history (state.to_json())")
-    replay.add_argument("record", help="the JSON record file (- for stdin)")
+    replay = commands.add_parser("replay", help="step through a hand record (state.to_json()) or a match record")
+    replay.add_argument("record", help="the JSON record file (- for stdin): a hand, or a match from play --save")
     replay.add_argument("--all", action="store_true", help="print every step without waiting")
     replay.set_defaults(run=_replay)
+
+    rules = commands.add_parser("rules", help="the games and presets, or one game's options")
+    rules.add_argument("name", nargs="?", help="a game or preset: list its options (default: list the games)")
+    rules.set_defaults(run=_rules)
 
     bench = commands.add_parser("bench", help="a quick speed report of the core and playouts")
     bench.set_defaults(run=_bench)

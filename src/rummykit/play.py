@@ -1,49 +1,72 @@
 """Terminal UIs: a person plays a whole match against an agent (``rummykit play``), and a hand
-history is stepped through (``rummykit replay``).
+or match record is stepped through (``rummykit replay``).
 
-The person sits in seat 0.  Their hand is shown sorted by suit with coloured suits; ``hint``
-shows the greedy choice, ``help`` the commands, ``quit`` ends the match.
+The person sits in seat 0.  Their hand is shown sorted by suit with coloured suits (one card
+style everywhere: ``7♥``, a joker ``Jk``; cards are typed ``7h``, ``th``, ``jk`` or as shown);
+``moves`` lists the legal moves, ``hint`` shows the greedy choice, ``help`` the commands,
+``quit`` ends the match.
 
 * Knock games (Gin, Oklahoma Gin, Oklahoma Rummy): the hand, then the melds of its
   least-deadwood arrangement and the deadwood; moves are typed as card text (``7h``
-  discards, ``knock 9c``, ``draw``, ``take``, ``pass``).
-* Table games (Rummy, Kaluki): the table melds, numbered, with their owners, the hand with
-  its jokers, whether each seat has opened (Kaluki: the first melds must be worth
-  ``initial_meld_min``, 40 by default); moves are the engine's action text
-  (``draw``, ``take``, ``meld 7h 8h 9h``, ``lay off 7h on 2``, ``discard 7h`` or just ``7h``,
-  ``release 9s from 1``); ``moves`` lists the legal ones.  The match is a
-  :class:`~rummykit.table.match.TableMatch`: running scores after every hand.
+  discards, ``knock 9c``, ``knock`` alone for the best knock, ``draw``, ``take``, ``pass``).
+  ``knock`` when the player cannot knock says why (draw first; the deadwood after the best
+  discard is over the knock limit).
+* Table games (Rummy, Kaluki): the table melds, numbered, with their owners, how many cards
+  every player holds, the hand with its jokers, whether each seat has opened (Kaluki: the
+  first melds must be worth ``initial_meld_min``, 40 by default); moves are the engine's
+  action text (``draw``, ``take``, ``meld 7h 8h 9h``, ``lay off 7h on 2`` (the end that fits
+  is found; ``low`` or ``high`` only when both fit), ``discard 7h`` or just ``7h``,
+  ``release 9s from 1``).  The match is a :class:`~rummykit.table.match.TableMatch`:
+  running scores after every hand.
+
+``save`` writes a match record (``{"format": "rummykit-match", "hands": [...]}``, each hand
+a ``state.to_json()`` record, the unfinished one included) after every hand and on quitting;
+:func:`replay` reads it, or a single hand record.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from rummykit.agents import GreedyAgent, make_agent
-from rummykit.analysis import best_melds
-from rummykit.cards import Card, from_mask
-from rummykit.errors import RummykitError
+from rummykit.analysis import discard_deadwoods
+from rummykit.cards import from_mask
+from rummykit.errors import IllegalActionError, RummykitError
 from rummykit.games import Game
-from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action
+from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action, parse_action
 from rummykit.knock.game import KnockGame
 from rummykit.knock.match import Match
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
+from rummykit.render import (
+    card_markup,
+    cards_in_text,
+    cards_markup,
+    hand_markup,
+    plural,
+    table_card_markup,
+    table_hand_markup,
+    table_meld_markup,
+)
 from rummykit.table.actions import DRAW as TABLE_DRAW
 from rummykit.table.actions import TAKE as TABLE_TAKE
-from rummykit.table.cards import JOKER, card_type, types_of
 from rummykit.table.match import TableMatch
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
 
-__all__ = ["card_markup", "hand_markup", "play", "replay"]
+__all__ = ["card_markup", "hand_markup", "load_records", "play", "replay"]
 
-SUIT_STYLES = ("green", "blue", "red", "bold")  # four-colour deck: clubs, diamonds, hearts, spades
+MATCH_FORMAT = "rummykit-match"
 
-_HELP = """moves: a card to discard (7h), knock 9c (or knock: the best knock card), draw, take, pass, big gin
-other: hint (the greedy move), help, quit"""
+_TYPING = "cards: rank and suit letter (7h, th for the ten of hearts, jk a joker) or as shown (7♥)"
+
+_HELP = f"""moves: a card to discard (7h), knock 9c (or knock: the best knock card), draw, take, pass, big gin
+{_TYPING}
+other: moves (the legal moves), hint (the greedy move), help, quit"""
 
 _PROMPTS = {
     Phase.OFFER_NONDEALER: "take the upcard {top} or pass?",
@@ -53,42 +76,12 @@ _PROMPTS = {
     Phase.DISCARD: "discard a card (e.g. {example}) or knock with one (knock {example})",
     Phase.LAST_CHANCE: "take {top} to knock at once, or pass (the hand is then dead)",
     Phase.KNOCK_ONLY: "you must knock: knock <card>",
+    Phase.SHOWDOWN: "lay off or meld your cards against the knock (moves lists them), then done",
 }
 
 
 class Quit(Exception):
     """The person typed ``quit`` (or closed the input)."""
-
-
-JOKER_STYLE = "bold magenta"
-
-
-def card_markup(card: int) -> str:
-    """Rich markup of a card (an id, or :data:`~rummykit.table.cards.JOKER` for a joker)
-    with its suit colour, e.g. ``[red]7♥[/]``."""
-    if card == JOKER:
-        return f"[{JOKER_STYLE}]Jk[/]"
-    c = Card(card)
-    return f"[{SUIT_STYLES[c.suit]}]{c.symbol}[/]"
-
-
-def _cards_markup(cards: Any) -> str:
-    return " ".join(card_markup(c) for c in cards) or "-"
-
-
-def hand_markup(mask: int, aces: str = "low") -> list[str]:
-    """Lines showing a hand: by suit, then the least-deadwood melds and the deadwood."""
-    cards = from_mask(mask)
-    by_suit = "   ".join(
-        _cards_markup([c for c in cards if c.suit == s]) for s in range(4) if any(c.suit == s for c in cards)
-    )
-    best = best_melds(mask, aces=aces)
-    melds = "  ".join(f"[{_cards_markup(m.cards)}]" for m in best.melds) or "none"
-    return [
-        f"  hand      {by_suit}",
-        f"  melds     {melds}",
-        f"  deadwood  {_cards_markup(best.deadwood_cards)} ({best.deadwood})",
-    ]
 
 
 def _table_line(state: KnockState) -> str:
@@ -113,7 +106,62 @@ def _describe(state: KnockState, action: int) -> str:
         return f"discarded {card_markup(action)}"
     if action < DRAW_STOCK:
         return "knocked"
-    return str(Action(action))
+    return cards_in_text(str(Action(action)))
+
+
+_PHASE_WORDS = {
+    "offer_nondealer": "the upcard offer (take or pass)",
+    "offer_dealer": "the upcard offer (take or pass)",
+    "forced_stock_draw": "the draw from the stock",
+    "draw": "the draw (draw or take)",
+    "discard": "the discard (discard or knock)",
+    "last_chance": "the last chance (take to knock, or pass)",
+    "knock_only": "the knock after the last chance",
+    "showdown": "the showdown",
+    "end": "the end of the hand",
+}
+_PHASE_TEXT = re.compile(r"(in phase|the phase is) ([a-z_]+)")
+
+
+def _error_markup(message: str) -> str:
+    """An engine error as markup: its cards in the screen's style, a phase named in words."""
+    words = {"in phase": "during", "the phase is": "this is"}
+    message = _PHASE_TEXT.sub(lambda m: f"{words[m.group(1)]} {_PHASE_WORDS.get(m.group(2), m.group(2))}", message)
+    return cards_in_text(message)
+
+
+def why_no_knock(state: KnockState) -> str:
+    """Why the player to move cannot knock now (markup): draw first, or the deadwood left
+    after the best discard is over the knock limit."""
+    phase = state.phase
+    if phase in (Phase.DRAW, Phase.FORCED_STOCK_DRAW):
+        return "knock: draw first (draw or take); you knock as you discard"
+    if phase in (Phase.OFFER_NONDEALER, Phase.OFFER_DEALER):
+        return "knock: take the upcard or pass first; you knock later, as you discard"
+    if phase == Phase.LAST_CHANCE:
+        return "knock: take the last discard first (take), then knock"
+    if phase not in (Phase.DISCARD, Phase.KNOCK_ONLY):
+        return "knock: not now (the hand is being shown down or is over)"
+    forbid = state.taken if state.rules.forbid_discarding_taken_card else -1
+    after = discard_deadwoods(state.hands[state.player], aces=state.rules.aces)
+    card, deadwood = min(((int(c), d) for c, d in after.items() if int(c) != forbid), key=lambda cd: (cd[1], -cd[0]))
+    best = f"after the best discard ({card_markup(card)}) your deadwood is {deadwood}"
+    if state.gin_only:
+        return f"knock: not yet: the upcard was an ace, so only gin (deadwood 0) ends the hand; {best}"
+    bound = f"under {state.limit}" if state.rules.knock_compare == "lt" else f"{state.limit} or less"
+    return f"knock: not yet: {best}, over the knock limit (deadwood must be {bound} to knock)"
+
+
+def _why_no_big_gin(state: KnockState) -> str:
+    """Why big gin (all eleven cards melded, without a discard) is not possible now."""
+    if state.rules.big_gin_bonus is None:
+        return (
+            "big gin: this game has no big gin bonus (a bonus for melding all eleven cards "
+            "without discarding; the option big_gin_bonus, off here)"
+        )
+    if state.phase != Phase.DISCARD:
+        return "big gin: draw first; big gin is eleven cards all melded after the draw"
+    return "big gin: all eleven cards must be melded (with no deadwood at all, before discarding)"
 
 
 class _Person:
@@ -122,12 +170,14 @@ class _Person:
     def __init__(self, console: Any, read: Callable[[str], str], names: list[str]) -> None:
         self.console, self.read, self.names = console, read, names
         self.state: KnockState | None = None
+        self.states: list[KnockState] = []  # every hand seen, for the match record
         self.hand_number = 0
         self._greedy = GreedyAgent()
 
     def seen(self, state: KnockState) -> None:
         if state is not self.state:
             self.state = state
+            self.states.append(state)
             self.hand_number += 1
             dealer = self.names[state.dealer]
             self.console.rule(f"hand {self.hand_number}: {dealer} deal{'s' if state.dealer else ''}")
@@ -148,7 +198,7 @@ class _Person:
             console.print(f"  (you drew {card_markup(state.drawn[0][-1])})")
         top = card_markup(state.discards[-1]) if state.discards else "-"
         hand = from_mask(state.hands[0])
-        console.print(_PROMPTS[state.phase].format(top=top, example=str(hand[-1]).lower()))
+        console.print(_PROMPTS[state.phase].format(top=top, example=card_markup(hand[-1])))
         while True:
             try:
                 text = self.read("your move> ").strip().lower()
@@ -160,16 +210,26 @@ class _Person:
                 console.print(_HELP)
                 continue
             if text == "hint":
-                console.print(f"hint: {Action(self._greedy(state))}")
+                console.print(f"hint: {cards_in_text(str(Action(self._greedy(state))))}")
                 continue
+            if text == "moves":
+                console.print("legal: " + ", ".join(cards_in_text(str(Action(a))) for a in state.legal_actions()))
+                continue
+            legal = state.legal_actions()
             if text in ("knock", "gin"):
-                knocks = [a for a in state.legal_actions() if KNOCK <= a < DRAW_STOCK]
+                knocks = [a for a in legal if KNOCK <= a < DRAW_STOCK]
                 if knocks:
-                    return self._greedy(state) if self._greedy(state) in knocks else knocks[0]
+                    greedy = self._greedy(state)
+                    return greedy if greedy in knocks else knocks[0]
+                console.print(f"[bold red]illegal:[/] {why_no_knock(state)}")
+                continue
             try:
+                if parse_action(text).id == BIG_GIN and BIG_GIN not in legal:
+                    console.print(f"[bold red]illegal:[/] {_why_no_big_gin(state)}")
+                    continue
                 return state.verify_action(text)
             except RummykitError as err:
-                console.print(f"[bold red]illegal:[/] {err}")
+                console.print(f"[bold red]illegal:[/] {_error_markup(str(err))}")
 
     def showdown(self, result: HandResult) -> None:
         state, console = self.state, self.console
@@ -183,20 +243,20 @@ class _Person:
             if seat == knocker and result.knocker_melds is not None:
                 shown = result.knocker_melds
                 melds, dead = shown.melds, list(shown.deadwood_cards)
-                console.print(f"{name} knocked: " + "  ".join(f"[{_cards_markup(m.cards)}]" for m in melds))
+                console.print(f"{name} knocked: " + "  ".join(f"\\[{cards_markup(m.cards)}]" for m in melds))
             else:
                 melds = result.melds[seat] if result.melds else ()
                 used = sum(m.mask for m in melds) | sum(c.mask for lay in result.layoffs[seat] for c in lay.cards)
                 dead = from_mask(state.hands[seat] & ~used)
                 laid = "; ".join(
-                    f"{_cards_markup(lay.cards)} on [{_cards_markup(lay.meld.cards)}]" for lay in result.layoffs[seat]
+                    f"{cards_markup(lay.cards)} on \\[{cards_markup(lay.meld.cards)}]" for lay in result.layoffs[seat]
                 )
                 console.print(
                     f"{name}: "
-                    + ("  ".join(f"[{_cards_markup(m.cards)}]" for m in melds) or "no melds")
+                    + ("  ".join(f"\\[{cards_markup(m.cards)}]" for m in melds) or "no melds")
                     + (f", laid off {laid}" if laid else "")
                 )
-            console.print(f"   deadwood {_cards_markup(dead)} ({result.deadwood[seat]})")
+            console.print(f"   deadwood {cards_markup(dead)} ({result.deadwood[seat]})")
         assert result.winner is not None
         points = result.points[result.winner]
         console.print(
@@ -218,40 +278,32 @@ class _Watched:
 
 # --- table games (Rummy, Kaluki) ------------------------------------------------
 
-_TABLE_HELP = """moves: draw, take, meld 7h 8h 9h (a joker: jk, in a run jk=9h), lay off 7h on 2 [low|high],
-       release 9s from 1, discard 7h (or just 7h)
+_TABLE_HELP = f"""moves: draw, take, meld 7h 8h 9h (a joker: jk, in a run jk=9h), release 9s from 1,
+       lay off 9s on 1 (onto table meld 1: the end that fits is found; add low or high only when
+       both ends of a run fit), discard 7h (or just 7h)
+{_TYPING}
 other: moves (the legal moves), hint (the greedy move), help, quit"""
 
-
-def table_card_markup(physical: int) -> str:
-    """Rich markup of a physical table-game card (a joker: ``Jk``)."""
-    return card_markup(card_type(physical))
+_LAY_OFF = re.compile(r"^(?:lay\s+off|layoff|build)\s+(\S+)\s+on\s+(\d+)$", re.IGNORECASE)
+_END_WORD = re.compile(r"^(lay off \S+ on \d+) (?:low|high)\b")
 
 
-def table_hand_markup(mask: int) -> str:
-    """A table-game hand sorted by suit, suits apart, jokers last."""
-    types = types_of(mask)
-    groups = [[t for t in types if t != JOKER and t // 13 == s] for s in range(4)]
-    groups.append([t for t in types if t == JOKER])
-    return "   ".join(" ".join(card_markup(t) for t in g) for g in groups if g) or "-"
-
-
-def table_meld_markup(state: TableState, slot: int) -> str:
-    """Table meld ``slot`` (0-based) in colour, a joker as ``Jk=7♥`` (the card it stands for)."""
-    meld = state.table[slot]
-    return " ".join(
-        card_markup(card_type(c)) if c < 104 else f"{card_markup(JOKER)}={card_markup(t)}"
-        for c, t in zip(meld.cards, meld.represents(state.geo))
+def _held(state: TableState, names: list[str]) -> str:
+    """How many cards each player holds."""
+    return "cards held: " + ", ".join(
+        f"{names[s]} {plural(state.hands[s].bit_count(), 'card')}" for s in range(state.n)
     )
 
 
 def _table_lines(state: TableState, names: list[str]) -> list[str]:
-    """The stock, the discard pile, who has opened and the melds on the table with owners."""
+    """The stock, the discard pile, who has opened, how many cards each player holds and the
+    melds on the table with owners."""
     top = table_card_markup(state.discards[-1]) if state.discards else "empty"
-    lines = [f"stock {len(state.stock)} | discard pile: {top} ({len(state.discards)} cards)"]
+    lines = [f"stock {len(state.stock)} | discard pile: {top} ({plural(len(state.discards), 'card')})"]
     if state.rules.is_kaluki:
         opened = ", ".join(f"{names[s]} {'yes' if state.is_opened(s) else 'no'}" for s in range(state.n))
         lines.append(f"opened: {opened} (first melds worth {state.rules.initial_meld_min}+ points)")
+    lines.append(_held(state, names))
     if not state.table:
         lines.append("table: no melds yet")
     for slot, meld in enumerate(state.table):
@@ -270,8 +322,43 @@ def _table_describe(state: TableState, action: int) -> str:
     if verb == "discard":
         return f"discarded {card_markup(action)}"
     if verb == "meld":
-        return f"melded {rest}"
-    return text.replace("lay off", "laid off").replace("release", "released")
+        return f"melded {cards_in_text(rest)}"
+    return cards_in_text(text.replace("lay off", "laid off").replace("release", "released"))
+
+
+def _short_texts(state: TableState, actions: Iterable[int]) -> list[str]:
+    """Action texts, a lay-off's end left out where only one end of that meld takes the card."""
+    texts = [state.action_text(a) for a in actions]
+    stems = [m.group(1) if (m := _END_WORD.match(t)) else t for t in texts]
+    return [stem if stems.count(stem) == 1 else text for text, stem in zip(texts, stems)]
+
+
+def table_move(state: TableState, text: str) -> int:
+    """The legal action id of typed text: a bare card is a discard; ``lay off 9s on 1``
+    without ``low``/``high`` takes the end that fits (both fit: it asks which).  Raises
+    :class:`IllegalActionError` saying why not."""
+    words = text.split()
+    if len(words) == 1 and words[0].lower() not in ("draw", "take", "stock"):
+        text = "discard " + text  # a bare card is a discard
+    found = _LAY_OFF.match(text.strip())
+    if found is None:
+        return state.verify_action(text)
+    card, slot = found.groups()
+    ends = [state.parse_action(f"lay off {card} on {slot} {end}") for end in ("low", "high")]
+    legal = [a for a in ends if a in state.legal_actions()]
+    if len(legal) == 1:
+        return legal[0]
+    if legal:
+        raise IllegalActionError(f"lay off {card} on {slot}: it fits at both ends of the run: add low or high")
+    reasons = []
+    for a in ends:
+        try:
+            state.verify_action(a)
+        except IllegalActionError as err:
+            reasons.append(str(err))
+    specific = [r for r in reasons if not r.endswith("at that end")]
+    reason = specific[0] if specific else reasons[0].replace("at that end", "at either end")
+    raise IllegalActionError(_END_WORD.sub(r"\1", reason))
 
 
 class _TablePerson:
@@ -282,6 +369,7 @@ class _TablePerson:
         self.match: TableMatch | None = None  # set once the match, which needs this agent, exists
         self.match_names = names
         self.state: TableState | None = None
+        self.states: list[TableState] = []  # every hand seen, for the match record
         self.hand_number = 0
         self._greedy = GreedyAgent()
 
@@ -294,19 +382,24 @@ class _TablePerson:
     def seen(self, state: TableState) -> None:
         if state is not self.state:
             self.state = state
+            self.states.append(state)
             self.hand_number += 1
             self.console.rule(f"hand {self.hand_number}, dealer: {self.names[state.dealer]}")
 
     def narrate(self, state: TableState, seat: int, action: int) -> None:
         self.seen(state)
-        self.console.print(f"{self.names[seat]} {_table_describe(state, action)}")
+        after = state.clone()
+        after.apply_action(action)
+        held = plural(after.hands[seat].bit_count(), "card")
+        self.console.print(f"{self.names[seat]} {_table_describe(state, action)} ({held} in hand)")
 
     def __call__(self, state: TableState) -> int:
         self.seen(state)
         console, me = self.console, state.current_player
         for line in _table_lines(state, self.names):
             console.print(line)
-        console.print(f"  your hand  {table_hand_markup(state.hands[me])}  ({state.hands[me].bit_count()} cards)")
+        held = plural(state.hands[me].bit_count(), "card")
+        console.print(f"  your hand  {table_hand_markup(state.hands[me])}  ({held})")
         if state.rules.is_kaluki and not state.is_opened(me) and state.open_value:
             console.print(f"  (melded {state.open_value} points towards opening this turn)")
         if state.must >= 0:
@@ -327,17 +420,22 @@ class _TablePerson:
                 console.print(_TABLE_HELP)
                 continue
             if low == "hint":
-                console.print(f"hint: {state.action_text(self._greedy(state))}")
+                console.print(f"hint: {cards_in_text(_short_texts(state, [self._greedy(state)])[0])}")
                 continue
             if low == "moves":
-                console.print("legal: " + ", ".join(state.action_text(a) for a in state.legal_actions()))
+                console.print(
+                    "legal: " + ", ".join(cards_in_text(t) for t in _short_texts(state, state.legal_actions()))
+                )
                 continue
-            if len(low.split()) == 1 and low not in ("draw", "take", "stock"):
-                text = "discard " + text  # a bare card is a discard
+            if low in ("knock", "gin"):
+                console.print(
+                    f"[bold red]illegal:[/] {low}: there is no knocking in {state.rules.name}: go out by melding"
+                )
+                continue
             try:
-                return state.verify_action(text)
+                return table_move(state, text)
             except RummykitError as err:
-                console.print(f"[bold red]illegal:[/] {err}")
+                console.print(f"[bold red]illegal:[/] {cards_in_text(str(err))}")
 
     def showdown(self, result: TableResult) -> None:
         state, console, names = self.state, self.console, self.names
@@ -354,39 +452,14 @@ class _TablePerson:
         console.print(f"[bold]{result.outcome}[/]: {who} went out; {'penalties' if penalty else 'points'} {scored}")
 
 
-def _play_table(game: Any, vs: str, seed: int | None, console: Any, read: Callable[[str], str]) -> int:
-    """A table-game match (:class:`TableMatch`) of the person against ``vs`` agents."""
-    n = game.rules.num_players
-    names = _names(n)
-    person = _TablePerson(console, read, names)
-    agents: list[Any] = [person] + [_Watched(make_agent(vs, seed=seed), s, person) for s in range(1, n)]
-    match = person.match = TableMatch(game, agents, seed=seed)
-    rules = game.rules
-    goal = (
-        f"a player is out at {rules.elimination_threshold} penalty points"
-        if rules.is_kaluki
-        else f"target {rules.target_score}"
-    )
-    console.print(f"[bold]{rules.name}[/] against {vs}; you are seat 0.  Type help for the commands.")
-    try:
-        while not match.is_over:
-            person.showdown(match.play_hand())
-            scores = ", ".join(f"{name} {score}" for name, score in zip(names, match.scores))
-            console.print(f"[bold]score[/] {scores} ({goal})")
-            if not match.is_over and person.read("press Enter for the next hand> ").strip().lower() in ("q", "quit"):
-                raise Quit
-    except (Quit, EOFError):
-        console.print("bye")
-        return 0
-    final = match.result
-    assert final is not None
-    winner = "nobody" if final.winner is None else names[final.winner]
-    console.print(f"[bold]match over[/]: {winner} won; totals {list(final.scores)}")
-    return 0
-
-
 def _names(n: int) -> list[str]:
     return ["you"] + (["opponent"] if n == 2 else [f"player {s}" for s in range(1, n)])
+
+
+def match_record(states: Iterable[KnockState | TableState], game: str) -> str:
+    """The match record of the hands ``states`` (JSON text that :func:`replay` reads)."""
+    hands = [json.loads(state.to_json()) for state in states]
+    return json.dumps({"format": MATCH_FORMAT, "game": game, "hands": hands}, indent=1) + "\n"
 
 
 def play(
@@ -394,45 +467,70 @@ def play(
     vs: str = "greedy",
     seed: int | None = None,
     *,
+    options: dict[str, Any] | None = None,
+    save: str | Path | None = None,
     console: Any = None,
     read: Callable[[str], str] = input,
 ) -> int:
-    """Play a match of ``game`` (any game name: a knock game, Rummy or Kaluki) against ``vs``
-    agents (``"greedy"``, ``"ismcts"``, or a :func:`~rummykit.agents.make_agent` name with
-    settings) in the terminal; returns 0."""
-    from rich.console import Console
+    """Play a match of ``game`` (any game name: a knock game, Rummy or Kaluki, with
+    ``options`` as for :func:`rummykit.Game`) against ``vs`` agents (``"greedy"``,
+    ``"ismcts"``, or a :func:`~rummykit.agents.make_agent` name with settings) in the
+    terminal; returns 0.  ``save``: a file for the match record, written after every hand and
+    on quitting (the unfinished hand included), which :func:`replay` reads."""
+    from rummykit.render import console as make_console
 
-    console = console or Console(highlight=False)
-    chosen = Game(game)
-    if not isinstance(chosen, KnockGame):
-        return _play_table(chosen, vs, seed, console, read)
+    console = console or make_console()
+    chosen = Game(game, **(options or {}))
+    knock = isinstance(chosen, KnockGame)
     n = chosen.num_players
     names = _names(n)
-    person = _Person(console, read, names)
+    person: _Person | _TablePerson = _Person(console, read, names) if knock else _TablePerson(console, read, names)
     agents: list[Any] = [person] + [_Watched(make_agent(vs, seed=seed), s, person) for s in range(1, n)]
-    match = Match(chosen, agents, seed=seed)
-    console.print(f"[bold]{chosen.name}[/] against {vs}; you are seat 0.  Type help for the commands.")
+    rules: Any = chosen.rules
+
+    def saved() -> None:
+        if save is not None and person.states:
+            Path(save).write_text(match_record(person.states, rules.name), encoding="utf-8")
+
+    if isinstance(chosen, KnockGame):
+        match: Any = Match(chosen, agents, seed=seed)
+        goal = f"target {match.rules.target_score}"
+    else:
+        match = TableMatch(chosen, agents, seed=seed)
+        assert isinstance(person, _TablePerson)
+        person.match = match
+        goal = (
+            f"a player is out at {rules.elimination_threshold} penalty points"
+            if rules.is_kaluki
+            else f"target {rules.target_score}"
+        )
+    console.print(f"[bold]{rules.name}[/] against {vs}; you are seat 0.  Type help for the commands.")
     try:
         while not match.is_over:
-            result = match.play_hand()
-            person.showdown(result)
+            person.showdown(match.play_hand())
+            saved()
             scores = ", ".join(f"{name} {score}" for name, score in zip(names, match.scores))
-            boxes = "-".join(str(b) for b in match.boxes)
-            console.print(f"[bold]score[/] {scores} (boxes {boxes}; target {match.rules.target_score})")
+            boxes = f"boxes {'-'.join(str(b) for b in match.boxes)}; " if knock else ""
+            console.print(f"[bold]score[/] {scores} ({boxes}{goal})")
             if not match.is_over and person.read("press Enter for the next hand> ").strip().lower() in ("q", "quit"):
                 raise Quit
     except (Quit, EOFError):
+        saved()
+        if save is not None and person.states:
+            console.print(f"saved the match record to {save}")
         console.print("bye")
         return 0
+    if save is not None:
+        console.print(f"saved the match record to {save}")
     final = match.result
     assert final is not None
     winner = "nobody" if final.winner is None else names[final.winner]
-    console.print(f"[bold]match over[/]: {winner} won; totals {list(final.totals)}")
+    totals = final.totals if knock else final.scores
+    console.print(f"[bold]match over[/]: {winner} won; totals {list(totals)}")
     return 0
 
 
-def load_record(text: str) -> KnockState | TableState:
-    """The final state of a hand history of either family (``state.to_json()`` text)."""
+def _load_hand(text: str) -> KnockState | TableState:
     try:
         family = json.loads(text).get("family") if text.lstrip().startswith("{") else None
     except json.JSONDecodeError:
@@ -440,6 +538,26 @@ def load_record(text: str) -> KnockState | TableState:
     if family == "table":
         return TableState.from_json(text)
     return KnockState.from_json(text)
+
+
+def load_records(text: str) -> list[KnockState | TableState]:
+    """The final states of a hand record (``state.to_json()`` text, either family) or of
+    every hand of a match record (``rummykit play --save``)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None  # the hand record reader names the problem
+    if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
+        hands = data.get("hands")
+        if not isinstance(hands, list) or not hands:
+            raise IllegalActionError("bad match record: no hands")
+        return [_load_hand(json.dumps(hand)) for hand in hands]
+    return [_load_hand(text)]
+
+
+def load_record(text: str) -> KnockState | TableState:
+    """The final state of a hand history of either family (``state.to_json()`` text)."""
+    return _load_hand(text)
 
 
 def _replay_view(state: KnockState | TableState, console: Any) -> None:
@@ -469,36 +587,44 @@ def _replay_result(state: KnockState | TableState) -> str | None:
     return f"[bold]{result.outcome}[/]: {winner} wins; points {list(result.points)}"
 
 
-def replay(text: str, *, console: Any = None, read: Callable[[str], str] | None = None) -> int:
-    """Step through a hand history (``state.to_json()`` text of a knock game, Rummy or Kaluki):
-    Enter for the next action, ``b`` to go back, ``q`` to stop.  Without ``read`` every step
-    is printed at once."""
-    from rich.console import Console
-
-    console = console or Console(highlight=False)
-    final = load_record(text)
+def _replay_hand(final: KnockState | TableState, console: Any, read: Callable[[str], str] | None, title: str) -> bool:
+    """Step through one hand; False if the person typed ``q``."""
     actions = list(final.history)
     state = final.clone()
     while state.history:
         state.undo()
     step = 0
     while True:
-        console.rule(f"{state.rules.name}: action {step}/{len(actions)}, {state.phase_name}")
+        console.rule(f"{title}{state.rules.name}: action {step}/{len(actions)}, {state.phase_name}")
         _replay_view(state, console)
         if step == len(actions):
             summary = _replay_result(state)
-            if summary is not None:
-                console.print(summary)
-            return 0
+            console.print(summary if summary is not None else "(the record ends before the end of the hand)")
+            return True
         action = actions[step]
         text_of = state.action_text(action) if isinstance(state, TableState) else str(Action(action))
-        console.print(f"next: seat {state.current_player} {text_of}")
+        console.print(f"next: seat {state.current_player} {cards_in_text(text_of)}")
         key = read("replay (Enter/b/q)> ").strip().lower() if read is not None else ""
         if key == "q":
-            return 0
+            return False
         if key == "b" and step:
             state.undo()
             step -= 1
             continue
         state.apply_action(action)
         step += 1
+
+
+def replay(text: str, *, console: Any = None, read: Callable[[str], str] | None = None) -> int:
+    """Step through a hand record (``state.to_json()`` text of a knock game, Rummy or Kaluki)
+    or every hand of a match record (``rummykit play --save``): Enter for the next action,
+    ``b`` to go back, ``q`` to stop.  Without ``read`` every step is printed at once."""
+    from rummykit.render import console as make_console
+
+    console = console or make_console()
+    hands = load_records(text)
+    for number, final in enumerate(hands, 1):
+        title = f"hand {number}/{len(hands)}, " if len(hands) > 1 else ""
+        if not _replay_hand(final, console, read, title):
+            break
+    return 0

@@ -7,6 +7,14 @@ in rotation ``r`` (seat 0 deals), so every agent holds every seat's cards of eve
 each agent's seed come from ``numpy.random.SeedSequence(seed, spawn_key=...)``, so the
 results are the same for any number of ``workers``.
 
+Seat convention: everything per hand is indexed by agent (the order of ``agents``), in
+Python and in both exports: ``seats[j]`` (CSV ``seat_j``) is the seat agent ``j`` sat in,
+seat 0 dealing; ``points[j]`` (CSV ``points_j``) its points; ``winner`` an agent index, None
+(CSV empty, JSON null) for a dead hand, which nobody won.  Win rates count only the hands
+someone won; mean points count every hand, a dead one as 0.  In the penalty games (Kaluki,
+Rummy with ``rummy_scoring="penalty"``) points are minus the penalty each agent took, so
+means are negative and the one nearest 0 is the best.
+
 >>> result = tournament(["greedy", "random"], "oklahoma-gin", hands=20, seed=1)
 >>> result.hands, result.agents[0].name, result.agents[0].wins >= 18
 (20, 'greedy', True)
@@ -65,8 +73,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 @dataclass(frozen=True)
 class HandRecord:
-    """One hand: ``seats[s]`` is the agent index in seat ``s``; ``winner`` and ``points`` are per
-    agent (``points[j]`` the hand points of agent ``j``, ``winner`` None for a dead hand)."""
+    """One hand, indexed by agent: ``seats[j]`` is the seat agent ``j`` sat in (seat 0 deals),
+    ``points[j]`` its hand points; ``winner`` is an agent index (None for a dead hand)."""
 
     hand: int
     deal: int
@@ -100,6 +108,7 @@ class TournamentResult:
     records: tuple[HandRecord, ...] = field(repr=False)
     workers: int = field(default=1, compare=False)
     seconds: float = field(default=0.0, compare=False)
+    penalty_game: bool = field(default=False, compare=False)  # points are minus the penalties taken
 
     @property
     def hands(self) -> int:
@@ -158,7 +167,8 @@ class TournamentResult:
         }
 
     def to_json(self, path: str | Path | None = None) -> str:
-        """The summary and every hand as JSON (also written to ``path`` if given)."""
+        """The summary and every hand as JSON (also written to ``path`` if given); a hand's
+        ``seats`` and ``points`` are indexed by agent, as in the CSV."""
         data = self.summary()
         data["records"] = [
             {
@@ -178,15 +188,14 @@ class TournamentResult:
         return text
 
     def to_csv(self, path: str | Path | None = None) -> str:
-        """One row per hand (hand, deal, outcome, winner, each agent's seat and points) as CSV
-        (also written to ``path`` if given)."""
+        """One row per hand (hand, deal, outcome, winner, each agent's seat and points:
+        ``seat_j``, ``points_j`` for agent ``j``) as CSV (also written to ``path`` if given)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         columns = [f"{kind}_{j}" for j in range(len(self.names)) for kind in ("seat", "points")]
         writer.writerow(["hand", "deal", "outcome", "winner", "actions", *columns])
         for r in self.records:
-            seat_of = {agent: seat for seat, agent in enumerate(r.seats)}
-            cells = [v for j in range(len(self.names)) for v in (seat_of[j], r.points[j])]
+            cells = [v for j in range(len(self.names)) for v in (r.seats[j], r.points[j])]
             winner = "" if r.winner is None else r.winner
             writer.writerow([r.hand, r.deal, r.outcome, winner, r.actions, *cells])
         text = out.getvalue()
@@ -210,6 +219,24 @@ class TournamentResult:
         table.caption = f"outcomes: {mix}; {self.hands_per_second:,.0f} hands/s on {self.workers} worker(s)"
         table.caption_justify = "left"
         return table
+
+    def notes(self) -> list[str]:
+        """Footnotes to :meth:`table`: dead hands left out of the win rates, and what negative
+        mean points mean in a penalty game."""
+        notes = []
+        dead = self.outcomes.get("dead", 0)
+        if dead:
+            hands = f"{dead} dead hand" + ("s" if dead != 1 else "")
+            notes.append(
+                f"* {hands} (nobody won) left out of wins and win rates: {self.hands - dead} decided; "
+                f"mean points are over all {self.hands} hands, a dead hand counting 0"
+            )
+        if self.penalty_game:
+            notes.append(
+                f"* {self.game} is a penalty game: points are minus the penalty points each agent took "
+                "(cards left in hand), so means are 0 or negative and the nearest 0 is the best"
+            )
+        return notes
 
     def plot(self, path: str | Path) -> None:
         """Save a PNG: the running score difference (two agents; else each agent's running
@@ -259,13 +286,17 @@ def _seed_sequence(seed: int, *key: int) -> Any:
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
-def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int) -> HandRecord:
-    """Hand number ``hand``: its deal, seat rotation and agents all derive from ``seed``."""
+Played = tuple[HandRecord, str | None]  # a hand's record and, when kept, its hand record text
+
+
+def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int, keep: bool = False) -> Played:
+    """Hand number ``hand``: its deal, seat rotation and agents all derive from ``seed``; with
+    ``keep``, also the hand's record (``state.to_json()``)."""
     import numpy as np
 
     n = len(specs)
     deal, rotation = divmod(hand, n)
-    seats = tuple((s - rotation) % n for s in range(n))  # agent j sits in seat (j + rotation) % n
+    seats = tuple((s - rotation) % n for s in range(n))  # the agent in each seat: j in (j + rotation) % n
     agents = [make_agent(spec, np.random.default_rng(_seed_sequence(seed, 1, hand, j))) for j, spec in enumerate(specs)]
     state = game.new_hand(seed=np.random.default_rng(_seed_sequence(seed, 0, deal)), dealer=0)
     while not state.is_terminal():
@@ -279,11 +310,21 @@ def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int) ->
     points = state.returns()
     by_agent = tuple(int(points[(j + rotation) % n]) for j in range(n))
     winner = None if result.winner is None else seats[result.winner]
-    return HandRecord(hand, deal, seats, result.outcome, winner, by_agent, len(state.history))
+    agent_seats = tuple((j + rotation) % n for j in range(n))
+    record = HandRecord(hand, deal, agent_seats, result.outcome, winner, by_agent, len(state.history))
+    return record, state.to_json() if keep else None
 
 
-def _play_chunk(game: Any, specs: Sequence[str | Agent], seed: int, hands: range) -> list[HandRecord]:
-    return [_play_hand(game, specs, seed, i) for i in hands]
+def _play_chunk(game: Any, specs: Sequence[str | Agent], seed: int, hands: range, keep: bool = False) -> list[Played]:
+    return [_play_hand(game, specs, seed, i, keep) for i in hands]
+
+
+def _collect(played: list[Played], save: Callable[[HandRecord, str], None] | None) -> list[HandRecord]:
+    """The records of played hands, their hand records passed to ``save``."""
+    for record, text in played:
+        if save is not None and text is not None:
+            save(record, text)
+    return [record for record, _ in played]
 
 
 def _chunks(hands: int, workers: int) -> Iterator[range]:
@@ -320,24 +361,31 @@ def _progress(total: int, label: str) -> Any:
 
 
 def _run(
-    game: Any, specs: Sequence[str | Agent], seed: int, hands: int, workers: int, tick: Callable[[int], None]
+    game: Any,
+    specs: Sequence[str | Agent],
+    seed: int,
+    hands: int,
+    workers: int,
+    tick: Callable[[int], None],
+    save: Callable[[HandRecord, str], None] | None = None,
 ) -> list[HandRecord]:
+    keep = save is not None
     if workers == 1:
         records = []
         for chunk in _chunks(hands, 1):
-            records += _play_chunk(game, specs, seed, chunk)
+            records += _collect(_play_chunk(game, specs, seed, chunk, keep), save)
             tick(len(chunk))
         return records
     records = []
     # spawn: the same behaviour on every platform, and no fork of a threaded parent
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending: set[Future[list[HandRecord]]] = {
-            pool.submit(_play_chunk, game, specs, seed, chunk) for chunk in _chunks(hands, workers)
+        pending: set[Future[list[Played]]] = {
+            pool.submit(_play_chunk, game, specs, seed, chunk, keep) for chunk in _chunks(hands, workers)
         }
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                chunk_records = future.result()
+                chunk_records = _collect(future.result(), save)
                 records += chunk_records
                 tick(len(chunk_records))
     return sorted(records, key=lambda r: r.hand)
@@ -351,6 +399,7 @@ def _run_ray(
     workers: int,
     address: str | None,
     tick: Callable[[int], None],
+    save: Callable[[HandRecord, str], None] | None = None,
 ) -> tuple[list[HandRecord], int]:
     """The hands as Ray tasks (chunks of hands, as for worker processes); the records and the
     cluster's CPU count."""
@@ -366,11 +415,11 @@ def _run_ray(
         cpus = max(workers, int(resources().get("CPU", 1)))
         play = ray.remote(_play_chunk)
         shared = ray.put(game), ray.put(specs)  # sent once, not with every task
-        pending = [play.remote(*shared, seed, chunk) for chunk in _chunks(hands, cpus)]
+        pending = [play.remote(*shared, seed, chunk, save is not None) for chunk in _chunks(hands, cpus)]
         records: list[HandRecord] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            chunk_records = ray.get(done[0])
+            chunk_records = _collect(ray.get(done[0]), save)
             records += chunk_records
             tick(len(chunk_records))
     finally:
@@ -392,6 +441,7 @@ def tournament(
     progress: bool | None = None,
     backend: str = "local",
     address: str | None = None,
+    save_records: str | Path | None = None,
     **options: Any,
 ) -> TournamentResult:
     """Play ``hands`` hands of ``game`` (a game object, or a name for ``Game(game, **options)``)
@@ -408,6 +458,9 @@ def tournament(
     ``backend="ray"`` spreads the hands over Ray tasks (at least one chunk per CPU of the
     cluster): on the Ray already initialised, else ``ray.init(address=address)`` for the call
     (None: a local Ray).  The cluster's workers need rummykit installed.  Same seed, same result.
+
+    ``save_records``: a directory (made if missing) for each hand's record,
+    ``hand_<number>.json`` (``state.to_json()``), which ``rummykit replay`` reads.
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidOptionError(f"seed must be an int >= 0, got {seed!r}")
@@ -431,13 +484,22 @@ def tournament(
     for spec in specs:
         make_agent(spec)  # fail fast on a bad name or setting
     workers = min(workers, hands)
+    save = None
+    if save_records is not None:
+        folder = Path(save_records)
+        folder.mkdir(parents=True, exist_ok=True)
+        width = len(str(hands - 1))
+
+        def save(record: HandRecord, text: str) -> None:
+            (folder / f"hand_{record.hand:0{width}d}.json").write_text(text + "\n", encoding="utf-8")
+
     show = sys.stderr.isatty() if progress is None else progress
     start = time.perf_counter()
 
     def run(tick: Callable[[int], None]) -> tuple[list[HandRecord], int]:
         if backend == "ray":
-            return _run_ray(game, specs, seed, hands, workers, address, tick)
-        return _run(game, specs, seed, hands, workers, tick), workers
+            return _run_ray(game, specs, seed, hands, workers, address, tick, save)
+        return _run(game, specs, seed, hands, workers, tick, save), workers
 
     if show:
         bar = _progress(hands, f"{game.name}: {' vs '.join(names)}")
@@ -453,4 +515,8 @@ def tournament(
     else:
         records, workers = run(lambda done: None)
     seconds = time.perf_counter() - start
-    return TournamentResult(game.name, names, seed, tuple(records), workers=workers, seconds=seconds)
+    rules = game.rules
+    penalty = bool(getattr(rules, "is_kaluki", False)) or getattr(rules, "rummy_scoring", None) == "penalty"
+    return TournamentResult(
+        game.name, names, seed, tuple(records), workers=workers, seconds=seconds, penalty_game=penalty
+    )
