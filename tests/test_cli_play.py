@@ -2,11 +2,99 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
 
 import pytest
+from rich.console import Console
+from table_helpers import position
+
+import rummykit as rk
+from rummykit.play import play, table_move
+from rummykit.render import cards_in_text
+
+ASCII_CARD = re.compile(r"(?<![\w=])(10|[2-9TJQKA])[CDHS](?!\w)")  # a card shown as 7H, not 7♥
+
+
+def session(game: str, moves: list[str], seed: int = 3, **options: object) -> str:
+    """What ``play`` shows for typed ``moves`` (then quit), as plain text."""
+    out = io.StringIO()
+    typed = iter(moves)
+
+    def read(prompt: str) -> str:
+        out.write(prompt + "\n")
+        move = next(typed, "quit")
+        if move == "@hint":  # the move the last hint gave
+            move = re.findall(r"hint: ([^\n]+)", out.getvalue())[-1]
+        return move
+
+    console = Console(file=out, width=300, highlight=False, color_system=None)
+    assert play(game, seed=seed, options=dict(options), console=console, read=read) == 0
+    return out.getvalue()
+
+
+def screen(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.startswith("your move>"))
+
+
+def test_lay_off_end_is_inferred_when_one_end_fits() -> None:
+    state = position(rk.Game("rummy"), ["TS 2C 5D 6S", "KC QC"], table=(("7S 8S 9S", 1),))
+    assert state.action_text(table_move(state, "lay off ts on 1")) == "lay off TS on 1 high"
+    assert state.action_text(table_move(state, "lay off 6♠ on 1")) == "lay off 6S on 1 low"
+    assert state.action_text(table_move(state, "build 6s on 1 low")) == "lay off 6S on 1 low"
+    with pytest.raises(rk.IllegalActionError, match="2C does not extend 7S 8S 9S at either end"):
+        table_move(state, "lay off 2c on 1")
+    with pytest.raises(rk.IllegalActionError, match="at that end"):
+        table_move(state, "lay off 6s on 1 high")
+    assert state.action_text(table_move(state, "5d")) == "discard 5D"  # a bare card discards
+    kaluki = position(rk.Game("kaluki"), ["Jk 2C 5D 6S", "KC QC"], table=(("7S 8S 9S", 1),), opened=3)
+    with pytest.raises(rk.IllegalActionError, match="fits at both ends of the run: add low or high"):
+        table_move(kaluki, "lay off jk on 1")
+    assert kaluki.action_text(table_move(kaluki, "lay off jk on 1 high")) == "lay off Jk on 1 high"
+
+
+def test_knock_alone_says_why_not() -> None:
+    shown = session("gin", ["knock", "pass", "knock", "draw", "knock"])
+    assert "illegal: knock: take the upcard or pass first" in shown
+    assert "illegal: knock: draw first (draw or take)" in shown
+    assert re.search(
+        r"illegal: knock: not yet: after the best discard \(..\) your deadwood is (\d+), over the knock limit "
+        r"\(deadwood must be 10 or less to knock\)",
+        shown,
+    )
+
+
+def test_moves_hint_and_errors_in_every_game_use_one_card_style() -> None:
+    for game in ("gin", "oklahoma-rummy", "rummy", "kaluki"):
+        shown = session(game, ["moves", "hint", "draw", "moves", "hint", "discard kc", "meld 2x 3x 4x", "big gin"])
+        assert "legal: " in shown and "hint: " in shown and "illegal: " in shown, game
+        assert not ASCII_CARD.search(screen(shown)), (game, ASCII_CARD.search(screen(shown)))
+        assert not re.search(r"\b1 cards", shown)
+
+
+def test_errors_explain_options_they_name() -> None:
+    shown = session("gin", ["pass", "draw", "big gin"])
+    assert "this game has no big gin bonus (a bonus for melding all eleven cards" in shown
+    assert "phase offer" not in session("gin", ["draw"])  # a phase in words: "during the upcard offer"
+    assert "knocking" in session("rummy", ["knock"])
+
+
+def test_table_games_show_every_hand_size() -> None:
+    shown = session("kaluki", ["draw", "hint", "@hint", "draw"], num_players=3)
+    assert "cards held: you 13 cards, player 1 13 cards, player 2 13 cards" in shown
+    assert "cards held: you 14 cards" in shown
+    assert re.search(r"player [12] \w.* \(1[34] cards in hand\)", shown)  # each move by another player
+
+
+def test_help_explains_lay_off_ends() -> None:
+    shown = session("rummy", ["help"])
+    assert "lay off 9s on 1" in shown and "add low or high only when" in shown
+    assert cards_in_text("discard 7H, Jk=9S, option max_melds_per_turn") == (
+        "discard [red]7♥[/], [bold magenta]Jk[/]=[bold]9♠[/], option max_melds_per_turn"
+    )
+
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -73,6 +161,9 @@ def test_play_a_hand_of_rummy_in_a_terminal() -> None:
         child.sendline("moves")
         child.expect("legal: draw, take")
         child.expect(PROMPTS[0])
+        child.sendline("lay off 9s on 1")
+        child.expect("illegal: ")
+        child.expect(PROMPTS[0])
         moves = 0
         while True:
             child.sendline("hint")
@@ -92,6 +183,19 @@ def test_play_a_hand_of_rummy_in_a_terminal() -> None:
         assert re.search(r"score you \d+, opponent \d+ \(target \d+\)", end)
         child.sendline("quit")
         child.expect("bye")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_rules_in_a_terminal_is_a_table() -> None:
+    env = dict(os.environ, COLUMNS="120", TERM="dumb")
+    child = pexpect.spawn(sys.executable, ["-m", "rummykit", "rules", "kaluki"], env=env, encoding="utf-8", timeout=30)
+    try:
+        child.expect("option")
+        child.expect("meaning")
+        child.expect("joker_penalty")
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)

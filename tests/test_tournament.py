@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import rummykit as rk
+import rummykit.tournaments as tournaments
 from rummykit.tournaments import wilson_interval
 
 
@@ -67,3 +68,41 @@ def test_wilson_interval() -> None:
 def test_bad_arguments_raise_invalid_option(agents: list[str], options: dict[str, int]) -> None:
     with pytest.raises(rk.InvalidOptionError):
         rk.tournament(agents, "gin", **options)  # type: ignore[arg-type]
+
+
+def test_csv_and_json_index_seats_by_agent_as_the_records_do(tmp_path: Path) -> None:
+    result = rk.tournament(["greedy", "random", "random"], "oklahoma-rummy", hands=6, seed=2, num_players=3)
+    hands = json.loads(result.to_json())["records"]
+    rows = list(csv.DictReader(io.StringIO(result.to_csv())))
+    for record, hand, row in zip(result.records, hands, rows):
+        rotation = record.hand % 3
+        assert record.seats == tuple((j + rotation) % 3 for j in range(3))  # agent j's seat; seat 0 deals
+        assert hand["seats"] == list(record.seats) == [int(row[f"seat_{j}"]) for j in range(3)]
+        assert hand["points"] == list(record.points) == [int(row[f"points_{j}"]) for j in range(3)]
+        assert (row["winner"] or None) == (None if hand["winner"] is None else str(hand["winner"]))
+    assert "indexed by agent" in (tournaments.__doc__ or "")
+
+
+def test_notes_explain_dead_hands_and_penalty_games() -> None:
+    dead = rk.tournament(["random", "random"], "oklahoma-gin", hands=10, seed=1)
+    n = dead.outcomes["dead"]
+    assert n and dead.agents[0].decided == 10 - n
+    assert dead.notes()[0].startswith(f"* {n} dead hand") and "left out of wins and win rates" in dead.notes()[0]
+    kaluki = rk.tournament(["greedy", "random"], "kaluki", hands=4, seed=1)
+    assert all(s.mean_points <= 0 for s in kaluki.agents)
+    assert any("kaluki is a penalty game" in note for note in kaluki.notes())
+    gin = rk.tournament(["greedy", "random"], "gin", hands=4, seed=1)
+    assert not any("penalty game" in note for note in gin.notes())
+
+
+def test_save_records_writes_one_replayable_record_per_hand(tmp_path: Path) -> None:
+    from rummykit.play import load_records
+
+    result = rk.tournament(["greedy", "random"], "gin", hands=12, seed=3, workers=2, save_records=tmp_path / "r")
+    files = sorted((tmp_path / "r").iterdir())
+    assert [p.name for p in files] == [f"hand_{i:02d}.json" for i in range(12)]
+    for record, path in zip(result.records, files):
+        (state,) = load_records(path.read_text())
+        assert state.is_terminal() and len(state.history) == record.actions
+        assert state.result.outcome == record.outcome
+        assert record.winner is None or record.seats[record.winner] == state.result.winner  # the seat it won from

@@ -288,9 +288,9 @@ def _print_rows(console: Any, tty: bool, header: Sequence[str], rows: Sequence[S
         from rich.table import Table
 
         table = Table(show_header=True, header_style="bold", expand=True)
+        ratios = {"default": 2, "allowed": 2, "meaning": 4, "what": 1, "also called": 2}
         for i, title in enumerate(header):
-            last = i == len(header) - 1
-            table.add_column(title, no_wrap=i == 0, ratio=1 if last else None, max_width=None if last else 24)
+            table.add_column(title, no_wrap=i == 0, ratio=None if i == 0 else ratios.get(title, 1), overflow="fold")
         for row in rows:
             table.add_row(*row)
         console.print(table)

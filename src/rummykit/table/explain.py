@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = ["why_illegal"]
 
-_DEAD_END = "it would leave the player unable to end the turn with a legal discard (RULES §0.6)"
+_DEAD_END = "it would leave the player unable to end the turn with a legal discard (every turn ends with one)"
 
 
 def _holds(state: TableState, t: int) -> bool:
@@ -60,7 +60,10 @@ def why_illegal(state: TableState, action_id: int) -> str:
                     f"using the taken card)"
                 )
             if r.taken_discard_must_be_melded:
-                return "take: the taken card must be melded at once (taken_discard_must_be_melded) and cannot be"
+                return (
+                    "take: a card taken from the discard pile must be melded at once in this game "
+                    "(taken_discard_must_be_melded), and this one cannot be"
+                )
             return f"take: {_DEAD_END}"
         return f"{text}: draw first (draw or take)"
     if action_id in (DRAW, TAKE):
@@ -83,8 +86,8 @@ def why_illegal(state: TableState, action_id: int) -> str:
             return f"{text}: jokers may not be discarded (joker_discard_allowed=False)"
         if kaluki and not opened and state.open_value:
             return (
-                f"{text}: the opening is under initial_meld_min={r.initial_meld_min} "
-                f"({state.open_value} so far): complete it first"
+                f"{text}: the opening is under initial_meld_min={r.initial_meld_min} (the first melds "
+                f"must be worth {r.initial_meld_min} points together; {state.open_value} so far): complete it first"
             )
         if state.hands[p].bit_count() == 1:
             return f"{text}: nobody may go out on their first turn (no_go_out_first_turn)"
@@ -101,7 +104,8 @@ def why_illegal(state: TableState, action_id: int) -> str:
         if kaluki and not opened:
             total = state.open_value + pat.value(state.geo)
             return (
-                f"{text}: opening under initial_meld_min={r.initial_meld_min}: these melds count {total} "
+                f"{text}: opening under initial_meld_min={r.initial_meld_min} (the first melds must be worth "
+                f"{r.initial_meld_min} points together): these melds count {total} "
                 f"and the rest of the hand cannot reach it (building does not count)"
             )
         if 0 <= r.max_melds_per_turn <= state.turn_melds:
@@ -136,9 +140,10 @@ def why_illegal(state: TableState, action_id: int) -> str:
     if m.kind == SET:
         if len(m.cards) != 3 or not m.joker_count():
             return f"{text}: a joker is released only from a 3-card set holding one (a 4-card set is closed)"
+        naturals = "two natural cards" if r.two_joker_set_release == "two_naturals" else "one natural card"
         return (
-            f"{text}: a set joker is released by completing the set to four "
-            f"(two_joker_set_release={r.two_joker_set_release}) with naturals from the hand"
+            f"{text}: a set joker is released by completing the set to four with {naturals} from the hand "
+            f"(two_joker_set_release={r.two_joker_set_release})"
         )
     natural = a.card
     assert natural is not None
