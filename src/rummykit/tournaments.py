@@ -216,7 +216,10 @@ class TournamentResult:
                 s.name, f"{s.wins}/{s.decided}", f"{s.win_rate:.1%}", f"{low:.1%}-{high:.1%}", f"{s.mean_points:+.2f}"
             )
         mix = ", ".join(f"{k} {v / self.hands:.1%}" for k, v in self.outcomes.items()) if self.hands else "-"
-        table.caption = f"outcomes: {mix}; {self.hands_per_second:,.0f} hands/s on {self.workers} worker(s)"
+        rate = self.hands_per_second
+        shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+        workers = f"{self.workers} worker" + ("s" if self.workers != 1 else "")
+        table.caption = f"outcomes: {mix}; {shown} hands/s on {workers}"
         table.caption_justify = "left"
         return table
 
