@@ -227,3 +227,36 @@ def test_play_takes_players_target_options_and_saves_a_match_record(tmp_path) ->
     bad = run("play", "rummy", "--option", "rumy_bonus=none")
     assert bad.returncode == 2 and "did you mean 'rummy_bonus'" in bad.stderr
     assert run("play", "gin", "--option", "big_gin_bonus=7").returncode == 2
+
+
+def _readme_blocks(language: str) -> list[str]:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
+
+
+def test_readme_snippets_stand_on_their_own() -> None:
+    scripts = [b for b in _readme_blocks("python") if not b.lstrip().startswith(">>>")]  # doctests run anyway
+    assert len(scripts) >= 4
+    for block in scripts:
+        if re.search(r"\bnp\.", block):
+            assert "import numpy as np" in block, block
+        if "evaluate_bots(" in block:
+            assert re.search(r"^print\(returns\)", block, re.M), "the OpenSpiel block prints what it shows"
+
+
+def test_readme_command_line_examples_are_quick() -> None:
+    (commands,) = [b for b in _readme_blocks("sh") if "rummykit tournament" in b and "rummykit analyse" in b]
+    for line in commands.splitlines():
+        if "ismcts" in line:  # the slow agent: a handful of hands, not a thousand
+            hands = int(re.search(r"--hands (\d+)", line).group(1))  # type: ignore[union-attr]
+            assert hands <= 50, line
+        if "rummykit replay" in line:
+            assert "--save match.json" in commands  # the record it replays is made above it
+
+
+def test_tournament_seats_one_agent_each() -> None:
+    out = run("tournament", "greedy", "random", "random", "--game", "rummy", "--hands", "3")
+    assert out.returncode == 0, out.stderr  # three agents: three players
+    assert "rummy: 3 hands" in out.stdout and "1 worker" in out.stdout

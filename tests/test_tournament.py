@@ -106,3 +106,22 @@ def test_save_records_writes_one_replayable_record_per_hand(tmp_path: Path) -> N
         assert state.is_terminal() and len(state.history) == record.actions
         assert state.result.outcome == record.outcome
         assert record.winner is None or record.seats[record.winner] == state.result.winner  # the seat it won from
+
+
+def _readme_scripts() -> list[str]:
+    import re
+
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    return [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if not b.lstrip().startswith(">>>")]
+
+
+@pytest.mark.parametrize("framework", ["pettingzoo", "gymnasium", "pyspiel", "ray"])
+def test_readme_framework_snippet_runs_on_its_own(framework: str) -> None:
+    """Each README block for a framework runs in a fresh interpreter (CI installs the extras)."""
+    import subprocess
+    import sys
+
+    pytest.importorskip(framework)
+    (script,) = [s for s in _readme_scripts() if f"import {framework}" in s or f"{framework}_env" in s]
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
