@@ -18,14 +18,24 @@ from rummykit.render import cards_in_text
 ASCII_CARD = re.compile(r"(?<![\w=])(10|[2-9TJQKA])[CDHS](?!\w)")  # a card shown as 7H, not 7♥
 
 
-def session(game: str, moves: list[str], seed: int = 3, **options: object) -> str:
-    """What ``play`` shows for typed ``moves`` (then quit), as plain text."""
+def session(game: str, moves: list[str], seed: int = 3, auto: int = 0, **options: object) -> str:
+    """What ``play`` shows for typed ``moves``, then ``auto`` more answers that play the hints
+    (then quit), as plain text."""
     out = io.StringIO()
     typed = iter(moves)
+    left = [auto]
 
     def read(prompt: str) -> str:
         out.write(prompt + "\n")
-        move = next(typed, "quit")
+        move = next(typed, "@auto")
+        if move == "@auto":
+            left[0] -= 1
+            last = out.getvalue().splitlines()[-2:-1]
+            if left[0] < 0:
+                return "quit"
+            if prompt.startswith("press Enter"):
+                return ""
+            move = "@hint" if last and last[0].startswith("hint: ") else "hint"
         if move == "@hint":  # the move the last hint gave
             move = re.findall(r"hint: ([^\n]+)", out.getvalue())[-1]
         return move
@@ -86,6 +96,11 @@ def test_table_games_show_every_hand_size() -> None:
     assert "cards held: you 13 cards, player 1 13 cards, player 2 13 cards" in shown
     assert "cards held: you 14 cards" in shown
     assert re.search(r"player [12] \w.* \(1[34] cards in hand\)", shown)  # each move by another player
+
+
+def test_kaluki_match_to_the_end_as_players_go_out() -> None:
+    shown = session("kaluki", [], seed=1, auto=2000, num_players=3, elimination_threshold=40)
+    assert "match over" in shown  # hands after a player is out have fewer seats: names and counts follow
 
 
 def test_help_explains_lay_off_ends() -> None:

@@ -272,7 +272,7 @@ class _Watched:
 
     def __call__(self, state: Any) -> int:
         action = int(self.agent(state))
-        self.person.narrate(state, self.seat, action)
+        self.person.narrate(state, state.current_player, action)  # its seat in this hand (Kaluki: fewer seats)
         return action
 
 
@@ -373,14 +373,12 @@ class _TablePerson:
         self.hand_number = 0
         self._greedy = GreedyAgent()
 
-    @property
-    def names(self) -> list[str]:
-        """The names by seat of the hand being played (Kaluki deals only to active players)."""
-        assert self.match is not None
-        return [self.match_names[s] for s in self.match.active]
+        self.names: list[str] = []  # by seat of the hand being played (Kaluki deals only to active players)
 
     def seen(self, state: TableState) -> None:
         if state is not self.state:
+            assert self.match is not None
+            self.names = [self.match_names[s] for s in self.match.active]  # before anyone is put out
             self.state = state
             self.states.append(state)
             self.hand_number += 1
