@@ -260,3 +260,8 @@ def test_tournament_seats_one_agent_each() -> None:
     out = run("tournament", "greedy", "random", "random", "--game", "rummy", "--hands", "3")
     assert out.returncode == 0, out.stderr  # three agents: three players
     assert "rummy: 3 hands" in out.stdout and "1 worker" in out.stdout
+
+
+def test_tournament_help_states_the_seat_convention() -> None:
+    out = run("tournament", "--help")
+    assert "indexed by agent" in " ".join(out.stdout.split()) and "seat 0 deals" in " ".join(out.stdout.split())

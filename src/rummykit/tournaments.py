@@ -244,14 +244,16 @@ class TournamentResult:
     def plot(self, path: str | Path) -> None:
         """Save a PNG: the running score difference (two agents; else each agent's running
         points) and the outcome mix.  Needs matplotlib (``pip install rummykit[plot]``)."""
-        try:
-            import matplotlib
+        import importlib
+
+        try:  # imported by name: matplotlib is an optional extra (and untyped here without it)
+            matplotlib = importlib.import_module("matplotlib")
         except ImportError:
             raise InvalidOptionError(
                 "plot needs matplotlib: pip install 'rummykit[plot]' (or pip install matplotlib)"
             ) from None
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = importlib.import_module("matplotlib.pyplot")
 
         fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4), gridspec_kw={"width_ratios": [3, 1]})
         running = [0] * len(self.names)
