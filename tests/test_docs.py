@@ -123,3 +123,11 @@ def test_cited_sections_exist() -> None:
 def test_decisions_are_numbered_d1_to_d34() -> None:
     numbers = [int(n) for n in re.findall(r"^\*\*D(\d+)\. ", _text(), flags=re.M)]
     assert numbers == list(range(1, 35))
+
+
+def test_docs_stand_on_their_own() -> None:
+    """The user documentation cites neither the internal spec nor the rule texts' files."""
+    for path in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "benchmarks" / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        assert "RULES.md" not in text and "§" not in text, path.name
+        assert "seeds/" not in text and not re.search(r"\b00[0-3]_[0-9a-f]{16}\.txt", text), path.name
