@@ -12,7 +12,7 @@ from rich.console import Console
 from table_helpers import position
 
 import rummykit as rk
-from rummykit.play import play, table_move
+from rummykit.play import _short_texts, play, table_move
 from rummykit.render import cards_in_text
 
 ASCII_CARD = re.compile(r"(?<![\w=])(10|[2-9TJQKA])[CDHS](?!\w)")  # a card shown as 7H, not 7♥
@@ -63,6 +63,11 @@ def test_lay_off_end_is_inferred_when_one_end_fits() -> None:
     with pytest.raises(rk.IllegalActionError, match="fits at both ends of the run: add low or high"):
         table_move(kaluki, "lay off jk on 1")
     assert kaluki.action_text(table_move(kaluki, "lay off jk on 1 high")) == "lay off Jk on 1 high"
+    assert _short_texts(kaluki, kaluki.legal_actions())[-3:] == [
+        "lay off 6S on 1",  # one end takes it: the end is left out
+        "lay off Jk on 1 low",
+        "lay off Jk on 1 high",
+    ]
 
 
 def test_knock_alone_says_why_not() -> None:

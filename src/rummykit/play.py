@@ -418,7 +418,9 @@ class _TablePerson:
                 console.print(_TABLE_HELP)
                 continue
             if low == "hint":
-                console.print(f"hint: {cards_in_text(_short_texts(state, [self._greedy(state)])[0])}")
+                legal = state.legal_actions()
+                hint = _short_texts(state, legal)[legal.index(self._greedy(state))]
+                console.print(f"hint: {cards_in_text(hint)}")
                 continue
             if low == "moves":
                 console.print(
