@@ -30,7 +30,7 @@ _JOKER_WORDS = frozenset({"jk", "joker", "jo", "🃏"})
 def _console() -> Console:
     from rummykit.render import console
 
-    return console()  # type: ignore[no-any-return]
+    return console()
 
 
 def _game_options(game: str, texts: Sequence[str]) -> dict[str, Any]:

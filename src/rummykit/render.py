@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummykit.analysis import best_melds
 from rummykit.cards import Card, from_mask, parse_card
 from rummykit.table.cards import JOKER, card_type, types_of
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "card_markup",
@@ -34,7 +37,7 @@ JOKER_STYLE = "bold magenta"
 _CARD_TOKEN = re.compile(r"(?<![\w])(?:(10|[2-9TJQKA])([CDHS])|(Jk))(?![\w])")
 
 
-def console(file: Any = None) -> Any:
+def console(file: Any = None) -> Console:
     """A rich console for the command line: the terminal's width on a terminal; when the
     output is piped, lines are not wrapped (a phrase is never cut in two)."""
     from rich.console import Console
