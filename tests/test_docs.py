@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT / "docs" / "rules.md"
 TESTS = Path(__file__).resolve().parent
 INTERNAL = {"name", "given", "game"}
+SPEC = "RULES" + ".md"  # the internal spec's name, spelled so that reference rewriting leaves it alone
+SECTION_SIGN = "\u00a7"
 
 pytestmark = pytest.mark.skipif(not RULES_MD.exists(), reason="docs/rules.md is not in this tree")
 
@@ -129,5 +131,5 @@ def test_docs_stand_on_their_own() -> None:
     """The user documentation cites neither the internal spec nor the rule texts' files."""
     for path in sorted((ROOT / "docs").glob("*.md")) + [ROOT / "benchmarks" / "README.md"]:
         text = path.read_text(encoding="utf-8")
-        assert "RULES.md" not in text and "§" not in text, path.name
+        assert SPEC not in text and SECTION_SIGN not in text, path.name
         assert "seeds/" not in text and not re.search(r"\b00[0-3]_[0-9a-f]{16}\.txt", text), path.name
