@@ -108,6 +108,14 @@ def test_kaluki_match_to_the_end_as_players_go_out() -> None:
     assert "match over" in shown  # hands after a player is out have fewer seats: names and counts follow
 
 
+def test_render_docstring_examples() -> None:
+    import doctest
+
+    import rummykit.render
+
+    assert doctest.testmod(rummykit.render).failed == 0
+
+
 def test_help_explains_lay_off_ends() -> None:
     shown = session("rummy", ["help"])
     assert "lay off 9s on 1" in shown and "add low or high only when" in shown
