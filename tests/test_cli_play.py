@@ -96,6 +96,17 @@ def test_errors_explain_options_they_name() -> None:
     assert "knocking" in session("rummy", ["knock"])
 
 
+def test_table_errors_say_what_the_option_they_name_means() -> None:
+    game = rk.Game("kaluki")
+    low = position(game, ["TS JS QS 3H 3D 3C 2C 9D", "KC QC"], opened=0)
+    with pytest.raises(rk.IllegalActionError, match=r"initial_meld_min=40 \(the first melds must be worth 40 points"):
+        low.play("meld TS JS QS")
+    part = position(game, ["TS JS QS 5H 5D 5C 2C 9D", "KC QC"], opened=0)
+    part.play("meld TS JS QS")
+    with pytest.raises(rk.IllegalActionError, match="must be worth 40 points together; 30 so far"):
+        part.play("discard 2C")
+
+
 def test_table_games_show_every_hand_size() -> None:
     shown = session("kaluki", ["draw", "hint", "@hint", "draw"], num_players=3)
     assert "cards held: you 13 cards, player 1 13 cards, player 2 13 cards" in shown
