@@ -9,6 +9,10 @@ games and the match by the variant's rules:
   wins the game at once.  Two players whose losers are not charged (``losers_charged`` false,
   as in ``classic_two_player``) are settled with :func:`rummykit.settle` (game bonus, boxes,
   shutout; §1.6.1); otherwise (3-4 players, ``net_collect``...) the net score stands.
+* ``partnerships`` (§4 Q30): seats 0+2 play against 1+3.  Each hand credits both partners with
+  the side's points and box, so partners' scores stay equal; a target game is settled side
+  against side with §1.6.1, each seat getting its side's total, and a game or match winner is
+  reported as the side's first seat (0 for seats 0+2, 1 for 1+3).
 * ``game_end = "fixed_hands"``: ``num_hands`` hands (default 2 x players, §4 Q25), then rank by
   net; with ``pool=...`` the ring payout of §1.6.5.  Dead hands are redealt and do not count.
 * ``scoring_sheet = "hollywood"``: every won hand goes on a :class:`HollywoodSheet`; the match
@@ -69,9 +73,11 @@ class GameResult:
 
     ``points`` and ``boxes`` are each seat's hand points and boxes in that game (for a Hollywood
     column: the column's score and boxes, 0 without an entry); ``hands_won`` counts hands won
-    (for a column: wins entered in it); ``hands`` counts the hands dealt during the game, dead
-    ones included.  ``totals`` is the §1.6.1 settlement (two players, a model without loser
-    charges, a target game), else None.  ``match_points`` is the §1.6.3 award in match mode.
+    (for a column: wins entered in it; with partnerships: the side's wins); ``hands`` counts the
+    hands dealt during the game, dead ones included.  ``totals`` is the §1.6.1 settlement (two
+    players or two sides of partners, a model without loser charges, a target game; with
+    partnerships each seat holds its side's total), else None.  ``match_points`` is the §1.6.3
+    award in match mode.
 
     >>> GameResult(0, (104, 38), (4, 2), (4, 2), 7, (304, 88), (200, 50)).net
     216
@@ -87,10 +93,12 @@ class GameResult:
 
     @property
     def net(self) -> int | None:
-        """The winner's settlement net ``total_W - total_Lo`` (None without a settlement)."""
+        """The winner's settlement net ``total_W - total_Lo`` (None without a settlement);
+        with partnerships side against side."""
         if self.totals is None or self.winner is None:
             return None
-        return self.totals[self.winner] - sum(t for s, t in enumerate(self.totals) if s != self.winner)
+        # the next seat is the loser (two players) or holds the losing side's total (partners)
+        return self.totals[self.winner] - self.totals[(self.winner + 1) % len(self.totals)]
 
 
 @dataclass(frozen=True)
@@ -99,15 +107,16 @@ class MatchResult:
 
     * ``winner``: the seat that won (None on a tie).  For a one-game match it is the game
       winner; with ``match_points`` the seat with most match points; for several games without
-      match points, or for Hollywood, the seat with the best ``totals``.
+      match points, or for Hollywood, the seat with the best ``totals``.  With partnerships the
+      winning side's first seat (0 or 1).
     * ``totals``: per seat, the settlement totals summed over the games (two-player settled
       games), the Hollywood column totals summed over the columns, or else the net hand points
       (credits - charges) summed over the match.
     * ``scores`` / ``boxes``: hand points and boxes over the whole match.
     * ``hand_count``: hands dealt, dead hands included; ``dead_hands``: how many were dead.
     * ``games``: each completed game (each Hollywood column, in column order).
-    * ``standings``: the seats, best first (the winner first, then by match points or totals,
-      ties in seat order).
+    * ``standings``: the seats, best first (the winner first, with partnerships the winner's
+      side first, then by match points or totals, ties in seat order).
     * ``hollywood``: each column's settlement ``[total_0, total_1]``; ``hollywood_net``: per seat
       the sum over the columns of its total minus the other's.
     * ``match_points``: per seat (match mode).  ``payout``: the ring payout per seat (with a pool).
@@ -144,6 +153,7 @@ def _build_game(game: KnockGame | str, options: dict[str, Any]) -> KnockGame:
 
 
 def _unique_best(values: Sequence[int]) -> int | None:
+    """The index of the single highest value (None on a tie)."""
     best = max(values)
     tied = [seat for seat, v in enumerate(values) if v == best]
     return tied[0] if len(tied) == 1 else None
@@ -210,7 +220,9 @@ class Match:
         self._n = n
         self._dealer: int = first_dealer
         self._num_hands = rules.num_hands if rules.num_hands is not None else 2 * n
-        self._settled = n == 2 and not rules.losers_charged and rules.game_end == "target"
+        # partners score as one side (RULES.md §4 Q30): seats 0 and 1 stand for the two sides
+        self._sides = rules.partnerships
+        self._settled = (n == 2 or self._sides) and not rules.losers_charged and rules.game_end == "target"
         # the whole match
         self._hands: list[HandResult] = []
         self._dealers: list[int] = []
@@ -412,7 +424,8 @@ class Match:
             self._boxes[seat] += result.boxes[seat]
             self._total_scores[seat] += result.points[seat]
             self._total_boxes[seat] += result.boxes[seat]
-        self._won[winner] += 1
+        for seat in self._side_of(winner):
+            self._won[seat] += 1
         self._game_counted += 1
         self._dealer = winner if rules.dealer_rotation == "winner_deals" else (dealer + 1) % n
         if self._sheet is not None:
@@ -421,9 +434,18 @@ class Match:
         if rules.game_end == "target":
             crossed = [seat for seat in range(n) if self._scores[seat] >= rules.target_score]
             if crossed:
-                self._end_game(winner if winner in crossed else max(crossed, key=lambda s: (self._scores[s], -s)))
+                best = winner if winner in crossed else max(crossed, key=lambda s: (self._scores[s], -s))
+                self._end_game(best % 2 if self._sides else best)
         elif self._game_counted >= self._num_hands:
-            self._end_game(_unique_best(self._scores))
+            self._end_game(self._best(self._scores))
+
+    def _side_of(self, seat: int) -> tuple[int, ...]:
+        """The seats that score with ``seat``: its side with partnerships, else itself."""
+        return (seat, (seat + 2) % 4) if self._sides else (seat,)
+
+    def _best(self, values: Sequence[int]) -> int | None:
+        """The seat (with partnerships: the side's first seat) with the single best value."""
+        return _unique_best(values[:2] if self._sides else values)
 
     def _record_hollywood(self, sheet: HollywoodSheet, winner: int, result: HandResult) -> None:
         before = sheet.boxes
@@ -459,15 +481,15 @@ class Match:
         rules = self.rules
         totals: tuple[int, ...] | None = None
         if self._settled:
-            totals = tuple(
-                settle(
-                    self._scores,
-                    self._boxes,
-                    game_bonus=rules.game_bonus,
-                    box_bonus=rules.box_bonus,
-                    shutout_rule=rules.shutout_rule,
-                )
+            parties = 2  # two players, or the two sides whose totals seats 0 and 1 hold
+            settled = settle(
+                self._scores[:parties],
+                self._boxes[:parties],
+                game_bonus=rules.game_bonus,
+                box_bonus=rules.box_bonus,
+                shutout_rule=rules.shutout_rule,
             )
+            totals = tuple(settled[seat % parties] for seat in range(self._n))
         awarded: tuple[int, ...] | None = None
         if self._match_points is not None:
             assert winner is not None  # target games always have one
@@ -510,9 +532,10 @@ class Match:
         elif len(games) == 1:
             winner = games[0].winner
         else:
-            winner = _unique_best(totals)
+            winner = self._best(totals)
         key = mp if mp is not None else totals
-        standings = tuple(sorted(range(n), key=lambda s: (s != winner, -key[s], s)))
+        won = () if winner is None else self._side_of(winner)
+        standings = tuple(sorted(range(n), key=lambda s: (s not in won, -key[s], s)))
         payout: tuple[int, ...] | None = None
         if self.pool is not None:
             payout = tuple(

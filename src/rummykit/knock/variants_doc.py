@@ -46,7 +46,11 @@ VARIANT_DOCS: dict[str, str] = {
     (normalized by default, slot_scaled as an option: §4 Q24).  S003 gives no game end: fixed_hands (§4 Q25).""",
     "partnership_oklahoma": """Partnership Oklahoma (S001 variation; RULES.md §4 Q30): seats 0 and 2
     against 1 and 3, four-player Oklahoma play, each side's deadwood summed and settled as a
-    two-player hand, to 200 with the two-player settlement.  No published source: this reading is
-    the engine's (the knocker's own deadwood decides gin; the gin side wins the side difference,
-    not below 0, plus the gin bonus; both partners are credited the side's points).""",
+    two-player hand, to 200 with the two-player settlement (§1.6.1) side against side: game
+    bonus, boxes and shutout go to sides, and each seat reports its side's total.  No published
+    source: this reading is the engine's.  Gin is the knocker's own deadwood 0, as at the table:
+    the knocker alone declares it, it bars every lay-off (the partner's too) and cannot be
+    undercut; the gin side wins the side difference, not below 0, plus the gin bonus.  A knock
+    that is not gin is decided on the side totals (undercut on a tie).  Both partners are
+    credited the side's points and box.""",
 }

@@ -200,7 +200,13 @@ def check_pattern(geo: Geometry, p: Pattern, max_jokers: int) -> None:
 def parse_meld(geo: Geometry, text: str, max_jokers: int) -> Pattern:
     """Parse meld text (``"7H 8H 9H"``, ``"QS KS Jk=AS"``, ``"JH JD Jk"``)
     into a valid :class:`Pattern`; raise InvalidMeldError (or
-    InvalidCardError for bad card text) otherwise."""
+    InvalidCardError for bad card text) otherwise.
+
+    Bare jokers stand for unnamed missing suits, which only a set has
+    (RULES.md §1.4: a run joker's identity is declared, compulsorily where
+    it is ambiguous): ``"5H Jk Jk"`` is three fives (15), and the run is
+    written ``"5H Jk=6H Jk=7H"`` (18).  A bare joker reads as a run card
+    only where the run leaves it one place (``"QS Jk AS"``)."""
     naturals: list[int] = []
     named: list[int] = []  # identities of jokers given as Jk=XX
     bare = 0

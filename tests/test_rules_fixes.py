@@ -1,0 +1,175 @@
+"""Rules fixes and decisions of issue 14, section 1: the taken upcard in a
+direct showdown, the Partnership Oklahoma settlement, partnership gin, a
+Kaluki meld of one natural and two jokers, the taken copy in Kaluki and the
+per-turn build limit at a run end (RULES.md §0.4, §0.6, §1.2, §1.4,
+§1.6.1, §4 Q15, Q30)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import rummykit as rk
+from rummykit.cards import Card
+from rummykit.knock.match import Match
+from rummykit.knock.state import KnockState
+
+# --- the upcard may be in any hand (§1.2) -------------------------------------------------
+
+
+def _knock_deck(first: str, second: str, upcard: str) -> list[str]:
+    """A two-player deck dealt by seat 0: ``first`` to seat 1, ``second`` to seat 0, then the
+    upcard, then the other cards in id order as the stock."""
+    cards = [c for pair in zip(first.split(), second.split()) for c in pair] + [upcard]
+    return cards + [str(Card(i)) for i in range(52) if str(Card(i)) not in cards]
+
+
+@pytest.mark.parametrize(
+    ("knocker", "defender", "upcard", "limit", "points"),
+    [
+        # the knocker took the 7S upcard and melds it: limit 7, spades double (5 - 1) x 2
+        ("5S 6S 7S 2H 3H 4H 9C 9D 9H AC", "KC KD QC QD JC JD TC TD 2C 3C", "7S", 7, 8),
+        # the defender holds the 3S upcard as deadwood: limit 3, (8 - 1) x 2
+        ("5H 6H 7H 2H 3H 4H 9C 9D 9H AC", "KC KD QC QD JC JD TC 3S 2C 3C", "3S", 3, 14),
+    ],
+)
+def test_showdown_accepts_the_upcard_in_a_hand(
+    knocker: str, defender: str, upcard: str, limit: int, points: int
+) -> None:
+    r = rk.Game("oklahoma_gin").showdown(knocker, [defender], upcard=upcard)
+    assert (r.outcome, r.winner, r.knock_limit, r.multiplier, r.points) == ("knock", 0, limit, 2, (points, 0))
+
+
+def test_showdown_rescores_a_played_hand_with_the_taken_upcard() -> None:
+    game = rk.Game("oklahoma_gin")
+    deck = _knock_deck("5S 6S 2H 3H 4H 9C 9D 9H AC KH", "KC KD QC QD JC JD TC TD 2C 3C", "7S")
+    state = game.new_hand(deck=deck, dealer=0)
+    state.play("take", player=1)  # the 7S upcard completes 5S 6S 7S
+    state.play("knock KH", player=1)
+    played = state.result
+    assert played is not None and (played.outcome, played.multiplier, played.knock_limit) == ("knock", 2, 7)
+    again = game.showdown(state.hand(1), [state.hand(0)], upcard=state.upcard)
+    assert again.reorder([1, 0], 2) == played
+
+
+# --- Partnership Oklahoma: sides settled with §1.6.1 (§4 Q30) --------------------------------
+
+
+def _knocker(state: KnockState) -> int:
+    """Knock when it can, else draw from the stock, else discard the highest card id."""
+    legal = state.legal_actions()
+    knocks = [a for a in legal if 52 <= a < 104]
+    return knocks[0] if knocks else 104 if 104 in legal else legal[-1]
+
+
+def _passive(state: KnockState) -> int:
+    """Never knock: draw from the stock and discard the highest card id."""
+    legal = state.legal_actions()
+    return 104 if 104 in legal else [a for a in legal if a < 52][-1]
+
+
+def _side_settlement(points: tuple[int, int], boxes: tuple[int, int]) -> tuple[int, int]:
+    """§1.6.1 written out: game bonus 100, box 25, shutout doubles the winner's total."""
+    win = 0 if points[0] > points[1] else 1
+    totals = [points[s] + 25 * boxes[s] + (100 if s == win else 0) for s in range(2)]
+    if boxes[1 - win] == 0:
+        totals[win] *= 2
+    return totals[0], totals[1]
+
+
+@pytest.mark.parametrize(
+    ("seed", "agents"),
+    [(0, (_knocker,) * 4), (1, (_knocker,) * 4), (10, (_knocker, _passive) * 2), (19, (_knocker, _passive) * 2)],
+)
+def test_partnership_match_settles_sides(seed: int, agents: tuple[Callable[[KnockState], int], ...]) -> None:
+    match = Match("partnership_oklahoma", list(agents), seed=seed)
+    result = match.play()
+    (game,) = result.games
+    points = tuple(sum(h.points[s] for h in match.hands) for s in range(4))
+    boxes = tuple(sum(h.boxes[s] for h in match.hands) for s in range(4))
+    # partners score together: each hand credits both with the side's points and box
+    assert points[0] == points[2] and points[1] == points[3] and boxes[0] == boxes[2] and boxes[1] == boxes[3]
+    assert (game.points, game.boxes) == (points, boxes)
+    side = 0 if points[0] >= 200 else 1
+    assert points[side] >= 200 > points[1 - side]
+    settled = _side_settlement((points[0], points[1]), (boxes[0], boxes[1]))
+    assert game.totals == result.totals == (settled[0], settled[1], settled[0], settled[1])
+    assert game.winner == result.winner == side
+    assert game.net == settled[side] - settled[1 - side]
+    assert result.standings[:2] == (side, side + 2)
+    assert game.hands_won == (boxes[0], boxes[1], boxes[0], boxes[1])  # no extra boxes in the preset
+
+
+def test_partnership_shutout_numbers() -> None:
+    # seed 10: the passive side never wins a hand; 237 points, 5 boxes
+    result = Match("partnership_oklahoma", [_knocker, _passive] * 2, seed=10).play()
+    assert result.games[0].points == (237, 0, 237, 0) and result.games[0].boxes == (5, 0, 5, 0)
+    assert result.totals == (2 * (237 + 100 + 5 * 25), 0, 924, 0)
+
+
+# --- partnership gin is the knocker's own (§4 Q30) ---------------------------------------------
+
+
+def test_partnership_gin_is_the_knockers_own_deadwood() -> None:
+    game = rk.Game("partnership_oklahoma")
+    # knocker gin; the partner (seat 2) keeps 51 deadwood, the opponents 6 each
+    r = game.showdown(
+        "AC 2C 3C 4H 4D 4S 4C",
+        ["KS KH KC 7D 8D 9D 6H", "2D 3D 9H TH JC 9C 8C", "5C 6C 7C QS QH QD 6D"],
+        upcard="8H",
+    )
+    assert (r.outcome, r.winner, r.deadwood) == ("gin", 0, (0, 6, 51, 6))
+    assert r.layoffs == ((), (), (), ())  # nobody lays off on gin, the partner included
+    assert r.points == (25, 0, 25, 0) and r.boxes == (1, 0, 1, 0)  # gin bonus; the side difference is below 0
+    # a partner with no deadwood does not make the knocker's knock a gin
+    r = game.showdown(
+        "AC 2C 3C 4H 4D 4S 6S",
+        ["KS KH KC 7D 8D 9D 6H", "5C 6C 7C 8C QS QH QD", "2D 3D 9H TH JC 9S TS"],
+        upcard="8H",
+    )
+    assert (r.outcome, r.winner, r.deadwood) == ("knock", 0, (6, 6, 0, 53))
+    assert r.points == (53, 0, 53, 0)
+
+
+# --- Kaluki: one natural and two bare jokers are a set (§0.4, §1.4) --------------------------
+
+
+def test_kaluki_bare_jokers_with_one_natural_are_a_set() -> None:
+    game = rk.Game("kaluki")
+    assert game.meld_value("5H Jk Jk") == 15  # three fives
+    assert game.meld_value("5H Jk=6H Jk=7H") == 18  # a run needs its jokers named
+    assert game.meld_value("Jk=3H Jk=4H 5H") == 12
+    with pytest.raises(rk.InvalidMeldError, match="ambiguous"):
+        game.meld_value("5H Jk=6H Jk")
+
+
+# --- Kaluki: at most two builds per run end, per turn (§1.4, §4 Q15) ---------------------------
+
+
+def _kaluki_deck(first: str, second: str, upcard: str, stock: str) -> list[str]:
+    """A two-player Kaluki deck dealt by seat 0: ``first`` to seat 1, ``second`` to seat 0, the
+    upcard, ``stock`` on top of the stock, then the other cards."""
+    cards = [c for pair in zip(first.split(), second.split()) for c in pair] + [upcard] + stock.split()
+    rest = [str(Card(i)) for i in range(52)] * 2 + ["Jk", "Jk"]
+    for c in cards:
+        rest.remove(c)
+    return cards + rest
+
+
+def test_kaluki_build_limit_is_per_turn_per_end() -> None:
+    game = rk.Game("kaluki")
+    deck = _kaluki_deck(
+        "8S 9S TS KH KD KC JS QS KS 2C 3D 5H 7S", "2H 4H 6H 8H TH QH 2D 4D 6D 8D TD QD AC", "3C", "4C 5C 9C"
+    )
+    state = game.new_hand(deck=deck, dealer=0)
+    for action in ("draw", "meld 8S 9S TS", "meld KH KD KC", "build JS on 1 high", "build QS on 1 high"):
+        state.play(action, player=1)
+    assert not state.can_act("build KS on 1 high")  # a third card at that end this turn
+    state.play("build 7S on 1 low", player=1)  # the other end has its own two
+    state.play("discard 2C", player=1)
+    state.play("draw", player=0)
+    state.play("discard 5C", player=0)
+    state.play("draw", player=1)
+    state.play("build KS on 1 high", player=1)  # allowed again on a later turn
+    assert state.table_text()[0] == "7S 8S 9S TS JS QS KS"
