@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rummykit import _core
 from rummykit._random import as_generator
 from rummykit._rules import core_rules
-from rummykit.errors import InvalidOptionError
+from rummykit.errors import InvalidOptionError, clip
 from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, LAYOFF, LAYOFF_SLOTS, MELD, MELD_INDEX, PASS, TAKE
 from rummykit.knock.state import KnockState, Phase
 from rummykit.playouts import playout_rules
@@ -69,9 +70,20 @@ class Agent(Protocol):
     def __call__(self, state: Any) -> int: ...
 
 
-def _check_int(name: str, value: object, minimum: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise InvalidOptionError(f"{name} must be an int >= {minimum}, got {value!r}")
+#: the largest count setting (iterations, rollouts, samples...): a C int
+MAX_COUNT = 2**31 - 1
+
+
+def _check_int(name: str, value: object, minimum: int) -> int:
+    """An int setting minimum..MAX_COUNT (numpy integers too), or InvalidOptionError naming it."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not minimum <= int(value) <= MAX_COUNT:
+        raise InvalidOptionError(f"{name} must be an int {minimum}..{MAX_COUNT}, got {clip(value)}")
+    return int(value)
+
+
+def _is_number(value: object) -> bool:
+    """A finite real number (numpy ones too), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
 
 
 # --- random -------------------------------------------------------------------
@@ -274,7 +286,7 @@ class GreedyAgent:
 
     def __init__(self, max_knock_deadwood: int | None = None, seed: object = None) -> None:
         if max_knock_deadwood is not None:
-            _check_int("max_knock_deadwood", max_knock_deadwood, 0)
+            max_knock_deadwood = _check_int("max_knock_deadwood", max_knock_deadwood, 0)
         self.max_knock_deadwood = max_knock_deadwood
 
     def spawn(self, seed: object) -> GreedyAgent:
@@ -425,24 +437,27 @@ class ISMCTSAgent:
         seed: int | np.random.Generator | None = None,
     ) -> None:
         if time_per_move is not None:
-            if isinstance(time_per_move, bool) or not isinstance(time_per_move, (int, float)) or not time_per_move > 0:
-                raise InvalidOptionError(f"time_per_move must be a positive number of seconds, got {time_per_move!r}")
+            if not _is_number(time_per_move) or not time_per_move > 0:
+                raise InvalidOptionError(
+                    f"time_per_move must be a positive (finite) number of seconds, got {clip(time_per_move)}"
+                )
+            time_per_move = float(time_per_move)
         elif iterations is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None:
-            _check_int("iterations", iterations, 1)
-        _check_int("rollouts", rollouts, 1)
-        _check_int("samples", samples, 1)
-        _check_int("moves", moves, 0)
+            iterations = _check_int("iterations", iterations, 1)
+        rollouts = _check_int("rollouts", rollouts, 1)
+        samples = _check_int("samples", samples, 1)
+        moves = _check_int("moves", moves, 0)
         for name, value in (("exploration", exploration), ("greedy_bias", greedy_bias)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise InvalidOptionError(f"{name} must be a number >= 0, got {value!r}")
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 1:
-            raise InvalidOptionError(f"margin must be a number in [0, 1], got {margin!r}")
-        if model not in MODELS:
-            raise InvalidOptionError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
+            if not _is_number(value) or value < 0:
+                raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
+        if not _is_number(margin) or not 0 <= margin <= 1:
+            raise InvalidOptionError(f"margin must be a number in [0, 1], got {clip(margin)}")
+        if not isinstance(model, str) or model not in MODELS:
+            raise InvalidOptionError(f"model must be one of {', '.join(MODELS)}, got {clip(model)}")
         if rollout is not None and not callable(rollout):
-            raise InvalidOptionError(f"rollout must be a callable (state, rng) -> points, got {rollout!r}")
+            raise InvalidOptionError(f"rollout must be a callable (state, rng) -> points, got {clip(rollout)}")
         self.iterations = iterations
         self.time_per_move = time_per_move
         self.exploration = float(exploration)
@@ -491,7 +506,7 @@ class ISMCTSAgent:
     def __call__(self, state: Any) -> int:
         if not hasattr(state, "determinize"):
             raise InvalidOptionError(
-                f"ISMCTSAgent needs a state with determinize (every rummykit game has it), not {state!r}"
+                f"ISMCTSAgent needs a state with determinize (every rummykit game has it), not {clip(state)}"
             )
         start = time.perf_counter()
         legal = state.legal_actions()
@@ -595,21 +610,21 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
     """
     if not isinstance(spec, str):
         if not callable(spec):
-            raise InvalidOptionError(f"an agent must be a name or a callable, got {spec!r}")
+            raise InvalidOptionError(f"an agent must be a name or a callable, got {clip(spec)}")
         spawn = getattr(spec, "spawn", None)
         return spawn(seed) if callable(spawn) else spec
     name, _, settings = spec.partition(":")
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
-        raise InvalidOptionError(f"unknown agent {name!r}; known: {', '.join(AGENT_NAMES)}")
+        raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(AGENT_NAMES)}")
     options: dict[str, object] = {}
     for item in filter(None, (s.strip() for s in settings.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip().isidentifier() or key.strip() in ("seed", "rollout"):
-            raise InvalidOptionError(f"bad agent setting {item!r} in {spec!r} (expected name=value)")
+            raise InvalidOptionError(f"bad agent setting {clip(item)} in {clip(spec)} (expected name=value)")
         options[key.strip()] = _option_value(value.strip())
     try:
         agent: Agent = factory(seed=seed, **options)
     except TypeError as err:
-        raise InvalidOptionError(f"bad settings for agent {name!r}: {err}") from None
+        raise InvalidOptionError(f"bad settings for agent {clip(name)}: {clip(str(err), 120)}") from None
     return agent

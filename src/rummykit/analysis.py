@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummykit import _core
-from rummykit._rules import Values, core_rules
+from rummykit._rules import ACE_MODES, Values
 from rummykit._rules import cache as _default_rules
-from rummykit.cards import Card, CardsLike, from_mask, to_mask
-from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError
+from rummykit._rules import core_rules as _core_rules
+from rummykit.cards import DECK_MASK, Card, CardsLike, from_mask, to_mask
+from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, RummykitError, clip
 
 if TYPE_CHECKING:
     import numpy as np
@@ -140,7 +141,26 @@ def _arrangement(rules: _core.Rules, raw: tuple[tuple[int, ...], int, int]) -> A
 
 
 def _mask(cards: CardsLike) -> int:
-    return cards if type(cards) is int else to_mask(cards)
+    return cards if type(cards) is int and 0 <= cards <= DECK_MASK else to_mask(cards)
+
+
+def core_rules(aces: str = "low", values: Values = None) -> _core.Rules:
+    """The C rules of ``aces`` and ``values``; InvalidOptionError for any bad value
+    (``values=5``, a mapping with keys of mixed types...)."""
+    if not isinstance(aces, str) or aces not in ACE_MODES:
+        raise InvalidOptionError(f"aces must be one of {', '.join(ACE_MODES)}, got {clip(aces)}")
+    try:
+        return _core_rules(aces, values)
+    except RummykitError:
+        raise
+    except (TypeError, ValueError):  # values=5, rank keys of mixed types, a 10**5000 value...
+        raise InvalidOptionError(
+            f"values must be 13 ints 1..255 (A..K) or a mapping from rank text to value, got {clip(values)}"
+        ) from None
+
+
+#: the largest deadwood bound or knock limit (a C int); larger ones mean nothing more
+MAX_BOUND = 2**31 - 1
 
 
 def deadwood(cards: CardsLike, *, aces: str = "low", values: Values = None) -> int:
@@ -155,7 +175,7 @@ def deadwood(cards: CardsLike, *, aces: str = "low", values: Values = None) -> i
         rules = _default_rules[aces] if values is None else core_rules(aces, values)
     except (KeyError, TypeError):
         rules = core_rules(aces, values)
-    return _core.deadwood(rules, cards if type(cards) is int else to_mask(cards))
+    return _core.deadwood(rules, cards if type(cards) is int and 0 <= cards <= DECK_MASK else to_mask(cards))
 
 
 def best_melds(cards: CardsLike, *, aces: str = "low", values: Values = None) -> Arrangement:
@@ -169,10 +189,19 @@ def best_melds(cards: CardsLike, *, aces: str = "low", values: Values = None) ->
 
 
 def _count(name: str, value: object) -> int:
-    """An int option >= 0 (numpy integers too), or InvalidOptionError naming it."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 0:
+    """An int option 0..MAX_BOUND (numpy integers too), or InvalidOptionError naming it."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= int(value) <= MAX_BOUND:
         return int(value)
-    raise InvalidOptionError(f"{name} must be an int >= 0, got {value!r:.60}")
+    raise InvalidOptionError(f"{name} must be an int 0..{MAX_BOUND}, got {clip(value)}")
+
+
+def _flag(name: str, value: object) -> bool:
+    """A yes/no option: a bool (a numpy bool too), or InvalidOptionError naming it."""
+    if isinstance(value, bool):
+        return value
+    if type(value).__name__ == "bool" and getattr(value, "shape", None) == ():  # numpy.bool
+        return bool(value)
+    raise InvalidOptionError(f"{name} must be True or False, got {clip(value)}")
 
 
 def arrangements(
@@ -260,7 +289,9 @@ def _meld_masks(rules: _core.Rules, knocker_melds: object) -> list[Meld]:
     if isinstance(knocker_melds, Arrangement):
         return list(knocker_melds.melds)
     if isinstance(knocker_melds, (str, int)) or not isinstance(knocker_melds, Iterable):
-        raise InvalidMeldError(f"knocker_melds must be a list of melds, got {knocker_melds!r}")
+        raise InvalidMeldError(f"knocker_melds must be a list of melds, got {clip(knocker_melds)}")
+    if getattr(knocker_melds, "ndim", 1) == 0:  # a 0-d numpy array: iterable in name only
+        raise InvalidMeldError(f"knocker_melds must be a list of melds, got {clip(knocker_melds)}")
     result: list[Meld] = []
     seen = 0
     for item in knocker_melds:
@@ -334,8 +365,8 @@ def choose_knock(
     knocker, defender = to_mask(knocker_cards), to_mask(defender_cards)
     if knocker & defender:
         raise InvalidCardError(f"card {from_mask(knocker & defender)[0]} is in both hands")
-    flags = (_core.KNOCK_MIN_DEADWOOD_ONLY if min_deadwood_only else 0) | (
-        0 if allow_layoffs else _core.KNOCK_NO_LAYOFFS
+    flags = (_core.KNOCK_MIN_DEADWOOD_ONLY if _flag("min_deadwood_only", min_deadwood_only) else 0) | (
+        0 if _flag("allow_layoffs", allow_layoffs) else _core.KNOCK_NO_LAYOFFS
     )
     try:
         arr, reply, margin, candidates = _core.choose_knock(rules, knocker, defender, _count("limit", limit), flags)

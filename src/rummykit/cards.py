@@ -27,10 +27,12 @@ objects or card ids, or an int mask.
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable
+from typing import TypeGuard
 
-from rummykit.errors import InvalidCardError
+from rummykit.errors import InvalidCardError, clip
 
 __all__ = [
     "DECK_MASK",
@@ -75,9 +77,9 @@ class Card(int):
     def __new__(cls, card: int | str) -> Card:
         if isinstance(card, str):
             return parse_card(card)
-        if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < NUM_CARDS:
-            return _CARDS[card]
-        raise InvalidCardError(f"not a card id (0..51): {card!r}")
+        if _is_int(card) and 0 <= card < NUM_CARDS:
+            return _CARDS[int(card)]
+        raise InvalidCardError(f"a card is card text or a card id 0..51, got {clip(card)}")
 
     @property
     def id(self) -> int:
@@ -113,27 +115,33 @@ class Card(int):
 
 _CARDS = tuple(int.__new__(Card, i) for i in range(NUM_CARDS))
 
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """An int or a numpy integer (typed as an int), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 CardsLike = str | int | Card | Iterable[str | int | Card]
 
 
 def parse_card(text: str) -> Card:
     """Parse one card token such as ``"7H"``, ``"10s"`` or ``"q♠"``."""
     if not isinstance(text, str):
-        raise InvalidCardError(f"card text must be a string, got {type(text).__name__}: {text!r:.60}")
+        raise InvalidCardError(f"card text must be a string, got {type(text).__name__}: {clip(text)}")
     card = _TOKENS.get(text)
     if card is not None:
         return _CARDS[card]
-    token = text.strip()
+    token = text.strip() if len(text) < 64 else ""
     rank, suit = token[:-1].upper(), token[-1:].upper()
     if rank in _RANK_OF and suit in _SUIT_OF:
         return _CARDS[_SUIT_OF[suit] * 13 + _RANK_OF[rank]]
-    raise InvalidCardError(f"not a card: {text!r} (expected a rank A23456789TJQK and a suit CDHS)")
+    raise InvalidCardError(f"not a card: {clip(text)} (expected a rank A23456789TJQK and a suit CDHS)")
 
 
 def parse_cards(text: str) -> list[Card]:
     """Parse card text separated by spaces and/or commas, rejecting duplicates."""
     if not isinstance(text, str):
-        raise InvalidCardError(f"card text must be a string, got {type(text).__name__}: {text!r:.60}")
+        raise InvalidCardError(f"card text must be a string, got {type(text).__name__}: {clip(text)}")
     cards = [parse_card(t) for t in _SEPARATORS.split(text.strip()) if t]
     _reject_duplicates(cards)
     return cards
@@ -151,26 +159,37 @@ def _reject_duplicates(cards: list[Card]) -> None:
 def _as_card(item: object) -> Card:
     if isinstance(item, str):
         return parse_card(item)
-    if isinstance(item, int) and not isinstance(item, bool):
+    if _is_int(item):
         return Card(item)
-    raise InvalidCardError(f"not a card: {item!r}")
+    raise InvalidCardError(f"not a card: {clip(item)} (expected card text or a card id 0..51)")
+
+
+def _mask_bits(cards: int) -> int:
+    if cards < 0 or cards & ~DECK_MASK:
+        raise InvalidCardError(f"mask {clip(cards)} has bits outside the 52-card deck (0 <= mask < 2**52)")
+    return cards
 
 
 def to_mask(cards: CardsLike) -> int:
     """The mask of a hand given in any accepted form (see the module docstring)."""
     if isinstance(cards, int) and not isinstance(cards, (bool, Card)):
-        if cards < 0 or cards & ~DECK_MASK:
-            raise InvalidCardError(f"mask {cards:#x} has bits outside the 52-card deck")
-        return cards
+        return _mask_bits(cards)
     if isinstance(cards, Card):
         return cards.mask
     if isinstance(cards, str):
         return _text_mask(cards)
-    if isinstance(cards, Iterable):
-        items = [_as_card(c) for c in cards]
+    if _is_int(cards) and getattr(cards, "ndim", 0) == 0:  # a numpy integer: a mask
+        return _mask_bits(int(cards))
+    if isinstance(cards, Iterable) and not isinstance(cards, (bytes, bytearray)) and getattr(cards, "ndim", 1) != 0:
+        try:
+            items = [_as_card(c) for c in cards]
+        except TypeError:  # an iterable that fails to iterate
+            raise InvalidCardError(f"not cards: {clip(cards)}") from None
         _reject_duplicates(items)
     else:
-        raise InvalidCardError(f"not cards: {cards!r}")
+        raise InvalidCardError(
+            f"cards must be card text, an iterable of cards or an int mask, got {type(cards).__name__}: {clip(cards)}"
+        )
     mask = 0
     for c in items:
         mask |= 1 << c
@@ -194,8 +213,9 @@ def _text_mask(text: str) -> int:
 
 def from_mask(mask: int) -> list[Card]:
     """The cards of a mask, in card-id order."""
-    if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0 or mask & ~DECK_MASK:
-        raise InvalidCardError(f"not a 52-card mask: {mask!r}")
+    if not _is_int(mask) or not 0 <= mask <= DECK_MASK:
+        raise InvalidCardError(f"not a 52-card mask (an int 0 <= mask < 2**52): {clip(mask)}")
+    mask = int(mask)
     cards = []
     while mask:
         low = mask & -mask

@@ -2,17 +2,78 @@
 
 from __future__ import annotations
 
+import re
+
 __all__ = [
+    "MAX_MESSAGE",
     "IllegalActionError",
     "InvalidCardError",
     "InvalidMeldError",
     "InvalidOptionError",
     "RummykitError",
+    "check_seat",
+    "clip",
 ]
+
+#: the longest error message, a safety net: a longer one keeps its head and its tail.
+#: Messages that show an input clip it with :func:`clip` and stay far shorter; the
+#: longest legitimate ones list every option of a game (under 1,000 characters).
+MAX_MESSAGE = 2000
+#: the safety net's other cuts: a word (no spaces) longer than this, such as a huge
+#: string or int shown whole, and a list, set or dict (``[...]``, ``{...}``) longer
+#: than ``_LONG_GROUP``
+_LONG_WORD = 100
+_LONG_GROUP = 200
+_WORD = re.compile(rf"\S{{{_LONG_WORD + 1},}}")
+_GROUP = re.compile(rf"[\[{{][^\[\]{{}}]{{{_LONG_GROUP},}}[\]}}]")
+
+
+def clip(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters (``...`` marking a cut), for error
+    messages that show the offending input: a million-character string, a 10**5000 int
+    (whose ``repr`` Python refuses) or an object with a failing ``repr`` give a short text.
+
+    >>> clip("AS" * 1000, 12)
+    "'ASASASAS..."
+    >>> clip(10**100), clip(-(10**5000))
+    ('<an int of 101 digits>', '<a negative int of about 5001 digits>')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        bits = value.bit_length()
+        digits = str(len(str(abs(value)))) if bits < 14_000 else f"about {int(bits * 0.30103) + 1}"
+        return f"<{'a negative' if value < 0 else 'an'} int of {digits} digits>"
+    if isinstance(value, (str, bytes)) and len(value) > 4 * limit:
+        value = value[: 2 * limit]  # repr of a prefix: no pass over a huge input
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not replace the error being raised
+        return f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _short(message: str) -> str:
+    """``message`` with every over-long word or bracketed list cut (``...`` marking
+    each cut), then cut to :data:`MAX_MESSAGE` keeping its head and its tail."""
+    message = _GROUP.sub(lambda m: m[0][:60] + " ... " + m[0][-20:], message)
+    message = _WORD.sub(lambda m: m[0][:60] + "..." + m[0][-20:], message)
+    if len(message) <= MAX_MESSAGE:
+        return message
+    tail = MAX_MESSAGE // 4
+    return message[: MAX_MESSAGE - tail - 5] + " ... " + message[-tail:]
 
 
 class RummykitError(ValueError):
-    """Base class of every error rummykit raises for bad input."""
+    """Base class of every error rummykit raises for bad input.
+
+    A safety net keeps messages short when an input is shown whole: a word longer than
+    100 characters (a huge string or int) and a list, set or dict shown longer than 200 are cut,
+    and the message to at most :data:`MAX_MESSAGE` characters, keeping its head and tail.
+    """
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str) and len(args[0]) > _LONG_WORD:
+            args = (_short(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class InvalidCardError(RummykitError):
@@ -35,4 +96,4 @@ def check_seat(seat: object, n: int) -> int:
     """``seat`` if it is a seat 0..n-1 (an int, not a bool); else :class:`InvalidOptionError`."""
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
         return seat
-    raise InvalidOptionError(f"seat must be 0..{n - 1}, got {seat!r:.60}")
+    raise InvalidOptionError(f"seat must be 0..{n - 1}, got {clip(seat)}")

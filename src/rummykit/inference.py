@@ -61,7 +61,7 @@ import numpy.typing as npt
 
 from rummykit import _core
 from rummykit._random import as_generator
-from rummykit.errors import InvalidOptionError
+from rummykit.errors import InvalidOptionError, check_seat, clip
 from rummykit.knock import observe
 from rummykit.knock.actions import DRAW_STOCK, KNOCK, PASS, TAKE
 from rummykit.knock.state import KnockState
@@ -93,10 +93,11 @@ class SoftGreedyModel:
     epsilon: float = 0.1
 
     def __post_init__(self) -> None:
-        if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float)) or not self.beta > 0:
-            raise InvalidOptionError(f"beta must be a number > 0, got {self.beta!r}")
-        if isinstance(self.epsilon, bool) or not isinstance(self.epsilon, (int, float)) or not 0 < self.epsilon <= 1:
-            raise InvalidOptionError(f"epsilon must be a number in (0, 1], got {self.epsilon!r}")
+        beta, epsilon = self.beta, self.epsilon
+        if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < math.inf:
+            raise InvalidOptionError(f"beta must be a finite number > 0, got {clip(beta)}")
+        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0 < epsilon <= 1:
+            raise InvalidOptionError(f"epsilon must be a number in (0, 1], got {clip(epsilon)}")
 
     def take_log_prob(self, rules: _core.Rules, hand: int, top: int, took: bool) -> float:
         """log P(take or not take ``top`` | ``hand``)."""
@@ -248,6 +249,9 @@ def log_likelihoods(
 ) -> npt.NDArray[np.float64]:
     """The log-likelihood under ``model`` (default :class:`SoftGreedyModel`) of the other
     seats' choices in each of ``samples`` (determinizations of ``state`` for ``player``)."""
+    _check(state, player, 1, model)
+    if not isinstance(samples, (list, tuple)) or not all(isinstance(s, KnockState) for s in samples):
+        raise InvalidOptionError(f"samples must be a list of knock-game states, got {clip(samples)}")
     likelihood = _Likelihood(state, player, model)
     return np.array([likelihood.of_sample(s) for s in samples], dtype=np.float64)
 
@@ -262,11 +266,19 @@ def effective_sample_size(weights: npt.NDArray[np.float64]) -> float:
     return float(1.0 / np.square(weights).sum())
 
 
-def _check(state: KnockState, n: int) -> None:
+def _count(name: str, value: object, minimum: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= 2**31 - 1:
+        raise InvalidOptionError(f"{name} must be an int {minimum}..{2**31 - 1}, got {clip(value)}")
+    return value
+
+
+def _check(state: KnockState, player: int, n: int, model: object) -> None:
     if not isinstance(state, KnockState):
-        raise InvalidOptionError(f"opponent modelling needs a knock-game state, got {state!r}")
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise InvalidOptionError(f"n must be an int >= 1, got {n!r}")
+        raise InvalidOptionError(f"opponent modelling needs a knock-game state, got {clip(state)}")
+    check_seat(player, state.n)
+    _count("n", n, 1)
+    if model is not None and not isinstance(model, SoftGreedyModel):
+        raise InvalidOptionError(f"model must be a SoftGreedyModel or None, got {clip(model)}")
 
 
 def _weighted(
@@ -285,7 +297,7 @@ def weighted_determinizations(
     normalised importance weights under ``model`` (default :class:`SoftGreedyModel`): a
     weighted sample of the deals ``player`` cannot rule out, weighted by how well each
     explains the other seats' choices (see the module docstring)."""
-    _check(state, n)
+    _check(state, player, n, model)
     return _weighted(state, player, n, as_generator(rng, "rng"), _Likelihood(state, player, model))
 
 
@@ -377,7 +389,10 @@ def posterior_determinizations(
     >>> [s.observation(0) == state.observation(0) for s in posterior_determinizations(state, 0, 3, rng=1)]
     [True, True, True]
     """
-    _check(state, n)
+    _check(state, player, n, model)
+    if proposals is not None:
+        _count("proposals", proposals, 1)
+    _count("moves", moves, 0)
     gen = as_generator(rng, "rng")
     likelihood = _Likelihood(state, player, model)
     samples, weights = _weighted(state, player, proposals or 2 * n, gen, likelihood)

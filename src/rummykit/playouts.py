@@ -46,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
-from rummykit.errors import InvalidOptionError, RummykitError
+from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.state import END, SHOWDOWN, KnockState
 
 if TYPE_CHECKING:
@@ -198,7 +198,7 @@ RESAMPLE: dict[str, Callable[[KnockState], _core.PlayoutSpec]] = {
 
 def _check_state(state: KnockState) -> None:
     if not isinstance(state, KnockState):
-        raise InvalidOptionError(f"playouts need a knock-game state (KnockState), got {state!r}")
+        raise InvalidOptionError(f"playouts need a knock-game state (KnockState), got {clip(state)}")
     if state.phase == SHOWDOWN:
         raise InvalidOptionError("playouts: the manual showdown (auto_showdown=False) is not supported")
 
@@ -212,14 +212,20 @@ def _seed(seed: Any) -> int:
         return int(seed.integers(2**63))
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and 0 <= int(seed) < 2**64:
         return int(seed)
-    raise InvalidOptionError(f"seed must be an int in 0..2**64-1, a numpy Generator or None, got {seed!r}")
+    raise InvalidOptionError(f"seed must be an int in 0..2**64-1, a numpy Generator or None, got {clip(seed)}")
 
 
-def _check_count(name: str, value: Any, minimum: int) -> int:
+#: the most playouts of one call (the C loop counts them in an int)
+MAX_PLAYOUTS = 2**31 - 1
+#: the most threads of one call
+MAX_THREADS = 1024
+
+
+def _check_count(name: str, value: Any, minimum: int, maximum: int = 2**31 - 1) -> int:
     import numpy as np  # on first use: `import rummykit` stays light
 
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or int(value) < minimum:
-        raise InvalidOptionError(f"{name} must be an int >= {minimum}, got {value!r}")
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not minimum <= int(value) <= maximum:
+        raise InvalidOptionError(f"{name} must be an int {minimum}..{maximum}, got {clip(value)}")
     return int(value)
 
 
@@ -266,12 +272,12 @@ def playouts(
     ...
     rummykit.errors.InvalidOptionError: policy must be one of ['greedy', 'random'], got 'clever'
     """
-    n = _check_count("n", n, 0)
-    threads = _check_count("threads", threads, 1)
+    n = _check_count("n", n, 0, MAX_PLAYOUTS)
+    threads = _check_count("threads", threads, 1, MAX_THREADS)
     if not isinstance(policy, str) or policy not in POLICIES:
-        raise InvalidOptionError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
-    if resample not in RESAMPLE:
-        raise InvalidOptionError(f"resample must be one of {list(RESAMPLE)}, got {resample!r}")
+        raise InvalidOptionError(f"policy must be one of {sorted(POLICIES)}, got {clip(policy)}")
+    if not isinstance(resample, str) or resample not in RESAMPLE:
+        raise InvalidOptionError(f"resample must be one of {list(RESAMPLE)}, got {clip(resample)}")
     if max_knock_deadwood is None:
         knock_at = -1
     else:
@@ -281,8 +287,11 @@ def playouts(
     playout_rules(state.rules)  # an unsupported option raises before anything runs
     import numpy as np  # on first use: `import rummykit` stays light
 
-    points = np.zeros((n, state.n), dtype=np.int32)
-    outcomes = np.zeros(n, dtype=np.uint8)
+    try:
+        points = np.zeros((n, state.n), dtype=np.int32)
+        outcomes = np.zeros(n, dtype=np.uint8)
+    except MemoryError:
+        raise InvalidOptionError(f"n={n:,} playouts do not fit in memory ({(4 * state.n + 1) * n:,} bytes)") from None
     if state.phase == END:
         assert state.result is not None
         points[:] = state.returns()

@@ -27,10 +27,11 @@ and length (ace-low runs, then the ace-high runs Q-K-A, J-Q-K-A, ...).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 from rummykit.cards import Card, from_mask, parse_card, to_mask
-from rummykit.errors import IllegalActionError
+from rummykit.errors import IllegalActionError, clip
 
 __all__ = [
     "BIG_GIN",
@@ -73,6 +74,8 @@ MELD_TABLE: tuple[int, ...] = _meld_table()
 MELD_INDEX: dict[int, int] = {m: i for i, m in enumerate(MELD_TABLE)}
 assert len(MELD_TABLE) == LAYOFF - MELD
 
+_EXPECTED = "(expected e.g. 'discard 7H', 'knock 9C', 'draw stock', 'take', 'pass', 'meld 7H 8H 9H')"
+_SLOT_TEXT = tuple(str(slot) for slot in range(1, LAYOFF_SLOTS + 1))
 _NAMED = {DRAW_STOCK: "draw stock", TAKE: "take", PASS: "pass", BIG_GIN: "big gin", DONE: "done"}
 _TEXT = {
     "draw stock": DRAW_STOCK,
@@ -93,12 +96,39 @@ _TEXT = {
 }
 
 
+def _action_id(value: object, expected: str = "an int") -> int:
+    """An action id 0..685 (an int or a numpy integer), or IllegalActionError saying so."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= int(value) < NUM_ACTIONS:
+        return int(value)
+    raise IllegalActionError(f"not an action id: {clip(value)} (expected {expected} 0..{NUM_ACTIONS - 1})")
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One action: ``kind`` is ``discard``, ``knock``, ``draw stock``,
-    ``take``, ``pass`` or ``big gin``; ``card`` for discards and knocks."""
+    ``take``, ``pass`` or ``big gin``; ``card`` for discards and knocks.
+
+    ``Action(id)`` takes an action id 0..685 (the table above) and ``Action(text)``
+    action text, read as :func:`parse_action` reads it; anything else raises
+    :class:`~rummykit.errors.IllegalActionError`.
+
+    >>> Action(32), Action("knock 9c").id, Action("take upcard") == Action(105)
+    (Action('discard 7H'), 60, True)
+    """
 
     id: int
+
+    def __post_init__(self) -> None:
+        value = self.id
+        if type(value) is int and 0 <= value < NUM_ACTIONS:  # the hot path
+            return
+        if isinstance(value, str):
+            value = parse_action(value).id
+        elif isinstance(value, Action):
+            value = value.id
+        else:
+            value = _action_id(value, "action text or an id")
+        object.__setattr__(self, "id", value)
 
     @property
     def kind(self) -> str:
@@ -134,9 +164,8 @@ class Action:
 
     @classmethod
     def from_id(cls, action_id: int) -> Action:
-        if not isinstance(action_id, int) or isinstance(action_id, bool) or not 0 <= action_id < NUM_ACTIONS:
-            raise IllegalActionError(f"not an action id (0..{NUM_ACTIONS - 1}): {action_id!r}")
-        return cls(action_id)
+        """The action of an id (an int or a numpy integer; not text, not an Action)."""
+        return cls(_action_id(action_id))
 
     def __str__(self) -> str:
         if self.meld is not None:
@@ -154,34 +183,38 @@ def parse_action(text: str) -> Action:
     """Parse ``"discard 7H"``, ``"knock 9c"``, ``"7h"`` (a discard),
     ``"draw stock"``, ``"take upcard"``, ``"pass"``... into an :class:`Action`."""
     if not isinstance(text, str):
-        raise IllegalActionError(f"not action text: {text!r}")
+        raise IllegalActionError(
+            f"not action text: {clip(text)} (expected a string such as 'discard 7H', got {type(text).__name__})"
+        )
+    if len(text) > 200:  # the longest action text ("meld" + 11 cards) is far shorter
+        raise IllegalActionError(f"not an action: {clip(text)} (too long)")
     words = " ".join(text.lower().replace("_", " ").split())
     if words in _TEXT:
         return Action(_TEXT[words])
     if words.startswith("meld "):
         try:
             mask = to_mask(words[5:])
-        except ValueError:
-            raise IllegalActionError(f"not an action: {text!r}") from None
+        except ValueError as err:
+            raise IllegalActionError(f"not an action: {clip(text)} ({err})") from None
         if mask not in MELD_INDEX:
-            raise IllegalActionError(f"not a meld: {text!r}")
+            raise IllegalActionError(f"not a meld: {clip(text)} (expected a set or run, e.g. 'meld 7H 8H 9H')")
         return Action(MELD + MELD_INDEX[mask])
     if words.startswith(("lay off ", "layoff ")):
         parts = words.split()[-3:]
-        if len(parts) == 3 and parts[1] == "on" and parts[2].isdigit() and 1 <= int(parts[2]) <= LAYOFF_SLOTS:
+        if len(parts) == 3 and parts[1] == "on" and parts[2] in _SLOT_TEXT:
             try:
                 card = parse_card(parts[0])
-            except ValueError:
-                raise IllegalActionError(f"not an action: {text!r}") from None
+            except ValueError as err:
+                raise IllegalActionError(f"not an action: {clip(text)} ({err})") from None
             return Action(LAYOFF + card * LAYOFF_SLOTS + int(parts[2]) - 1)
-        raise IllegalActionError(f"not an action: {text!r} (expected 'lay off 7H on 1')")
+        raise IllegalActionError(f"not an action: {clip(text)} (expected 'lay off 7H on 1', meld 1..{LAYOFF_SLOTS})")
     verb, _, rest = words.rpartition(" ")
     try:
         card = parse_card(rest)
     except ValueError:
-        raise IllegalActionError(f"not an action: {text!r}") from None
+        raise IllegalActionError(f"not an action: {clip(text)} {_EXPECTED}") from None
     if verb in ("", "discard"):
         return Action(DISCARD + card)
     if verb == "knock":
         return Action(KNOCK + card)
-    raise IllegalActionError(f"not an action: {text!r}")
+    raise IllegalActionError(f"not an action: {clip(text)} {_EXPECTED}")

@@ -3,13 +3,13 @@ entry points that create hands and score them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rummykit._random import as_generator
 from rummykit.cards import Card, CardsLike, to_mask
 from rummykit.engine.options import InstanceDoc, options_help
-from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError
+from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError, clip
 from rummykit.knock.rules import RENAMED, KnockRules, knock_rules, option_table
 from rummykit.knock.showdown import HandResult, limit_and_multiplier, resolve_knock
 from rummykit.knock.state import KnockState
@@ -82,6 +82,8 @@ class KnockGame:
         if deck is None:
             order = rng.permutation(52).tolist()
         else:
+            if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable) or getattr(deck, "ndim", 1) == 0:
+                raise InvalidCardError(f"deck must be a list of 52 cards, got {type(deck).__name__}: {clip(deck)}")
             order = [int(Card(c)) for c in deck]
             if len(order) != 52 or len(set(order)) != 52:
                 raise InvalidCardError(
@@ -103,6 +105,8 @@ class KnockGame:
         the result are in that order: ``winner`` 0 is the knocker, i is
         ``defenders[i-1]``.  An illegal knock raises
         :class:`IllegalActionError`."""
+        if isinstance(defenders, (str, bytes)) or not isinstance(defenders, Iterable):
+            raise InvalidCardError(f"defenders must be a list of hands, got {clip(defenders)}")
         hands = [to_mask(knocker)] + [to_mask(d) for d in defenders]
         if len(hands) != self.rules.num_players:
             raise IllegalActionError(f"{self.rules.name} has {self.rules.num_players} players, got {len(hands)} hands")

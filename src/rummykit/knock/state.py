@@ -343,7 +343,7 @@ class KnockState:
     def play(self, action: int | str | Action, *, player: int | None = None) -> None:
         """Apply a checked action given as text, an :class:`Action` or an id.
         With ``player``, also check that it is that seat's turn."""
-        if player is not None and player != self.current_player:
+        if player is not None and check_seat(player, self.n) != self.current_player:
             raise IllegalActionError(f"out of turn: it is seat {self.current_player}'s turn, not {player}'s")
         self.apply_action(self.verify_action(action))
 

@@ -34,9 +34,10 @@ the bound.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
-from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError
+from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError, clip
 from rummykit.table.cards import JOKER, parse_type, type_text
 from rummykit.table.melds import RUN, SET, Geometry, Pattern, parse_meld
 
@@ -63,9 +64,11 @@ RELEASE_SET = RELEASE_RUN + MAX_SLOTS * 52
 MELD_SET = RELEASE_SET + MAX_SLOTS * 16
 MELD_RUN = 8192
 NUM_ACTIONS = MELD_RUN + 4 * 14 * 14 * 8192
-assert MELD_SET + 13 * 64 <= MELD_RUN
+_SET_END = MELD_SET + 13 * 64  # the set melds end here: the ids up to MELD_RUN are unused
+assert _SET_END <= MELD_RUN
 
 _END = ("low", "high")
+_EXPECTED = "(expected e.g. 'draw', 'take', 'discard 7H', 'meld 7H 8H 9H', 'lay off 7H on 1 high', 'release 7H from 1')"
 
 
 def pattern_id(p: Pattern) -> int:
@@ -89,13 +92,42 @@ def layoff_id(slot: int, t: int, end: int) -> int:
     return LAYOFF + (slot * 53 + t) * 2 + end
 
 
+def _is_action_id(value: object) -> bool:
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, bool)
+        and (0 <= value <= TAKE or LAYOFF <= value < _SET_END or MELD_RUN <= value < NUM_ACTIONS)  # type: ignore[operator]
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class TableAction:
     """One action: ``kind`` is ``discard``, ``draw``, ``take``, ``lay off``,
     ``release`` or ``meld``.  ``str`` needs the geometry for run melds, so
-    use :meth:`text` (the state's ``action_text``) for those."""
+    use :meth:`text` (the state's ``action_text``) for those.
+
+    ``TableAction(id)`` takes an action id (the table above; an int or a numpy
+    integer); anything else raises :class:`~rummykit.errors.IllegalActionError`.
+    Action text depends on the game (run positions, jokers): parse it with the
+    state's ``parse_action``, or give the text to ``state.play``.
+    """
 
     id: int
+
+    def __post_init__(self) -> None:
+        value = self.id
+        if type(value) is int and (0 <= value <= TAKE or LAYOFF <= value < _SET_END or MELD_RUN <= value < NUM_ACTIONS):
+            return
+        if isinstance(value, TableAction):
+            value = value.id
+        elif isinstance(value, str):
+            raise IllegalActionError(
+                f"TableAction takes an action id, got text {clip(value)}: "
+                "read action text with state.parse_action(text), or pass it to state.play"
+            )
+        elif not _is_action_id(value):
+            raise IllegalActionError(_not_an_id(value))
+        object.__setattr__(self, "id", int(value))
 
     @property
     def kind(self) -> str:
@@ -154,14 +186,10 @@ class TableAction:
 
     @classmethod
     def from_id(cls, action_id: int) -> TableAction:
-        if (
-            not isinstance(action_id, int)
-            or isinstance(action_id, bool)
-            or not 0 <= action_id < NUM_ACTIONS
-            or cls(action_id).kind == "?"
-        ):
-            raise IllegalActionError(f"not a table-game action id: {action_id!r}")
-        return cls(action_id)
+        """The action of an id (an int or a numpy integer; not text, not a TableAction)."""
+        if not _is_action_id(action_id):
+            raise IllegalActionError(_not_an_id(action_id))
+        return cls(int(action_id))
 
     def text(self, geo: Geometry, set_rank: int = 0) -> str:
         """The action as text; ``set_rank`` is the rank of the set a set
@@ -186,11 +214,30 @@ class TableAction:
         return f"TableAction({self.id})"
 
 
+def _not_an_id(value: object) -> str:
+    return (
+        f"not a table-game action id: {clip(value)} "
+        f"(expected an int 0..{TAKE}, {LAYOFF}..{_SET_END - 1} or {MELD_RUN}..{NUM_ACTIONS - 1})"
+    )
+
+
+def _slot(word: str) -> int:
+    """A 1-based slot number as a 0-based slot, or -1 (not ASCII digits, or out of range)."""
+    if not (word.isascii() and word.isdecimal() and len(word) <= 3):
+        return -1
+    slot = int(word) - 1
+    return slot if 0 <= slot < MAX_SLOTS else -1
+
+
 def parse_table_action(text: str, geo: Geometry, max_jokers: int, set_rank: object = None) -> int:
     """The id of action text.  ``set_rank(slot)`` gives the rank of a table
     set (to check a set release's naturals); raises IllegalActionError."""
     if not isinstance(text, str):
-        raise IllegalActionError(f"not action text: {text!r}")
+        raise IllegalActionError(
+            f"not action text: {clip(text)} (expected a string such as 'meld 7H 8H 9H', got {type(text).__name__})"
+        )
+    if len(text) > 400:  # the longest action text (a meld of 13 cards with jokers) is far shorter
+        raise IllegalActionError(f"not an action: {clip(text)} (too long)")
     words = text.replace("_", " ").split()
     low = [w.lower() for w in words]
     if not low:
@@ -206,29 +253,29 @@ def parse_table_action(text: str, geo: Geometry, max_jokers: int, set_rank: obje
             return pattern_id(parse_meld(geo, " ".join(words[1:]), max_jokers))
         if low[:2] == ["lay", "off"] or low[0] in ("layoff", "build"):
             rest = words[2:] if low[0] == "lay" else words[1:]
-            if len(rest) not in (3, 4) or rest[1].lower() != "on" or not rest[2].isdigit():
-                raise IllegalActionError(f"not an action: {text!r} (expected 'lay off 7H on 1 high')")
-            slot = int(rest[2]) - 1
+            if len(rest) not in (3, 4) or rest[1].lower() != "on":
+                raise IllegalActionError(f"not an action: {clip(text)} (expected 'lay off 7H on 1 high')")
+            slot = _slot(rest[2])
             end = 0 if len(rest) == 3 else _END.index(rest[3].lower()) if rest[3].lower() in _END else -1
-            if end < 0 or not 0 <= slot < MAX_SLOTS:
-                raise IllegalActionError(f"not an action: {text!r} (slot 1..{MAX_SLOTS}, end low or high)")
+            if end < 0 or slot < 0:
+                raise IllegalActionError(f"not an action: {clip(text)} (slot 1..{MAX_SLOTS}, end low or high)")
             return layoff_id(slot, parse_type(rest[0]), end)
-        if low[0] == "release" and len(low) >= 4 and low[-2] == "from" and low[-1].isdigit():
-            slot = int(low[-1]) - 1
+        if low[0] == "release" and len(low) >= 4 and low[-2] == "from" and low[-1].isdecimal():
+            slot = _slot(low[-1])
             cards = [parse_type(w) for w in words[1:-2]]
-            if not 0 <= slot < MAX_SLOTS or JOKER in cards:
-                raise IllegalActionError(f"not an action: {text!r}")
+            if slot < 0 or JOKER in cards:
+                raise IllegalActionError(f"not an action: {clip(text)} (expected 'release 7H from 1', a natural)")
             rank = set_rank(slot) if callable(set_rank) else None
             if rank is None:
                 if len(cards) != 1:
-                    raise IllegalActionError(f"{text!r}: table meld {slot + 1} is not a set")
+                    raise IllegalActionError(f"{clip(text)}: table meld {slot + 1} is not a set")
                 return RELEASE_RUN + slot * 52 + cards[0]
             suits = 0
             for c in cards:
                 if c % 13 != rank or suits >> (c // 13) & 1:
-                    raise IllegalActionError(f"{text!r}: naturals of distinct suits of the set's rank needed")
+                    raise IllegalActionError(f"{clip(text)}: naturals of distinct suits of the set's rank needed")
                 suits |= 1 << (c // 13)
             return RELEASE_SET + slot * 16 + suits
     except (InvalidCardError, InvalidMeldError) as err:
-        raise IllegalActionError(f"not an action: {text!r} ({err})") from None
-    raise IllegalActionError(f"not an action: {text!r}")
+        raise IllegalActionError(f"not an action: {clip(text)} ({err})") from None
+    raise IllegalActionError(f"not an action: {clip(text)} {_EXPECTED}")

@@ -27,11 +27,12 @@ card a joker stands for.
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Iterable
 
 from rummykit.cards import Card, parse_card
-from rummykit.errors import InvalidCardError
+from rummykit.errors import InvalidCardError, clip
 
 __all__ = [
     "FIRST_JOKER",
@@ -65,7 +66,9 @@ def type_text(t: int) -> str:
 
 def parse_type(token: str) -> int:
     """One card token (``7H``, ``10s``, ``Jk``) as a type."""
-    if token.strip().lower() in ("jk", "joker", "jo"):
+    if not isinstance(token, str):
+        raise InvalidCardError(f"card text must be a string, got {type(token).__name__}: {clip(token)}")
+    if len(token) < 16 and token.strip().lower() in ("jk", "joker", "jo"):
         return JOKER
     return int(parse_card(token))
 
@@ -75,14 +78,16 @@ def parse_types(cards: str | Iterable[str | int]) -> list[int]:
     (duplicates allowed: two decks)."""
     if isinstance(cards, str):
         return [parse_type(t) for t in _SEPARATORS.split(cards.strip()) if t]
+    if not isinstance(cards, Iterable) or isinstance(cards, (bytes, bytearray)) or getattr(cards, "ndim", 1) == 0:
+        raise InvalidCardError(f"cards must be card text or a list of cards, got {type(cards).__name__}: {clip(cards)}")
     out = []
     for c in cards:
         if isinstance(c, str):
             out.append(parse_type(c))
-        elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= JOKER:
+        elif isinstance(c, numbers.Integral) and not isinstance(c, bool) and 0 <= c <= JOKER:
             out.append(int(c))
         else:
-            raise InvalidCardError(f"not a card: {c!r}")
+            raise InvalidCardError(f"not a card: {clip(c)} (expected card text or a type 0..{JOKER}, {JOKER} a joker)")
     return out
 
 

@@ -11,12 +11,13 @@ that create hands and value melds and hands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import numbers
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rummykit._random import as_generator
 from rummykit.engine.options import InstanceDoc, options_help
-from rummykit.errors import InvalidCardError, InvalidOptionError
+from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, clip
 from rummykit.table.cards import FIRST_JOKER, JOKER, parse_type, parse_types
 from rummykit.table.melds import geometry, parse_meld
 from rummykit.table.rules import TableRules, option_table, table_rules
@@ -61,6 +62,10 @@ class TableGame:
         """The count of one meld (a joker at the card it stands for; the
         Kaluki opening count).  Raises InvalidMeldError if it is not a
         valid meld of this game."""
+        if not isinstance(meld, str):
+            raise InvalidMeldError(
+                f"meld must be card text such as '7H 8H 9H', got {type(meld).__name__}: {clip(meld)}"
+            )
         return parse_meld(self.geo, meld, self._max_jokers()).value(self.geo)
 
     def card_penalty(self, cards: str | Sequence[str | int]) -> int:
@@ -91,6 +96,11 @@ class TableGame:
         """A deck given as physical ids or card text, as physical ids,
         checked to hold every card of the game once."""
         size = self.rules.deck_size
+        if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable) or getattr(deck, "ndim", 1) == 0:
+            raise InvalidCardError(
+                f"deck must be a list of card ids or card text, got {type(deck).__name__}: {clip(deck)}"
+            )
+        deck = list(deck)  # read once: an iterator is read again for the message
         order: list[int] = []
         seen: dict[int, int] = {}
         for item in deck:
@@ -99,10 +109,10 @@ class TableGame:
                 k = seen.get(t, 0)
                 seen[t] = k + 1
                 order.append(FIRST_JOKER + k if t == JOKER else t + 52 * k)
-            elif isinstance(item, int) and not isinstance(item, bool):
+            elif isinstance(item, numbers.Integral) and not isinstance(item, bool):
                 order.append(int(item))
             else:
-                raise InvalidCardError(f"not a card: {item!r}")
+                raise InvalidCardError(f"not a card: {clip(item)}")
         if sorted(order) != list(range(size)):
             raise InvalidCardError(
                 f"deck must hold each of the {size} cards of {self.name} once: {_deck_problem(deck, order, size)}"
@@ -149,7 +159,7 @@ def _deck_problem(deck: Sequence[int | str], order: list[int], size: int) -> str
             return (
                 f"{item!r} is there too often"
                 if isinstance(item, str)
-                else f"card id {item} repeated or outside 0..{size - 1}"
+                else f"card id {clip(item)} repeated or outside 0..{size - 1}"
             )
         seen.add(physical)
     raise AssertionError("a deck of the right length with no repeat is a permutation")

@@ -197,7 +197,7 @@ class TableState(TableCore):
         return type_text(card_type(discards[-1])) if discards else None
 
     def is_opened(self, seat: int) -> bool:
-        return bool(self.opened >> seat & 1)
+        return bool(self.opened >> check_seat(seat, self.n) & 1)
 
     def __repr__(self) -> str:
         return (
@@ -288,7 +288,7 @@ class TableState(TableCore):
     def play(self, action: int | str | TableAction, *, player: int | None = None) -> None:
         """Apply a checked action given as text, a :class:`TableAction` or an
         id.  With ``player``, also check that it is that seat's turn."""
-        if player is not None and player != self.current_player:
+        if player is not None and check_seat(player, self.n) != self.current_player:
             raise IllegalActionError(f"out of turn: it is seat {self.current_player}'s turn, not {player}'s")
         self.apply_action(self.verify_action(action))
 
