@@ -27,7 +27,6 @@ from rummykit.table.actions import (
 from rummykit.table.cards import (
     FIRST_JOKER,
     JOKER,
-    TYPE_MASK,
     card_type,
     joker_count,
     physical_copy,
@@ -59,6 +58,7 @@ _FIELDS = (
     "played",
     "known",
     "taken",
+    "taken_card",
     "must",
     "open_value",
     "turn_melds",
@@ -140,24 +140,6 @@ def _uses(option: MeldOption, t: int) -> bool:
     return t >= 0 and bool(option[1] >> t & 1)
 
 
-def _natural_cards(hand: int, types: int) -> int:
-    """The lowest copy in ``hand`` of each natural type in the mask ``types``."""
-    return (types & hand) | (types & ~hand) << 52
-
-
-def _option_cards(hand: int, option: MeldOption) -> int:
-    """The physical cards a meld option takes from ``hand``: the lowest copy
-    of each natural type (its types are distinct) and the lowest jokers,
-    as :func:`physical_copy` picks them."""
-    used = _natural_cards(hand, option[1])
-    jokers = hand >> FIRST_JOKER
-    for _ in range(option[2]):
-        low = jokers & -jokers
-        used |= low << FIRST_JOKER
-        jokers ^= low
-    return used
-
-
 class ReferenceTableState:
     """One hand of Rummy or Kaluki: ``ReferenceTableState(game, deck, dealer, shuffle_seed)``
     with the arguments TableState takes.
@@ -212,6 +194,7 @@ class ReferenceTableState:
 
     def _start_turn(self) -> None:
         self.taken = -1
+        self.taken_card = -1  # the physical card taken from the pile this turn
         self.must = -1  # a type that must go on the table before the discard
         self.open_value = 0
         self.turn_melds = 0
@@ -264,13 +247,13 @@ class ReferenceTableState:
                 return True
             return not r.hunt_requires_opening_min and can_hunt(r, hand, t)
         if r.taken_discard_must_be_melded and not r.is_kaluki:
-            old = (self.taken, self.must)
-            self.taken = self.must = t
+            old = (self.taken, self.taken_card, self.must)
+            self.taken, self.taken_card, self.must = t, card, t
             try:
                 return any(True for _ in self._plays(hand, p))
             finally:
-                self.taken, self.must = old
-        return self._ok_after(hand, taken=t)  # never a hand of nothing but copies of the taken card
+                self.taken, self.taken_card, self.must = old
+        return self._ok_after(hand, taken_card=card)  # never a hand of nothing but the taken card
 
     def _take_needs_opening(self) -> bool:
         r = self.rules
@@ -299,36 +282,66 @@ class ReferenceTableState:
                 return []
         if hand.bit_count() == 1 and not self._may_go_out():
             return []
-        forbid = self.taken if r.forbid_discarding_taken_card else -1
-        present = present_types(hand)
-        out = types_in(present)
-        if 0 <= forbid < JOKER and present >> forbid & 1:
-            out.remove(forbid)
-        if hand >> FIRST_JOKER and forbid != JOKER and (r.joker_discard_allowed or not out):
+        free = self._free(hand)
+        out = types_in(present_types(free))
+        if free >> FIRST_JOKER and (r.joker_discard_allowed or not out):
             out.append(JOKER)  # jokers alone: one may go
         return out
+
+    def _free(self, hand: int, taken_card: int | None = None) -> int:
+        """The cards of ``hand`` the taken-discard restriction lets go: all
+        but the physical card taken this turn (``taken_card`` if given)."""
+        if not self.rules.forbid_discarding_taken_card:
+            return hand
+        card = self.taken_card if taken_card is None else taken_card
+        return hand & ~(1 << card) if card >= 0 else hand
+
+    def _table_copy(self, hand: int, t: int, released: bool = False) -> int:
+        """The physical card of type ``t`` that goes on the table from
+        ``hand``: the card taken this turn while it may not be discarded (so
+        that another copy stays free), but another joker for a joker that
+        stands in for a released one; else the lowest copy."""
+        card = self.taken_card if self.rules.forbid_discarding_taken_card else -1
+        if card < 0 or card_type(card) != t or not hand >> card & 1:
+            return physical_copy(hand, t)
+        if not released:
+            return card
+        other = physical_copy(hand & ~(1 << card), t)
+        return other if other >= 0 else card
+
+    def _table_cards(self, hand: int, naturals: int, jokers: int) -> int:
+        """The physical cards that one card of each natural type in ``naturals``
+        and ``jokers`` jokers take from ``hand`` (the first jokers stand in
+        for the released ones still pending)."""
+        used = 0
+        for t in types_in(naturals):
+            used |= 1 << self._table_copy(hand, t)
+        rest = hand
+        for i in range(jokers):
+            card = self._table_copy(rest, JOKER, released=i < self.pending)
+            used |= 1 << card
+            rest &= ~(1 << card)
+        return used
 
     def _may_go_out(self) -> bool:
         r = self.rules
         return not (r.no_go_out_first_turn and self.turns < self.n)
 
-    def _ok_after(self, hand: int, pending: int = 0, taken: int | None = None) -> bool:
+    def _ok_after(self, hand: int, pending: int = 0, taken_card: int | None = None) -> bool:
         """Whether a player left with ``hand`` (``pending`` jokers still to
-        place; ``taken``: the card taken this turn, if not ``self.taken``)
-        can still end the turn: a discardable card, or out by play."""
+        place; ``taken_card``: the card taken this turn, if not
+        ``self.taken_card``) can still end the turn: a discardable card, or
+        out by play."""
         r = self.rules
         count = hand.bit_count() - pending
         if count == 0:
             return not r.go_out_requires_discard and self._may_go_out()
         if count == 1 and not self._may_go_out():
             return False
-        forbid = (self.taken if taken is None else taken) if r.forbid_discarding_taken_card else -1
-        present = present_types(hand)
-        if 0 <= forbid < JOKER:
-            present &= ~(1 << forbid)
-        if present:
+        free = self._free(hand, taken_card)
+        if present_types(free):
             return True
-        return joker_count(hand) > pending and forbid != JOKER  # jokers alone: one may go
+        return joker_count(free) > pending  # jokers alone: one may go
 
     def _plays(self, hand: int, p: int) -> Any:
         """(id, hand after) of each legal meld, lay-off and release step."""
@@ -340,26 +353,23 @@ class ReferenceTableState:
         if not opened:
             yield from self._opening_plays(hand, p)
             return
-        # _ok_after's usual answer without the call: two cards or more left, one of them discardable
-        forbid = self.taken if r.forbid_discarding_taken_card and 0 <= self.taken < JOKER else -1
-        keep = ~(1 << forbid) if forbid >= 0 else TYPE_MASK
         # melds
         if r.max_melds_per_turn < 0 or self.turn_melds < r.max_melds_per_turn:
             for option in meld_options(self.geo, present_types(hand), jokers):
                 action_id, naturals, used_jokers, _value = option
                 if (pending and not used_jokers) or (must >= 0 and not _uses(option, must)):
                     continue
-                after = hand & ~(_option_cards(hand, option) if used_jokers else _natural_cards(hand, naturals))
+                after = hand & ~self._table_cards(hand, naturals, used_jokers)
                 left = max(0, pending - used_jokers)
-                if (after.bit_count() - left >= 2 and present_types(after) & keep) or self._ok_after(after, left):
+                if self._ok_after(after, left):
                     yield action_id, after
         # lay-offs / builds
         for action_id, _slot, t, _end, _value in self._build_steps(hand):
             if (pending and t != JOKER) or (must >= 0 and t != must):
                 continue
-            after = hand & ~(1 << physical_copy(hand, t))
+            after = hand & ~(1 << self._table_copy(hand, t, released=pending > 0))
             left = max(0, pending - (t == JOKER))
-            if (after.bit_count() - left >= 2 and present_types(after) & keep) or self._ok_after(after, left):
+            if self._ok_after(after, left):
                 yield action_id, after
         # joker releases
         if r.is_kaluki and not pending and must < 0:
@@ -374,11 +384,11 @@ class ReferenceTableState:
         # (id, cards used, value, the option whose types they are)
         steps: list[tuple[int, int, int, MeldOption]] = []
         for option in meld_options(self.geo, present_types(hand), joker_count(hand)):
-            steps.append((option[0], _option_cards(hand, option), option[3], option))
+            steps.append((option[0], self._table_cards(hand, option[1], option[2]), option[3], option))
         if r.building_counts_toward_opening:
             for action_id, _slot, t, _end, value in self._build_steps(hand):
                 option = (0, 0, 1, 0) if t == JOKER else (0, 1 << t, 0, 0)
-                steps.append((action_id, 1 << physical_copy(hand, t), value, option))
+                steps.append((action_id, 1 << self._table_copy(hand, t, released=self.pending > 0), value, option))
         for action_id, used, value, option in steps:
             if self.pending and not option[2]:
                 continue  # a released joker is placed first
@@ -473,7 +483,7 @@ class ReferenceTableState:
         _accepts, _naturals, _jokers, run_jokers, set_jokers = self._table_info()
         for slot, t in run_jokers:
             if present >> t & 1:
-                yield RELEASE_RUN + slot * 52 + t, hand & ~(1 << physical_copy(hand, t)), 1
+                yield RELEASE_RUN + slot * 52 + t, hand & ~(1 << self._table_copy(hand, t)), 1
         for slot, missing_types in set_jokers:
             if not present & missing_types:
                 continue  # no natural for it in hand
@@ -495,7 +505,7 @@ class ReferenceTableState:
                 used = 0
                 for s in range(4):
                     if suits >> s & 1:
-                        used |= 1 << physical_copy(hand, s * 13 + m.key)
+                        used |= 1 << self._table_copy(hand, s * 13 + m.key)
                 k = suits.bit_count()
                 yield RELEASE_SET + slot * 16 + suits, hand & ~used, max(1, k - 1)
 
@@ -513,7 +523,7 @@ class ReferenceTableState:
         for option in meld_options(self.geo, present_types(after), k):
             used = option[2]
             if used and k - used <= room:
-                if self._ok_after(after & ~_natural_cards(after, option[1])):
+                if self._ok_after(after & ~self._table_cards(after, option[1], 0)):
                     return True
         return False
 
@@ -604,7 +614,7 @@ class ReferenceTableState:
 
     def _discard(self, p: int, t: int) -> None:
         hand = self.hands[p]
-        card = physical_copy(hand, t)
+        card = physical_copy(self._free(hand), t)
         self._set_hand(p, hand & ~(1 << card))
         self.discards = self.discards + (card,)
         if not self.hands[p]:
@@ -646,6 +656,7 @@ class ReferenceTableState:
         self.hands = _put(self.hands, p, self.hands[p] | 1 << card)
         self.known = _put(self.known, p, self.known[p] | 1 << card)
         self.taken = t
+        self.taken_card = card
         if r.is_kaluki:
             if not self.opened >> p & 1 and self._take_needs_opening():
                 self.must = t
@@ -672,8 +683,10 @@ class ReferenceTableState:
         types = pat.types(self.geo)
         cards = []
         rest = hand
+        jokers = 0
         for t in types:
-            c = physical_copy(rest, t)
+            c = self._table_copy(rest, t, released=t == JOKER and jokers < self.pending)
+            jokers += t == JOKER
             rest &= ~(1 << c)
             cards.append(c)
         self._set_hand(p, rest)
@@ -684,7 +697,7 @@ class ReferenceTableState:
 
     def _lay_off(self, p: int, slot: int, t: int, end: int) -> None:
         hand = self.hands[p]
-        card = physical_copy(hand, t)
+        card = self._table_copy(hand, t, released=t == JOKER and self.pending > 0)
         self._set_hand(p, hand & ~(1 << card))
         m = self.table[slot]
         if m.kind == SET:
@@ -714,7 +727,7 @@ class ReferenceTableState:
             m = self.table[slot]
             i = m.represents(self.geo).index(t)
             joker = m.cards[i]
-            natural = physical_copy(hand, t)
+            natural = self._table_copy(hand, t)
             m = m._replace(cards=_put(m.cards, i, natural))
             self._set_hand(p, (hand & ~(1 << natural)) | 1 << joker)
             self.pending += 1
@@ -727,7 +740,7 @@ class ReferenceTableState:
             naturals = []
             for s in range(4):
                 if suits >> s & 1:
-                    c = physical_copy(hand, s * 13 + m.key)
+                    c = self._table_copy(hand, s * 13 + m.key)
                     hand &= ~(1 << c)
                     naturals.append(c)
             for j in jokers:

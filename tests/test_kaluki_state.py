@@ -33,12 +33,20 @@ def test_joker_discard_allowed() -> None:
 
 
 def test_taken_copy_restriction() -> None:
-    # two copies are the same card: neither may be discarded after taking one
+    # the restriction holds the physical card taken, not its other copy (RULES §0.6)
     state = position(rk.Game("kaluki"), ["9H 2C", "KC"], discards="9H", phase="draw", opened=ALL)
     state.play("take")
-    assert texts(state) == ["discard 2C"]
-    stuck = position(rk.Game("kaluki"), ["9H", "KC"], discards="9H", phase="draw", opened=ALL)
-    assert texts(stuck) == ["draw"]  # taking would leave nothing to discard
+    taken = state.taken_card
+    assert texts(state) == ["discard 2C", "discard 9H"]
+    state.play("discard 9H")
+    assert state.discards[-1] != taken and state.hands[0] >> taken & 1  # the held copy went
+    assert texts(position(rk.Game("kaluki"), ["9H", "KC"], discards="9H", phase="draw", opened=ALL)) == [
+        "draw",
+        "take",
+    ]  # the held 9H can go after taking the other
+    alone = position(rk.Game("kaluki"), ["2C", "KC"], discards="9H", phase="draw", opened=ALL)
+    alone.play("take")
+    assert texts(alone) == ["discard 2C"]  # the taken card itself stays
 
 
 @pytest.mark.parametrize(

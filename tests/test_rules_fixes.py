@@ -173,3 +173,46 @@ def test_kaluki_build_limit_is_per_turn_per_end() -> None:
     state.play("draw", player=1)
     state.play("build KS on 1 high", player=1)  # allowed again on a later turn
     assert state.table_text()[0] == "7S 8S 9S TS JS QS KS"
+
+
+# --- Kaluki: the taken-discard restriction holds the physical card taken (§0.6) ---------------
+
+
+def _taken_7h(first: str) -> rk.TableState:
+    """A Kaluki hand where seat 1 opens on its first turn, seat 0 then discards a 7H and seat 1
+    takes it: seat 1 holds ``first`` (with a 7H) less the opening and the 9C it discards."""
+    game = rk.Game("kaluki")
+    deck = _kaluki_deck(first, "2H 4H 6H 8H TH QH 2D 4D 6D 8D TD QD AC", "3C", "9C 7H")
+    state = game.new_hand(deck=deck, dealer=0)
+    for action in ("draw", "meld 8S 9S TS", "meld KH KD KC", "discard 9C"):
+        state.play(action, player=1)
+    state.play("draw", player=0)
+    state.play("discard 7H", player=0)
+    state.play("take", player=1)
+    return state
+
+
+def test_kaluki_the_other_copy_of_the_taken_card_may_be_discarded() -> None:
+    state = _taken_7h("8S 9S TS KH KD KC 7H 2C 3D 5H 4C 6D QC")
+    taken = state.taken_card
+    held = next(c for c in (32, 84) if c != taken)  # the two 7H: deck 0's 32, deck 1's 84
+    assert state.hands[1] >> taken & 1 and state.hands[1] >> held & 1
+    assert state.can_act("discard 7H")
+    state.play("discard 7H", player=1)
+    assert state.discards[-1] == held and state.hands[1] >> taken & 1  # the taken one stays
+
+
+def test_kaluki_a_meld_takes_the_taken_copy_first() -> None:
+    state = _taken_7h("8S 9S TS KH KD KC 7H 2C 3D 5H 6H 8C QC")
+    taken = state.taken_card
+    state.play("meld 5H 6H 7H", player=1)
+    assert state.table[-1].cards[2] == taken  # the taken 7H went on the table
+    state.play("discard 7H", player=1)  # so the other one may go
+    assert state.result is None and state.player == 0
+
+
+def test_kaluki_the_taken_card_alone_may_not_be_discarded() -> None:
+    state = _taken_7h("8S 9S TS KH KD KC 2S 2C 3D 5H 4C 6D QC")
+    assert not state.can_act("discard 7H")
+    with pytest.raises(rk.IllegalActionError, match="taken"):
+        state.play("discard 7H", player=1)

@@ -1,8 +1,12 @@
 """Seeded random play of Rummy and Kaluki pinned to digests (legal action
 lists, actions and returns of every step; recorded before the table
-engine's speed work, and again when restocks moved to the C core's
-rk_restock_shuffle, the only change to the traces), and the engine's fast
-paths cross-checked against the plain implementations they replace."""
+engine's speed work, again when restocks moved to the C core's
+rk_restock_shuffle, and the Kaluki ones again when the taken-discard
+restriction came to hold the physical card taken rather than both copies
+(each trace first parted from the old one at a newly legal discard of the
+other copy of the taken card): the only changes to the traces), and the
+engine's fast paths cross-checked against the plain implementations they
+replace."""
 
 from __future__ import annotations
 
@@ -42,22 +46,22 @@ TRACES: list[tuple[str, dict[str, Any], str]] = [
         {"num_players": 6, "restock_method": "turn_over", "go_out_requires_discard": True},
         "5535eec002e51b8bfde1b893e9adcbdbadff21dae964acbf8512627094f90a28",
     ),
-    ("kaluki", {}, "20bd23cdb9ed27384f77b2286712d398686b5966c0a60edf08abf14285e2372d"),
-    ("kaluki", {"num_players": 4}, "8ab782a644e17a2120e70bf17c4ff95be82cea704cca96a6ef0069a2e3ede901"),
+    ("kaluki", {}, "d5b761c68b7cd595a185c3a531ef4f96c3821aab79dc943e1f9a67c64bdc5fd4"),
+    ("kaluki", {"num_players": 4}, "9d64dd57c87573c49c848f7309ae039dc16c47a13f629039534eed652031c6ca"),
     (
         "kaluki",
         {"num_players": 3, "unopened_may_release_joker": True, "building_counts_toward_opening": True},
-        "41397a9768a4090a3406ef357d7293b3ff0989ca1280b1a7b78f8721719dd408",
+        "24ee5b58a094dd0282c2047ebf9280b35085acc920ba229a87d50d9e5f26eaa6",
     ),
     (
         "kalooki_51",
         {"num_players": 3, "hunt_requires_opening_min": False, "two_joker_set_release": "one_natural"},
-        "87c26adc89c32564e67a9719f28d0faff7f5721fd7367c79a94c3f6d05dd1ee7",
+        "0bea6ad7fbc386150b1616300ee0d4b1ba9ef03042a102e322cb476240898dca",
     ),
     (
         "kaluki",
         {"ace_low_runs": True, "go_out_requires_discard": False, "unopened_discard_draw": "free"},
-        "838fc95a0539b4842878efeba4fae8d68183a95368841cab8b53c022ac8b17d2",
+        "6734ed07566d8b5cb5edcc5c803592c91549216217aefe2a61d2c713cd2996c2",
     ),
 ]
 

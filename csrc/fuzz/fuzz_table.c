@@ -411,7 +411,8 @@ static int walk(game *g, rk_table_state *s, trail *t, reader *rd, int max_steps)
         FUZZ_CHECK(++t->turn_steps <= 2 + 2 * (t->turn_cards + 1));
         if (a == RK_TABLE_TAKE) {
             FUZZ_CHECK(has(&s->hands[player], top) && has(&s->known[player], top));
-            FUZZ_CHECK(s->phase == RK_TABLE_PHASE_PLAY && s->taken == (top >= 104 ? RK_JOKER : top % 52));
+            FUZZ_CHECK(s->phase == RK_TABLE_PHASE_PLAY && s->taken == (top >= 104 ? RK_JOKER : top % 52) &&
+                       s->taken_card == top);
         } else if (a == RK_TABLE_DRAW) {
             FUZZ_CHECK(s->phase == RK_TABLE_PHASE_END ? s->outcome == RK_TABLE_DEAD
                                                       : s->phase == RK_TABLE_PHASE_PLAY &&
@@ -482,7 +483,8 @@ static void mutate(reader *rd, rk_table_state *s) {
         case 3:
             s->pending = (int8_t)(v % 70); /* the check allows up to 64 */
             s->must = (int8_t)(rd_u8(rd) % 55 - 1);
-            s->taken = (int8_t)(rd_u8(rd) % 55 - 1);
+            s->taken_card = (int8_t)(rd_u8(rd) % 109 - 1); /* the check wants taken to be its type */
+            s->taken = (int8_t)(s->taken_card < 0 ? -1 : s->taken_card >= 104 ? RK_JOKER : s->taken_card % 52);
             break;
         case 4:
             s->phase = (int8_t)(v % 3);

@@ -26,6 +26,7 @@
 typedef struct hand {
     uint64_t d0, d1; /* 52-bit type masks of the deck-0 and deck-1 copies held */
     unsigned jm;     /* jokers held: bit j = physical card 104 + j */
+    int tt;          /* the type of the card taken this turn while it is held and may not be discarded, else -1 */
 } hand;
 
 static inline hand hand_of(rk_table_cards c) {
@@ -33,6 +34,7 @@ static inline hand hand_of(rk_table_cards c) {
     h.d0 = c.w[0] & TYPE_MASK;
     h.d1 = ((c.w[0] >> 52) | (c.w[1] << 12)) & TYPE_MASK;
     h.jm = (unsigned)(c.w[1] >> 40) & 15u;
+    h.tt = -1;
     return h;
 }
 
@@ -55,35 +57,70 @@ static inline int phys_copy(hand h, int t) {
     return (h.d1 >> t & 1) ? t + 52 : -1;
 }
 
-/* The hand without the lowest copy of type t (held). */
-static inline hand without_type(hand h, int t) {
+/* The hand after a card of type t (held) goes on the table.  The copies
+ * differ only in tt: the taken card goes first (rummykit/table.h), unless
+ * it is a joker standing in for a released one (released). */
+static inline hand without_type(hand h, int t, int released) {
     if (t == RK_JOKER)
         h.jm &= h.jm - 1;
     else if (h.d0 >> t & 1)
         h.d0 &= ~(1ull << t);
     else
         h.d1 &= ~(1ull << t);
+    if (t == h.tt && !(t == RK_JOKER && released)) h.tt = -1;
     return h;
 }
 
-/* _natural_cards: the hand without the lowest copy of each type in types. */
+/* _table_cards for naturals: the hand after one card of each type in types goes on the table. */
 static inline hand without_types(hand h, uint64_t types) {
     h.d1 &= ~(types & ~h.d0);
     h.d0 &= ~types;
+    if (h.tt >= 0 && h.tt < RK_JOKER && types >> h.tt & 1) h.tt = -1;
     return h;
 }
 
-/* _option_cards: naturals and the lowest `jokers` jokers. */
-static inline hand without_option(hand h, uint64_t types, int jokers) {
+/* _table_cards: naturals and `jokers` jokers, the first `pending` of them for released ones. */
+static inline hand without_option(hand h, uint64_t types, int jokers, int pending) {
     h = without_types(h, types);
     for (int i = 0; i < jokers; i++) h.jm &= h.jm - 1;
+    if (h.tt == RK_JOKER && jokers > pending) h.tt = -1;
     return h;
 }
+
+/* The naturals of h that may be discarded: all but a taken card held in one copy. */
+static inline uint64_t free_naturals(hand h) {
+    uint64_t pres = present(h);
+    if (h.tt >= 0 && h.tt < RK_JOKER && !((h.d0 & h.d1) >> h.tt & 1)) pres &= ~(1ull << h.tt);
+    return pres;
+}
+
+/* The jokers of h that may be discarded, released ones included: all but a taken one. */
+static inline int free_jokers(hand h) { return jokers_of(h) - (h.tt == RK_JOKER); }
 
 static inline int card_type(int c) { return c >= RK_TABLE_FIRST_JOKER ? RK_JOKER : c % 52; }
 
 static inline int has_card(rk_table_cards c, int card) { return (int)(c.w[card >> 6] >> (card & 63) & 1); }
 static inline void add_card(rk_table_cards *c, int card) { c->w[card >> 6] |= 1ull << (card & 63); }
+
+/* The hand without physical card `card` (held). */
+static inline hand without_card(hand h, int card) {
+    if (card >= RK_TABLE_FIRST_JOKER)
+        h.jm &= ~(1u << (card - RK_TABLE_FIRST_JOKER));
+    else if (card < 52)
+        h.d0 &= ~(1ull << card);
+    else
+        h.d1 &= ~(1ull << (card - 52));
+    return h;
+}
+
+/* The mover's hand, tt set while the card taken this turn is held and may not be discarded. */
+static hand mover_hand(const rk_table_rules *r, const rk_table_state *s) {
+    rk_table_cards cards = s->hands[s->player];
+    hand h = hand_of(cards);
+    if (r->forbid_taken_discard && s->taken_card >= 0 && has_card(cards, s->taken_card))
+        h.tt = card_type(s->taken_card);
+    return h;
+}
 
 /* ---- geometry ------------------------------------------------------- */
 
@@ -220,7 +257,7 @@ typedef struct ctx {
     rk_multi_rules mr;
     int mr_ready;
     int p;
-    int taken, must; /* TableState.taken / .must (_can_take tries them out) */
+    int must; /* TableState.must (_can_take tries it out) */
 } ctx;
 
 static void multi_ready(ctx *c) {
@@ -322,19 +359,15 @@ static inline int may_go_out(const ctx *c) {
     return !(c->r->no_go_out_first_turn && c->s->turns < c->s->n_players);
 }
 
-/* _ok_after: can a player left with h (pending jokers still to place,
- * taken: the type taken this turn) still end the turn? */
-static int ok_after(const ctx *c, hand h, int pending, int taken) {
+/* _ok_after: can a player left with h (pending jokers still to place) still end the turn? */
+static int ok_after(const ctx *c, hand h, int pending) {
     const rk_table_rules *r = c->r;
     int count = hand_count(h) - pending;
     if (count == 0) return !r->go_out_requires_discard && may_go_out(c);
     if (count == 1 && !may_go_out(c)) return 0;
-    int forbid = r->forbid_taken_discard ? taken : -1;
-    uint64_t pres = present(h);
-    if (forbid >= 0 && forbid < RK_JOKER) pres &= ~(1ull << forbid);
-    if (pres) return 1;
+    if (free_naturals(h)) return 1;
     /* no natural card to discard: a joker may go even without joker_discard_allowed */
-    return jokers_of(h) > pending && forbid != RK_JOKER;
+    return free_jokers(h) > pending;
 }
 
 /* A lay-off step of _build_steps: its id, the card type laid and its value. */
@@ -413,7 +446,7 @@ static int release_steps(const ctx *c, hand h, release *out) {
         for (int i = 0; i < m->n_cards; i++) {
             if (m->cards[i] < RK_TABLE_FIRST_JOKER) continue;
             int t = represents(r, m, i);
-            if (pres >> t & 1) out[n++] = (release){RK_TABLE_RELEASE_RUN + slot * 52 + t, without_type(h, t), 1};
+            if (pres >> t & 1) out[n++] = (release){RK_TABLE_RELEASE_RUN + slot * 52 + t, without_type(h, t, 0), 1};
         }
     }
     for (int slot = 0; slot < s->n_table; slot++) {
@@ -479,7 +512,7 @@ static int can_place(const ctx *c, int32_t release_id, hand after, int k) {
     int n = meld_options(c->r, present(after), k, opts);
     for (int i = 0; i < n; i++) {
         int used = opts[i].jokers;
-        if (used && k - used <= room && ok_after(c, without_types(after, opts[i].naturals), 0, c->taken)) return 1;
+        if (used && k - used <= room && ok_after(c, without_types(after, opts[i].naturals), 0)) return 1;
     }
     return 0;
 }
@@ -498,7 +531,7 @@ static void opening_plays(ctx *c, hand h, out_list *o);
 static int release_opens(ctx *c, int32_t release_id, int need) {
     rk_table_state after = *c->s;
     if (do_release(c->r, &after, c->p, release_id) != RK_OK) return 0;
-    hand h = hand_of(after.hands[c->p]);
+    hand h = mover_hand(c->r, &after);
     if (!can_open(c, h, need, RK_JOKER)) return 0;
     ctx next = *c;
     next.s = &after;
@@ -528,20 +561,20 @@ static void opening_plays(ctx *c, hand h, out_list *o) {
             naturals = opts[i].naturals;
             jokers = opts[i].jokers;
             value = opts[i].value;
-            after = without_option(h, naturals, jokers);
+            after = without_option(h, naturals, jokers, pending);
         } else {
             const step *st = &steps[i - n];
             id = st->id;
             naturals = st->type == RK_JOKER ? 0 : 1ull << st->type;
             jokers = st->type == RK_JOKER;
             value = st->value;
-            after = without_type(h, st->type);
+            after = without_type(h, st->type, pending > 0);
         }
         if (pending && !jokers) continue; /* a released joker is placed first */
         int include = uses(naturals, jokers, required) ? -1 : required;
         int left = need - value;
         if (left <= 0 && include < 0) {
-            if (ok_after(c, after, 0, c->taken)) emit(o, id);
+            if (ok_after(c, after, 0)) emit(o, id);
         } else if (!hand_empty(after) &&
                    (can_open(c, after, left, include) || (!r->hunt_requires_opening_min && can_hunt(c, after, include)))) {
             emit(o, id);
@@ -564,9 +597,6 @@ static void plays(ctx *c, hand h, out_list *o) {
         return;
     }
     int must = c->must, pending = s->pending, jokers = jokers_of(h);
-    /* _ok_after's usual answer without the call: two cards or more left, one of them discardable */
-    int forbid = r->forbid_taken_discard && c->taken >= 0 && c->taken < RK_JOKER ? c->taken : -1;
-    uint64_t keep = forbid >= 0 ? ~(1ull << forbid) : TYPE_MASK;
     if (r->max_melds_per_turn < 0 || s->turn_melds < r->max_melds_per_turn) {
         uint64_t pres = present(h);
         if (!no_meld_possible(pres, jokers)) {
@@ -575,9 +605,10 @@ static void plays(ctx *c, hand h, out_list *o) {
             for (int i = 0; i < n; i++) {
                 const option *op = &opts[i];
                 if ((pending && !op->jokers) || (must >= 0 && !uses(op->naturals, op->jokers, must))) continue;
-                hand after = without_option(h, op->naturals, op->jokers);
+                hand after = without_option(h, op->naturals, op->jokers, pending);
                 int left = pending - op->jokers > 0 ? pending - op->jokers : 0;
-                if ((hand_count(after) - left >= 2 && (present(after) & keep)) || ok_after(c, after, left, c->taken))
+                /* _ok_after's usual answer without the call: two cards or more left, one of them discardable */
+                if ((hand_count(after) - left >= 2 && free_naturals(after)) || ok_after(c, after, left))
                     emit(o, op->id);
             }
         }
@@ -588,9 +619,9 @@ static void plays(ctx *c, hand h, out_list *o) {
         for (int i = 0; i < n; i++) {
             int t = steps[i].type;
             if ((pending && t != RK_JOKER) || (must >= 0 && t != must)) continue;
-            hand after = without_type(h, t);
+            hand after = without_type(h, t, pending > 0);
             int left = pending - (t == RK_JOKER) > 0 ? pending - (t == RK_JOKER) : 0;
-            if ((hand_count(after) - left >= 2 && (present(after) & keep)) || ok_after(c, after, left, c->taken))
+            if ((hand_count(after) - left >= 2 && free_naturals(after)) || ok_after(c, after, left))
                 emit(o, steps[i].id);
         }
     }
@@ -598,7 +629,7 @@ static void plays(ctx *c, hand h, out_list *o) {
         release rel[MAX_RELEASES];
         int nr = release_steps(c, h, rel);
         for (int i = 0; i < nr; i++)
-            if (ok_after(c, rel[i].after, 0, c->taken) && can_place(c, rel[i].id, rel[i].after, rel[i].k))
+            if (ok_after(c, rel[i].after, 0) && can_place(c, rel[i].id, rel[i].after, rel[i].k))
                 emit(o, rel[i].id);
     }
 }
@@ -616,6 +647,7 @@ static int can_take(ctx *c) {
     rk_table_cards with = s->hands[c->p];
     add_card(&with, card);
     hand h = hand_of(with);
+    if (r->forbid_taken_discard) h.tt = t;
     if (r->kaluki && !(s->opened >> c->p & 1) && take_needs_opening(c)) {
         if (r->unopened_discard_draw == 1) return 0;
         if (can_open(c, h, r->initial_meld_min, t)) return 1;
@@ -624,11 +656,11 @@ static int can_take(ctx *c) {
     if (r->taken_discard_must_be_melded && !r->kaluki) {
         int32_t ids[MAX_LEGAL];
         out_list o = {ids, 0};
-        c->taken = c->must = t;
+        c->must = t;
         plays(c, h, &o);
         return o.n > 0;
     }
-    return ok_after(c, h, 0, t); /* never a hand of nothing but copies of the taken card */
+    return ok_after(c, h, 0); /* never a hand of nothing but the taken card */
 }
 
 /* _discards: the discard ids (ascending). */
@@ -642,15 +674,13 @@ static void discards(const ctx *c, hand h, out_list *o) {
         if (r->hunt_requires_opening_min || count != 1) return;
     }
     if (count == 1 && !may_go_out(c)) return;
-    int forbid = r->forbid_taken_discard ? c->taken : -1;
-    uint64_t pres = present(h);
-    if (forbid >= 0 && forbid < RK_JOKER) pres &= ~(1ull << forbid);
+    uint64_t pres = free_naturals(h);
     int joker_ok = r->joker_discard_allowed || !pres; /* jokers alone: one may go (no dead end) */
     while (pres) {
         emit(o, rk__ctz(pres));
         pres &= pres - 1;
     }
-    if (h.jm && forbid != RK_JOKER && joker_ok) emit(o, RK_JOKER);
+    if (free_jokers(h) > 0 && joker_ok) emit(o, RK_JOKER);
 }
 
 static void sort_ids(int32_t *a, int n) {
@@ -673,7 +703,6 @@ static void ctx_init(ctx *c, const rk_table_rules *r, const rk_table_state *s, r
     c->memo = memo;
     c->mr_ready = 0;
     c->p = s->player;
-    c->taken = s->taken;
     c->must = s->must;
 }
 
@@ -688,7 +717,7 @@ int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_
         emit(&o, RK_TABLE_DRAW);
         if (can_take(&c)) emit(&o, RK_TABLE_TAKE);
     } else if (state->phase == RK_TABLE_PHASE_PLAY) {
-        hand h = hand_of(state->hands[c.p]);
+        hand h = mover_hand(rules, state);
         discards(&c, h, &o);
         int first = o.n;
         plays(&c, h, &o);
@@ -704,6 +733,7 @@ int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_
 
 static void start_turn(rk_table_state *s) {
     s->taken = -1;
+    s->taken_card = -1;
     s->must = -1;
     s->open_value = 0;
     s->turn_melds = 0;
@@ -817,6 +847,29 @@ static int pattern_types(const rk_table_rules *r, int32_t id, rk_table_meld *m, 
     return 1;
 }
 
+static inline int hand_has(hand h, int card) {
+    if (card >= RK_TABLE_FIRST_JOKER) return (int)(h.jm >> (card - RK_TABLE_FIRST_JOKER) & 1);
+    return (int)((card < 52 ? h.d0 >> card : h.d1 >> (card - 52)) & 1);
+}
+
+/* _table_copy: the physical card of type t that goes on the table from the
+ * mover's cards h: the card taken this turn while it may not be discarded
+ * (the other copy stays free), but for a joker standing in for a released
+ * one (released) another joker; else the lowest copy.  -1 if none. */
+static int table_copy(const rk_table_rules *r, const rk_table_state *s, hand h, int t, int released) {
+    int tc = r->forbid_taken_discard ? s->taken_card : -1;
+    if (tc < 0 || card_type(tc) != t || !hand_has(h, tc)) return phys_copy(h, t);
+    if (!released) return tc;
+    int other = phys_copy(without_card(h, tc), t);
+    return other >= 0 ? other : tc;
+}
+
+/* _discard_copy: the physical card a discard of type t takes: the lowest copy but the taken card. */
+static int discard_copy(const rk_table_rules *r, const rk_table_state *s, hand h, int t) {
+    int tc = r->forbid_taken_discard ? s->taken_card : -1;
+    return phys_copy(tc >= 0 && hand_has(h, tc) ? without_card(h, tc) : h, t);
+}
+
 static rk_status do_meld(const rk_table_rules *r, rk_table_state *s, int p, int32_t id) {
     rk_table_meld m;
     int types[RK_TABLE_MAX_MELD], value;
@@ -826,11 +879,12 @@ static rk_status do_meld(const rk_table_rules *r, rk_table_state *s, int p, int3
     uint64_t naturals = 0;
     int jokers = 0;
     for (int i = 0; i < m.n_cards; i++) {
-        int c = phys_copy(rest, types[i]);
+        int joker = types[i] == RK_JOKER;
+        int c = table_copy(r, s, rest, types[i], joker && jokers < s->pending);
         if (c < 0) return RK_ERR_ARG;
-        rest = without_type(rest, types[i]);
+        rest = without_card(rest, c);
         m.cards[i] = (uint8_t)c;
-        if (types[i] == RK_JOKER)
+        if (joker)
             jokers++;
         else
             naturals |= 1ull << types[i];
@@ -847,7 +901,7 @@ static rk_status do_lay_off(const rk_table_rules *r, rk_table_state *s, int p, i
     if (slot >= s->n_table) return RK_ERR_ARG;
     rk_table_meld *m = &s->table[slot];
     hand h = hand_of(s->hands[p]);
-    int card = phys_copy(h, t), size = m->n_cards, value;
+    int card = table_copy(r, s, h, t, t == RK_JOKER && s->pending > 0), size = m->n_cards, value;
     if (card < 0 || size >= RK_TABLE_MAX_MELD) return RK_ERR_ARG;
     if (meld_is_set(m)) {
         if (end || size >= 4 || (t != RK_JOKER && (t % 13 != m->key || natural_suits(m) >> (t / 13) & 1)))
@@ -877,7 +931,7 @@ static rk_status do_lay_off(const rk_table_rules *r, rk_table_state *s, int p, i
         s->ends[slot] = (uint8_t)(s->ends[slot] + (1u << 4 * end));
     }
     m->n_cards++;
-    set_hand(s, p, without_type(h, t));
+    set_hand(s, p, without_card(h, card));
     if (m->owner != p) s->built_other = 1;
     placed(r, s, p, t == RK_JOKER ? 0 : 1ull << t, t == RK_JOKER, r->building_counts_toward_opening ? value : 0);
     return RK_OK;
@@ -892,12 +946,12 @@ static rk_status do_release(const rk_table_rules *r, rk_table_state *s, int p, i
         m = &s->table[slot];
         int i = 0;
         while (i < m->n_cards && represents(r, m, i) != t) i++;
-        int natural = phys_copy(h, t);
+        int natural = table_copy(r, s, h, t, 0);
         if (i == m->n_cards || m->cards[i] < RK_TABLE_FIRST_JOKER || natural < 0 || s->pending >= MAX_PENDING)
             return RK_ERR_ARG;
         int joker = m->cards[i];
         m->cards[i] = (uint8_t)natural;
-        h = without_type(h, t);
+        h = without_card(h, natural);
         h.jm |= 1u << (joker - RK_TABLE_FIRST_JOKER);
         set_hand(s, p, h);
         s->pending++;
@@ -924,9 +978,9 @@ static rk_status do_release(const rk_table_rules *r, rk_table_state *s, int p, i
         }
         for (int su = 0; su < 4; su++) {
             if (!(suits >> su & 1)) continue;
-            int t = su * 13 + m->key;
-            cards[n++] = (uint8_t)phys_copy(h, t);
-            h = without_type(h, t);
+            int c = table_copy(r, s, h, su * 13 + m->key, 0);
+            cards[n++] = (uint8_t)c;
+            h = without_card(h, c);
         }
         memcpy(m->cards, cards, (size_t)n);
         m->n_cards = (uint8_t)n;
@@ -958,6 +1012,7 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
         add_card(&s->hands[p], card);
         add_card(&s->known[p], card);
         s->taken = (int8_t)t;
+        s->taken_card = (int8_t)card;
         if (rules->kaluki) {
             ctx c;
             ctx_init(&c, rules, s, NULL);
@@ -971,9 +1026,9 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
     if (s->phase != RK_TABLE_PHASE_PLAY) return RK_ERR_ARG;
     if (action <= RK_JOKER) {
         hand h = hand_of(s->hands[p]);
-        int card = phys_copy(h, action);
+        int card = discard_copy(rules, s, h, action);
         if (card < 0) return RK_ERR_ARG;
-        set_hand(s, p, without_type(h, action));
+        set_hand(s, p, without_card(h, card));
         s->discards[s->n_discards++] = (uint8_t)card;
         if (!s->hands[p].w[0] && !s->hands[p].w[1])
             go_out(rules, s, p);
@@ -1105,6 +1160,9 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
     if (s->phase < 0 || s->phase > RK_TABLE_PHASE_END || s->n_stock < 0 || s->n_stock > RK_TABLE_MAX_CARDS ||
         s->n_discards < 0 || s->n_discards > RK_TABLE_MAX_CARDS || s->n_table < 0 || s->n_table > RK_TABLE_MAX_SLOTS ||
         s->n_ends < 0 || s->n_ends > RK_TABLE_MAX_SLOTS)
+        return RK_ERR_ARG;
+    if (s->taken_card < -1 || s->taken_card >= rules->deck_size ||
+        s->taken != (s->taken_card < 0 ? -1 : card_type(s->taken_card)))
         return RK_ERR_ARG;
     if (s->taken < -1 || s->taken > RK_JOKER || s->must < -1 || s->must > RK_JOKER || s->pending < 0 ||
         s->pending > MAX_PENDING || s->turns < 0 || s->restocks < 0 || (s->opened | s->played) >> n)

@@ -239,8 +239,54 @@ static void test_deal_and_errors(void) {
     CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
 }
 
+/* A Kaluki play step for seat 0, opened, holding 2C, deck 1's 7H (taken from the pile this turn)
+ * and, with both, deck 0's 7H; seat 1 holds 40..52, the rest is the stock. */
+static void taken_position(const rk_table_rules *r, rk_table_state *s, int both) {
+    uint8_t deck[106];
+    for (int i = 0; i < 106; i++) deck[i] = (uint8_t)i;
+    CHECK(rk_table_deal(r, deck, 1, 7, s) == RK_OK);
+    memset(s->hands, 0, sizeof s->hands);
+    s->n_stock = s->n_discards = 0;
+    for (int c = 0; c < 106; c++) {
+        int seat = c == 1 || c == 84 || (c == 32 && both) ? 0 : c >= 40 && c <= 52 ? 1 : -1;
+        if (seat >= 0)
+            s->hands[seat].w[c >> 6] |= 1ull << (c & 63);
+        else
+            s->stock[s->n_stock++] = (uint8_t)c;
+    }
+    s->known[0] = (rk_table_cards){{0, 1ull << (84 - 64)}};
+    s->phase = RK_TABLE_PHASE_PLAY;
+    s->player = 0;
+    s->opened = 3;
+    s->taken = 32;
+    s->taken_card = 84;
+}
+
+/* forbid_taken_discard holds the physical card taken, not the other copy of it */
+static void test_taken_card(void) {
+    rk_table_rules r = kaluki_rules(2, 2);
+    rk_table_state s;
+    int32_t ids[8];
+    taken_position(&r, &s, 1);
+    CHECK(rk_table_check(&r, &s) == RK_OK);
+    CHECK(rk_table_legal(&r, &s, NULL, ids, 8) == 2 && ids[0] == 1 && ids[1] == 32);
+    CHECK(rk_table_apply(&r, &s, NULL, 32) == RK_OK);
+    CHECK(s.discards[s.n_discards - 1] == 32 && bit(&s.hands[0], 84) && bit(&s.known[0], 84));
+    taken_position(&r, &s, 0);
+    CHECK(rk_table_legal(&r, &s, NULL, ids, 8) == 1 && ids[0] == 1);
+    s.taken = 31; /* not the taken card's type */
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s.taken = 32;
+    s.taken_card = -1;
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    r.forbid_taken_discard = 0;
+    taken_position(&r, &s, 0);
+    CHECK(rk_table_legal(&r, &s, NULL, ids, 8) == 2 && ids[0] == 1 && ids[1] == 32);
+}
+
 int main(void) {
     test_deal_and_errors();
+    test_taken_card();
     rk_table_rules r;
     for (int players = 2; players <= 6; players += 2) {
         char name[40];

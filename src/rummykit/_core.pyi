@@ -133,6 +133,7 @@ class TableCore:
     opened: int
     played: int
     taken: int
+    taken_card: int
     must: int
     pending: int
     fresh: bool

@@ -911,6 +911,15 @@ cdef class TableCore:
         self._changed()
 
     @property
+    def taken_card(self):
+        return self.st.taken_card
+
+    @taken_card.setter
+    def taken_card(self, int v):
+        self.st.taken_card = v
+        self._changed()
+
+    @property
     def must(self):
         return self.st.must
 

@@ -289,7 +289,7 @@ cdef extern from "rummykit/table.h" nogil:
         int16_t n_stock, n_discards, n_table, n_ends
         int8_t phase, player, dealer, n_players
         uint8_t opened, played
-        int8_t taken, must, pending, fresh, built_other, outcome, winner
+        int8_t taken, taken_card, must, pending, fresh, built_other, outcome, winner
         int16_t open_value, turn_melds
         int32_t turns, restocks
         uint64_t shuffle_seed

@@ -12,7 +12,11 @@
  * 52-103 deck 1 (type = id - 52), 104-107 jokers (type RK_JOKER).  A set of
  * physical cards is an rk_table_cards, bit c % 64 of word c / 64.  Where
  * the rules need one card of a type, the engine takes the lowest physical
- * copy held (rummykit.table.cards.physical_copy).
+ * copy held (rummykit.table.cards.physical_copy), except for the card taken
+ * from the pile this turn (taken_card), which alone may not be discarded
+ * under forbid_taken_discard: a discard takes another copy, and a card put
+ * on the table takes the taken card first (a joker standing in for a
+ * released one excepted), so that another copy stays free to discard.
  *
  * RESTOCKS (reshuffle_keep_top): the pile but its top card is shuffled with
  * rk_restock_shuffle(shuffle_seed, restock index, pile) and becomes the
@@ -121,6 +125,7 @@ typedef struct rk_table_state {
     int8_t player, dealer, n_players;
     uint8_t opened, played;  /* seat bit masks */
     int8_t taken;            /* the type taken from the pile this turn, or -1 */
+    int8_t taken_card;       /* the physical card taken from the pile this turn, or -1 (of type taken) */
     int8_t must;             /* a type that must go on the table before the discard, or -1 */
     int8_t pending;          /* released jokers still to place */
     int8_t fresh;            /* the player had put nothing on the table before this turn */

@@ -119,8 +119,9 @@ drawn again.  So is a sample that runs out of places (with two decks a
 played card can have copies in two groups).  After 500 such samples (not
 seen in testing) the other seats keep the cards they really hold, drew and
 were dealt, and only the stock order is resampled.  Other rules that look
-at the hidden cards (e.g. a step may not leave only copies of the taken
-card) are not conditioned on.
+at the hidden cards (e.g. a step may not leave only the taken card) are
+not conditioned on, but a discard is never the card taken from the pile
+that turn (RULES §0.6), so a discarded copy of it was held unseen.
 
 The new state is built by dealing the rebuilt deck (the deal, the upcard,
 the draws from the first stock, then what is left of it) and replaying
@@ -310,11 +311,34 @@ def _low_type(mask: int) -> int:
     return card_type((mask & -mask).bit_length() - 1)
 
 
-def _public_step(count: list[int], st: _Step, turned: bool) -> list[int]:
+def _kept_taken(state: TableState, steps: list[_Step]) -> list[int]:
+    """Per step: the type of the card its seat took from the pile this turn
+    while that card is still held and may not be discarded (RULES §0.6: the
+    physical card taken, not its other copy), else -1.  The engine puts the
+    taken card on the table before another copy, so it is held until a step
+    plays it."""
+    out = []
+    card = -1
+    for st in steps:
+        if st.action in (DRAW, TAKE):
+            card = _low_card(st.came) if st.action == TAKE and state.rules.forbid_discarding_taken_card else -1
+        out.append(card_type(card) if card >= 0 else -1)
+        if card >= 0 and st.out >> card & 1:
+            card = -1
+    return out
+
+
+def _low_card(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _public_step(count: list[int], st: _Step, turned: bool, kept: int = -1) -> list[int]:
     """Update ``count`` (how many cards of each type everyone knows the
     acting seat holds) with its step; ``turned``: the stock was turned over
-    (its order is public).  Returns the types it played that were not known
-    (a played card of a known type may be the known one)."""
+    (its order is public); ``kept``: the type of a taken card still held
+    (:func:`_kept_taken`).  Returns the types it played that were not known
+    (a played card of a known type may be the known one, but a discard is
+    never the taken card)."""
     if st.action == DRAW:
         if turned and st.came:
             count[_low_type(st.came)] += 1
@@ -324,7 +348,7 @@ def _public_step(count: list[int], st: _Step, turned: bool) -> list[int]:
         return []
     unseen = []
     for t in _bit_types(st.out):
-        if count[t]:
+        if count[t] > (t == kept and st.action <= JOKER):
             count[t] -= 1
         else:
             unseen.append(t)
@@ -338,10 +362,10 @@ def _known(state: TableState, steps: list[_Step]) -> list[list[int]]:
     (see the module docstring)."""
     known = [[0] * NUM_TYPES for _ in range(state.n)]
     turned = False
-    for st in steps:
+    for st, kept in zip(steps, _kept_taken(state, steps)):
         if st.pile is not None:
             turned = state.rules.restock_method == "turn_over"
-        _public_step(known[st.seat], st, turned)
+        _public_step(known[st.seat], st, turned, kept)
     return known
 
 
@@ -709,12 +733,12 @@ def _sample(state: TableState, player: int, steps: list[_Step], draw: Uniforms) 
     drawn: dict[int, int] = {}  # history index -> type (fixed) or ~place
     known = [[0] * NUM_TYPES for _ in range(n)]
     group, turned = 0, False
-    for time, st in enumerate(steps):
+    for time, (st, kept) in enumerate(zip(steps, _kept_taken(state, steps))):
         q = st.seat
         if st.pile is not None:
             turned = turn_over
             group += not turn_over
-        unseen = _public_step(known[q], st, turned)
+        unseen = _public_step(known[q], st, turned, kept)
         if st.action == DRAW:
             if st.came:
                 drawn[time] = _low_type(st.came) if turned or q == player else ~places.add(q, time, group)

@@ -11,8 +11,13 @@ machine that the C one is checked against, step by step.
 
 Engine readings (documented choices):
 
-* Two copies of a card are the same card: the taken-discard restriction
-  forbids discarding either copy of the taken card this turn.
+* The taken-discard restriction (RULES §0.6) holds the physical card taken
+  from the pile (``taken_card``; ``taken`` is its type), not its other
+  copy: ``discard 7H`` with both copies of 7H held discards the other one.
+  Actions name card types, so the engine picks the copy: a discard never
+  takes the taken card, and a card put on the table is the taken card
+  first (a joker standing in for a released one excepted), which leaves
+  the player every choice a physical table would.
 * A player is never offered a step after which they could not finish the
   turn (RULES §0.6): every play must leave a card they may discard (or an
   empty hand where going out without a discard is allowed).
@@ -126,6 +131,7 @@ class TableState(TableCore):
     def _start_turn(self) -> None:
         """Reset the per-turn fields (for positions built by hand)."""
         self.taken = -1
+        self.taken_card = -1
         self.must = -1
         self.open_value = 0
         self.turn_melds = 0
