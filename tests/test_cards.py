@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pytest
 
 import rummykit as rk
@@ -72,3 +75,32 @@ def test_invalid_card_error_is_a_value_error() -> None:
         Card(52)
     with pytest.raises(InvalidCardError):
         rk.from_mask(1 << 60)
+
+
+def test_numpy_integers_are_card_ids_and_masks() -> None:
+    assert Card(np.int64(32)) == Card("7H") and type(Card(np.uint8(3))) is Card
+    assert rk.to_mask(np.int64(3)) == 3 and rk.to_mask(np.array([0, 1])) == 3
+    assert rk.from_mask(np.uint64(5)) == [Card("AC"), Card("3C")]
+    with pytest.raises(InvalidCardError, match="outside"):
+        rk.to_mask(np.uint64(1 << 60))
+    with pytest.raises(InvalidCardError, match="cards must be"):
+        rk.to_mask(np.array(5))  # a 0-d array: iterable in name only
+
+
+@pytest.mark.parametrize(
+    "call",
+    [rk.parse_card, rk.parse_cards, rk.to_mask, rk.cards_text, Card, rk.deadwood, rk.as_meld],
+    ids=lambda f: f.__name__,
+)
+@pytest.mark.parametrize(
+    "huge",
+    ["7" * 1_000_000, "AS " * 300_000 + "ZZ", 10**5000, [0] * 100_000 + [99]],
+    ids=["1e6 chars", "3e5 cards", "10**5000", "1e5 ids"],
+)
+def test_huge_inputs_give_short_messages(call: Any, huge: object) -> None:
+    try:
+        call(huge)
+    except InvalidCardError as err:
+        assert len(str(err)) < 300
+    else:
+        raise AssertionError("accepted")

@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 
 import rummykit as rk
+from rummykit import inference as _inference
+from rummykit import multideck as _multideck
 from rummykit.errors import (
     IllegalActionError,
     InvalidCardError,
@@ -24,6 +26,8 @@ from rummykit.errors import (
     InvalidOptionError,
     RummykitError,
 )
+from rummykit.table import actions as _table_actions
+from rummykit.table import cards as _table_cards
 
 
 class Opaque:
@@ -332,3 +336,325 @@ def test_every_option_with_values_of_every_json_type() -> None:
                     rk.Game(name, **{field.name: value})
                 except InvalidOptionError:
                     pass
+
+
+# --- the systematic matrix: every public callable x every hostile value ------------------------
+#
+# Each call either succeeds or raises a RummykitError whose message is short (a huge input is
+# never shown whole), and a failed call on a state leaves it as it was (to_json and legal
+# actions).  One test per callable, looping over the values, so a failure lists every bad value.
+
+MAX_MESSAGE = 300
+
+
+HUGE_TEXT = "A" * 1_000_000
+HOSTILE: dict[str, object] = {
+    "None": None,
+    "float": 1.5,
+    "nan": float("nan"),
+    "inf": float("inf"),
+    "-inf": float("-inf"),
+    "True": True,
+    "-1": -1,
+    "10**100": 10**100,
+    "-10**100": -(10**100),
+    "10**5000": 10**5000,  # repr() of it raises ValueError (the 4300-digit limit)
+    "text": "x",
+    "empty text": "",
+    "1e6 chars": HUGE_TEXT,
+    "1e6 card words": "AS " * 300_000,
+    "bytes": b"AS",
+    "empty list": [],
+    "[1]": [1],
+    "nested": [[1]],
+    "1e5 list": [0] * 100_000,
+    "dict": {},
+    "{a: 1}": {"a": 1},
+    "set": {1},
+    "complex": 1j,
+    "object": Opaque(),
+    "np.int64(-1)": np.int64(-1),
+    "np.uint64(2**63)": np.uint64(2**63),
+    "np.float64": np.float64(1.5),
+    "np.bool_": np.bool_(True),
+    "np 1-d": np.array([1, 2]),
+    "np 0-d": np.array(5),
+    "np empty": np.array([]),
+    "np 2-d": np.zeros((2, 2), dtype=np.int64),
+    "iterator": iter([1, 2]),
+}
+
+_gin, _oklahoma = rk.Game("gin"), rk.Game("oklahoma-rummy", num_players=3)
+_rummy, _kaluki = rk.Game("rummy"), rk.Game("kaluki", num_players=3)
+GAME_OBJECTS: dict[str, Any] = {"gin": _gin, "oklahoma": _oklahoma, "rummy": _rummy, "kaluki": _kaluki}
+_fresh_gin = _gin.new_hand(seed=1, dealer=0)
+_melded = [["AS", "2S", "3S"]]
+
+#: calls that take no state: name -> call(value)
+CALLS: dict[str, Callable[[Any], object]] = {
+    "Action": lambda v: rk.Action(v),
+    "Action.from_id": lambda v: rk.Action.from_id(v),
+    "TableAction": lambda v: rk.TableAction(v),
+    "TableAction.from_id": lambda v: rk.TableAction.from_id(v),
+    "Card": lambda v: rk.Card(v),
+    "parse_card": lambda v: rk.parse_card(v),
+    "parse_cards": lambda v: rk.parse_cards(v),
+    "parse_action": lambda v: rk.parse_action(v),
+    "parse_type": lambda v: _table_cards.parse_type(v),
+    "parse_types": lambda v: _table_cards.parse_types(v),
+    "parse_table_action": lambda v: _table_actions.parse_table_action(v, _kaluki.geo, 2),
+    "parse_multi": lambda v: _multideck.parse_multi(v),
+    "to_mask": rk.to_mask,
+    "from_mask": rk.from_mask,
+    "cards_text": rk.cards_text,
+    "deadwood_batch": rk.deadwood_batch,
+    "best_discard_batch": rk.best_discard_batch,
+    "arrangements max_deadwood": lambda v: rk.arrangements(HAND, max_deadwood=v),
+    "best_discard forbidden": lambda v: rk.best_discard(HAND, forbidden=v),
+    "choose_knock limit": lambda v: rk.choose_knock("AS 2S 3S 4C", "KD", limit=v),
+    "choose_knock min_deadwood_only": lambda v: rk.choose_knock("AS 2S 3S 4C", "KD", min_deadwood_only=v),
+    "choose_knock allow_layoffs": lambda v: rk.choose_knock("AS 2S 3S 4C", "KD", allow_layoffs=v),
+    "layoff knocker_melds": lambda v: rk.layoff(v, "KD"),
+    "layoff one meld": lambda v: rk.layoff([v], "KD"),
+    "settle points": lambda v: rk.settle(v, [1, 0]),
+    "settle boxes": lambda v: rk.settle([10, 20], v),
+    "settle game_bonus": lambda v: rk.settle([100, 20], [2, 1], game_bonus=v),
+    "HollywoodSheet": lambda v: rk.HollywoodSheet(v),
+    "HollywoodSheet.record winner": lambda v: rk.HollywoodSheet(100).record(v, 10),
+    "HollywoodSheet.record points": lambda v: rk.HollywoodSheet(100).record(0, v),
+    "Game name": lambda v: rk.Game(v),
+    "Game option": lambda v: rk.Game("gin", knock_limit=v),
+    "make_agent": lambda v: rk.make_agent(v),
+    "make_agent seed": lambda v: rk.make_agent("random", seed=v),
+    "RandomAgent seed": lambda v: rk.RandomAgent(v),
+    "GreedyAgent max_knock_deadwood": lambda v: rk.GreedyAgent(max_knock_deadwood=v),
+    "playouts state": lambda v: rk.playouts(v, 2),
+    "playouts n": lambda v: rk.playouts(_fresh_gin, v),
+    "Match agents": lambda v: rk.Match("gin", v),
+    "Match first_dealer": lambda v: rk.Match("gin", [rk.RandomAgent()] * 2, first_dealer=v),
+    "Match.play max_hands": lambda v: rk.Match("gin", [rk.RandomAgent()] * 2, seed=1).play(max_hands=v),
+    "TableMatch first_dealer": lambda v: rk.TableMatch("rummy", [rk.RandomAgent()] * 2, first_dealer=v),
+    "TableMatch.play max_hands": lambda v: rk.TableMatch("rummy", [rk.RandomAgent()] * 2, seed=1).play(max_hands=v),
+    "tournament agents": lambda v: rk.tournament(v, "gin", hands=1),
+    "tournament game": lambda v: rk.tournament(["random", "random"], v, hands=1),
+    "tournament hands": lambda v: rk.tournament(["random", "random"], "gin", hands=v),
+    "tournament backend": lambda v: rk.tournament(["random", "random"], "gin", hands=1, backend=v),
+    "tournament progress": lambda v: rk.tournament(["random", "random"], "gin", hands=1, progress=v),
+    "weighted_determinizations n": lambda v: _inference.weighted_determinizations(_fresh_gin, 0, v),
+    "weighted_determinizations player": lambda v: _inference.weighted_determinizations(_fresh_gin, v, 2),
+    "posterior_determinizations moves": lambda v: _inference.posterior_determinizations(_fresh_gin, 0, 2, moves=v),
+    "log_likelihoods samples": lambda v: _inference.log_likelihoods(_fresh_gin, 0, v),
+    "SoftGreedyModel beta": lambda v: _inference.SoftGreedyModel(beta=v),
+    "showdown knocker": lambda v: _gin.showdown(v, ["KD"]),
+    "showdown defenders": lambda v: _gin.showdown("AS 2S 3S", v),
+    "showdown upcard": lambda v: _gin.showdown("AS 2S 3S", ["KD"], upcard=v),
+    "showdown knocker_melds": lambda v: _gin.showdown("AS 2S 3S", ["KD"], knocker_melds=v),
+}
+for _name in ("deadwood", "best_melds", "melds", "arrangements", "best_discard", "discard_deadwoods", "as_meld"):
+    _f = getattr(rk, _name)
+    _hand = "AS 2S 3S" if _name == "as_meld" else HAND
+    CALLS[_name] = _f
+    CALLS[f"{_name} aces"] = lambda v, f=_f, h=_hand: f(h, aces=v)
+    CALLS[f"{_name} values"] = lambda v, f=_f, h=_hand: f(h, values=v)
+for _kw in ("policy", "seed", "threads", "max_knock_deadwood", "resample"):
+    CALLS[f"playouts {_kw}"] = lambda v, kw=_kw: rk.playouts(_fresh_gin, 2, **{kw: v})
+for _kw in ("iterations", "time_per_move", "exploration", "greedy_bias", "rollouts", "samples", "model", "margin"):
+    CALLS[f"ISMCTSAgent {_kw}"] = lambda v, kw=_kw: rk.ISMCTSAgent(**{kw: v})
+for _g, _game in GAME_OBJECTS.items():
+    CALLS[f"{_g} new_hand seed"] = lambda v, g=_game: g.new_hand(seed=v)
+    CALLS[f"{_g} new_hand dealer"] = lambda v, g=_game: g.new_hand(seed=1, dealer=v)
+    CALLS[f"{_g} new_hand deck"] = lambda v, g=_game: g.new_hand(seed=1, deck=v)
+    CALLS[f"{_g} new_hand deck item"] = lambda v, g=_game: g.new_hand(seed=1, deck=[v] * 3)
+for _g in ("rummy", "kaluki"):
+    CALLS[f"{_g} meld_value"] = lambda v, g=GAME_OBJECTS[_g]: g.meld_value(v)
+    CALLS[f"{_g} card_penalty"] = lambda v, g=GAME_OBJECTS[_g]: g.card_penalty(v)
+    CALLS[f"{_g} physical_deck"] = lambda v, g=GAME_OBJECTS[_g]: g.physical_deck(v)
+
+#: state verbs: name -> call(state, value); each runs on a started hand of every game that has it
+STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
+    "hand": lambda s, v: s.hand(v),
+    "observation": lambda s, v: s.observation(v),
+    "observation_tensor": lambda s, v: s.observation_tensor(v),
+    "information_state_string": lambda s, v: s.information_state_string(v),
+    "determinize player": lambda s, v: s.determinize(v),
+    "determinize rng": lambda s, v: s.determinize(0, v),
+    "verify_action": lambda s, v: s.verify_action(v),
+    "can_act": lambda s, v: s.can_act(v),
+    "play": lambda s, v: s.play(v),
+    "play player": lambda s, v: s.play(s.legal_actions()[0], player=v),
+    "apply_action": lambda s, v: s.apply_action(v),
+    "from_json": lambda s, v: type(s).from_json(v),
+}
+KNOCK_STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
+    "verify_discard": lambda s, v: s.verify_discard(v),
+    "can_discard": lambda s, v: s.can_discard(v),
+    "verify_knock": lambda s, v: s.verify_knock(v),
+    "can_knock": lambda s, v: s.can_knock(v),
+    "knock card": lambda s, v: s.knock(v),
+    "knock melds": lambda s, v: s.knock(s.hand(s.current_player)[0], v),
+}
+TABLE_STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
+    "hand_text": lambda s, v: s.hand_text(v),
+    "is_opened": lambda s, v: s.is_opened(v),
+    "parse_action": lambda s, v: s.parse_action(v),
+    "action_text": lambda s, v: s.action_text(v),
+}
+STATE_MATRIX: dict[str, tuple[str, Callable[[Any, Any], object]]] = {}
+for _g in GAMES:
+    _extra = KNOCK_STATE_CALLS if _g in ("gin", "oklahoma rummy 3p") else TABLE_STATE_CALLS
+    for _verb, _call in {**STATE_CALLS, **_extra}.items():
+        STATE_MATRIX[f"{_g}: {_verb}"] = (_g, _call)
+
+#: values a call may take a long time to accept (a valid huge count): not tried on it
+SLOW: dict[str, set[str]] = {
+    "tournament hands": {"10**100", "10**5000"},  # a valid count of hands: it would play them
+}
+
+#: escapes left in modules outside errors/cards/actions/analysis/playouts/agents/inference
+#: (issue 14 §4 follow-ups), by the module to fix: (call, value) -> why.  A KNOWN pair that
+#: stops failing turns its test into an xpass note: drop the entry then.
+KNOWN: dict[tuple[str, str], str] = {}
+_HUGE_INT_REPR = "{value!r} of a 10**5000 int raises ValueError (4300-digit limit): use errors.clip"
+for _module, _calls in {
+    "scoring.py": ("settle points", "settle boxes", "HollywoodSheet.record winner"),
+    "games.py, engine/options.py": ("Game name", "Game option", "tournament game"),
+    "knock/match.py": ("Match agents", "Match first_dealer"),
+    "table/match.py": ("TableMatch first_dealer",),
+    "tournaments.py": ("tournament agents", "tournament backend"),
+    "multideck.py": ("parse_multi",),
+    "knock/showdown.py": ("showdown knocker_melds",),
+    "knock/observe.py, table/observe.py": tuple(
+        f"{g}: {verb}"
+        for g in GAMES
+        for verb in ("observation", "observation_tensor", "information_state_string", "determinize player")
+    ),
+}.items():
+    for _call in _calls:
+        KNOWN[(_call, "10**5000")] = f"{_module}: {_HUGE_INT_REPR}"
+for _call in ("parse_multi", "showdown knocker_melds"):  # multideck.py, knock/showdown.py
+    KNOWN[(_call, "np 0-d")] = "a 0-d numpy array is Iterable but iterating it raises TypeError"
+_LONG_GAME = "games.py: 'unknown game' shows ~80 characters of the name, then every game (309 in all)"
+for _v in ("10**100", "-10**100", "1e6 chars", "1e6 card words", "1e5 list"):
+    KNOWN[("Game name", _v)] = _LONG_GAME
+for _v in ("1e6 chars", "1e6 card words"):  # tournament takes only a str or a game object as the name
+    KNOWN[("tournament game", _v)] = _LONG_GAME
+for _call in ("tournament backend", "tournament progress"):  # tournaments.py
+    for _v in ("np 1-d", "np empty", "np 2-d"):
+        KNOWN[(_call, _v)] = "tournaments.py: the truth value of an array raises ValueError"
+for _call in ("Match.play max_hands", "TableMatch.play max_hands"):  # knock/match.py, table/match.py
+    for _label in HOSTILE:
+        KNOWN[(_call, _label)] = "max_hands is not checked: TypeError from range() or a comparison"
+    for _label in ("True", "-1", "10**100", "-10**100", "10**5000", "np.int64(-1)", "np.uint64(2**63)", "np 0-d"):
+        KNOWN.pop((_call, _label))  # range() takes them
+
+
+def _problem(call: Callable[[], object]) -> str | None:
+    """None if the call succeeds or raises a short RummykitError; else what went wrong."""
+    try:
+        call()
+    except RummykitError as err:
+        text = str(err)
+        return None if len(text) < MAX_MESSAGE else f"message of {len(text)} characters: {text[:80]!r}..."
+    except Exception as err:  # noqa: BLE001 - the escapes are what this test looks for
+        return f"{type(err).__name__}: {str(err)[:100]}"
+    return None
+
+
+def _check_values(name: str, run: Callable[[object], str | None]) -> None:
+    problems, unexpected_passes = [], []
+    for label, value in HOSTILE.items():
+        if label in SLOW.get(name, ()):
+            continue
+        if label == "iterator":
+            value = iter([1, 2])  # a fresh one each time
+        problem = run(value)
+        known = KNOWN.get((name, label))
+        if problem and not known:
+            problems.append(f"{label}: {problem}")
+        elif known and not problem:
+            unexpected_passes.append(label)
+    assert not problems, f"{name}:\n" + "\n".join(problems)
+    if unexpected_passes:  # fixed upstream: the KNOWN entry can go
+        pytest.xfail(f"{name}: KNOWN escapes no longer happen for {unexpected_passes}")
+    if any((name, label) in KNOWN for label in HOSTILE):
+        pytest.xfail(f"{name}: known escapes outside rummykit's checked modules: see KNOWN")
+
+
+@pytest.mark.parametrize("name", list(CALLS), ids=list(CALLS))
+def test_hostile_values(name: str) -> None:
+    call = CALLS[name]
+    _check_values(name, lambda v: _problem(lambda: call(v)))
+
+
+@pytest.mark.parametrize("name", list(STATE_MATRIX), ids=list(STATE_MATRIX))
+def test_hostile_values_on_states(name: str) -> None:
+    game, call = STATE_MATRIX[name]
+    holder = [started(game)]
+
+    def run(value: object) -> str | None:
+        state = holder[0]
+        before = snapshot(state)
+        try:
+            call(state, value)
+        except RummykitError as err:
+            if snapshot(state) != before:
+                return "the state changed in a failed call"
+            text = str(err)
+            return None if len(text) < MAX_MESSAGE else f"message of {len(text)} characters: {text[:80]!r}..."
+        except Exception as err:  # noqa: BLE001 - the escapes are what this test looks for
+            return f"{type(err).__name__}: {str(err)[:100]}"
+        holder[0] = started(game)  # it succeeded (play, apply_action...): start again
+        return None
+
+    _check_values(name, run)
+
+
+class BadRepr:
+    """A value whose repr fails."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_clip_and_the_message_safety_net() -> None:
+    import pickle
+
+    from rummykit.errors import clip
+
+    assert clip("AS") == "'AS'" and clip("A" * 10**6).endswith("...") and len(clip("A" * 10**6)) == 60
+    assert clip(10**5000) == "<an int of about 5001 digits>" and clip(BadRepr()) == "<BadRepr object>"
+    # a message that shows an input whole (a module that forgot clip) is still cut short
+    for shown in ("A" * 10**6, "AS " * 10**5, [0] * 10**5, {i: i for i in range(10**4)}, 10**3000):
+        err = InvalidOptionError(f"x must be small, got {shown!r} (expected 0..9)")
+        assert len(str(err)) < 120 and str(err).startswith("x must be small, got ")
+        assert str(err).endswith("(expected 0..9)")
+        again = pickle.loads(pickle.dumps(err))
+        assert type(again) is InvalidOptionError and str(again) == str(err)
+    listing = "unknown option 'zz'; valid options: " + ", ".join(f"option_{i}" for i in range(80))
+    assert str(InvalidOptionError(listing)) == listing  # a long message of short words stays whole
+    assert len(str(RummykitError("word " * 10**5))) <= 2000
+
+
+def test_text_arguments_to_action_constructors() -> None:
+    """Action reads text as parse_action does; TableAction points at the state's parser."""
+    assert rk.Action("discard 7H") == rk.parse_action("discard 7H") == rk.Action(32)
+    with pytest.raises(IllegalActionError, match=r"parse_action"):
+        rk.TableAction("meld 7H 8H 9H")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=r"not an action id: 7588 \(expected action text or an id 0\.\.685\)"):
+        rk.Action(7588)
+    with pytest.raises(IllegalActionError, match="not an action id: -1"):
+        rk.Action(-1)
+
+
+@pytest.mark.parametrize("game", list(GAMES), ids=list(GAMES))
+def test_numpy_values_are_ints(game: str) -> None:
+    """numpy integers work wherever an int does (ids from an RL policy, seats from arrays)."""
+    state = started(game)
+    legal = state.legal_actions()
+    assert state.can_act(np.int64(legal[0]))
+    state.play(np.int32(legal[0]), player=np.int64(state.current_player))
+    again = started(game)
+    again.apply_action(np.int64(legal[0]))
+    assert again.to_json() == state.to_json()
+    key, options = GAMES[game]
+    assert rk.Game(key, **options).new_hand(seed=1, dealer=np.int64(0)).dealer == 0

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import rummykit as rk
 from rummykit import Action, IllegalActionError, parse_action
+from rummykit.errors import clip
 from rummykit.knock.actions import DONE, LAYOFF, MELD, MELD_TABLE, NUM_ACTIONS
 
 
@@ -49,3 +51,82 @@ def test_layout() -> None:
     assert Action(LAYOFF + 4 * rk.Card("7H") + 1).slot == 1
     with pytest.raises(IllegalActionError, match="not an action id"):
         Action.from_id(NUM_ACTIONS)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [7588, NUM_ACTIONS, -1, 10**6, 10**100, 10**5000, None, 1.5, float("nan"), True, [1], b"7H", np.array([1]), 1j],
+    ids=lambda v: clip(v, 30),
+)
+def test_action_refuses_what_is_not_an_id(bad: object) -> None:
+    """Action(x) and Action.from_id(x): IllegalActionError saying what was expected, never a
+    KeyError or TypeError later (str(Action(10**6)) used to raise KeyError)."""
+    for make in (Action, Action.from_id):
+        with pytest.raises(IllegalActionError, match=rf"not an action id: .* 0\.\.{NUM_ACTIONS - 1}") as info:
+            make(bad)  # type: ignore[arg-type]
+        assert len(str(info.value)) < 150
+    assert "card" not in str(pytest.raises(IllegalActionError, Action, -1).value)
+
+
+def test_action_reads_text_and_numpy_ids() -> None:
+    assert Action("discard 7H") == Action(32) == Action(np.int64(32)) == Action(Action(32))  # type: ignore[arg-type]
+    assert type(Action(np.int16(32)).id) is int  # type: ignore[arg-type]
+    assert Action("knock 9c").id == 52 + rk.Card("9C") and Action(" Draw_Stock ") == Action(104)
+    assert Action.from_id(np.uint8(5)) == Action(5)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="not an action id"):
+        Action.from_id("discard 7H")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="expected e.g. 'discard 7H'"):
+        Action("discard the joker")  # type: ignore[arg-type]
+    assert {str(Action(i)) for i in range(NUM_ACTIONS)} == {
+        str(parse_action(str(Action(i)))) for i in range(NUM_ACTIONS)
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        (None, "not action text: None"),
+        (7, "not action text: 7"),
+        ("A" * 1_000_000, "too long"),
+        ("lay off 7H on 9", "lay off 7H on 1"),
+        ("lay off 7H on ²", "lay off 7H on 1"),
+        ("lay off 7H on " + "1" * 5000, "too long"),
+        ("meld 7H 8H", "not a meld"),
+        ("meld 7H ZZ", "ZZ"),
+        ("fly", "expected e.g."),
+    ],
+    ids=lambda v: clip(v, 30),
+)
+def test_parse_action_says_what_was_expected(text: object, named: str) -> None:
+    with pytest.raises(IllegalActionError, match=named) as info:
+        parse_action(text)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 300
+
+
+def test_table_action_ids() -> None:
+    from rummykit.table.actions import DRAW, MELD_RUN, MELD_SET, TAKE
+    from rummykit.table.actions import LAYOFF as T_LAYOFF
+    from rummykit.table.actions import NUM_ACTIONS as T_NUM
+
+    for good in (0, 52, DRAW, TAKE, T_LAYOFF, MELD_SET, MELD_SET + 13 * 64 - 1, MELD_RUN, T_NUM - 1):
+        assert rk.TableAction(good).id == good == rk.TableAction.from_id(np.int64(good)).id  # type: ignore[arg-type]
+        assert rk.TableAction(good).kind != "?"
+    for bad in (-1, TAKE + 1, T_LAYOFF - 1, MELD_SET + 13 * 64, MELD_RUN - 1, T_NUM, 10**100, None, 1.5, True, [1]):
+        for make in (rk.TableAction, rk.TableAction.from_id):
+            with pytest.raises(IllegalActionError, match="not a table-game action id"):
+                make(bad)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=r"state\.parse_action"):
+        rk.TableAction("draw")  # type: ignore[arg-type]
+    state = rk.Game("rummy").new_hand(seed=1, dealer=0)
+    assert state.parse_action("draw") == DRAW and state.action_text(np.int64(DRAW)) == "draw"  # type: ignore[arg-type]
+    for text, named in (
+        ("lay off 7H on 41", "slot 1..40"),
+        ("lay off 7H on ³", "slot 1..40"),
+        ("release 7H from " + "9" * 5000, "too long"),
+        ("release 7H from 99", "release 7H from 1"),
+        ("discard Q", "not an action"),
+        ("hop", "expected e.g."),
+        (None, "not action text"),
+    ):
+        with pytest.raises(IllegalActionError, match=named):
+            state.parse_action(text)  # type: ignore[arg-type]

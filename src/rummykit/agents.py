@@ -83,7 +83,12 @@ def _check_int(name: str, value: object, minimum: int) -> int:
 
 def _is_number(value: object) -> bool:
     """A finite real number (numpy ones too), not a bool."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
 
 
 # --- random -------------------------------------------------------------------

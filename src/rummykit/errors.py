@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 
 __all__ = [
@@ -20,12 +21,15 @@ __all__ = [
 #: longest legitimate ones list every option of a game (under 1,000 characters).
 MAX_MESSAGE = 2000
 #: the safety net's other cuts: a word (no spaces) longer than this, such as a huge
-#: string or int shown whole, and a list, set or dict (``[...]``, ``{...}``) longer
-#: than ``_LONG_GROUP``
+#: string or int shown whole, and a quoted string, list, set or dict (``'...'``,
+#: ``[...]``, ``{...}``) longer than ``_LONG_GROUP``
 _LONG_WORD = 100
-_LONG_GROUP = 200
+_LONG_GROUP = 300
 _WORD = re.compile(rf"\S{{{_LONG_WORD + 1},}}")
-_GROUP = re.compile(rf"[\[{{][^\[\]{{}}]{{{_LONG_GROUP},}}[\]}}]")
+_GROUP = re.compile(
+    rf"[\[{{][^\[\]{{}}]{{{_LONG_GROUP},}}[\]}}]"  # a list, set or dict
+    rf"|'[^'\n]{{{_LONG_GROUP},}}'|\"[^\"\n]{{{_LONG_GROUP},}}\""  # a quoted string
+)
 
 
 def clip(value: object, limit: int = 60) -> str:
@@ -54,8 +58,8 @@ def clip(value: object, limit: int = 60) -> str:
 def _short(message: str) -> str:
     """``message`` with every over-long word or bracketed list cut (``...`` marking
     each cut), then cut to :data:`MAX_MESSAGE` keeping its head and its tail."""
-    message = _GROUP.sub(lambda m: m[0][:60] + " ... " + m[0][-20:], message)
-    message = _WORD.sub(lambda m: m[0][:60] + "..." + m[0][-20:], message)
+    message = _GROUP.sub(lambda m: m[0][:36] + " ... " + m[0][-12:], message)
+    message = _WORD.sub(lambda m: m[0][:36] + "..." + m[0][-12:], message)
     if len(message) <= MAX_MESSAGE:
         return message
     tail = MAX_MESSAGE // 4
@@ -66,8 +70,9 @@ class RummykitError(ValueError):
     """Base class of every error rummykit raises for bad input.
 
     A safety net keeps messages short when an input is shown whole: a word longer than
-    100 characters (a huge string or int) and a list, set or dict shown longer than 200 are cut,
-    and the message to at most :data:`MAX_MESSAGE` characters, keeping its head and tail.
+    100 characters (a huge string or int) and a quoted string, list, set or dict longer
+    than 300 are cut, and the message to at most :data:`MAX_MESSAGE` characters,
+    keeping its head and its tail.
     """
 
     def __init__(self, *args: object) -> None:
@@ -93,7 +98,8 @@ class IllegalActionError(RummykitError):
 
 
 def check_seat(seat: object, n: int) -> int:
-    """``seat`` if it is a seat 0..n-1 (an int, not a bool); else :class:`InvalidOptionError`."""
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n:
-        return seat
+    """``seat`` as an int if it is a seat 0..n-1 (an int or a numpy integer, not a bool);
+    else :class:`InvalidOptionError`."""
+    if isinstance(seat, numbers.Integral) and not isinstance(seat, bool) and 0 <= int(seat) < n:
+        return int(seat)
     raise InvalidOptionError(f"seat must be 0..{n - 1}, got {clip(seat)}")

@@ -3,6 +3,7 @@ entry points that create hands and score them."""
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -77,8 +78,9 @@ class KnockGame:
         n = self.rules.num_players
         if dealer is None:
             dealer = int(rng.integers(n))
-        elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        elif not isinstance(dealer, numbers.Integral) or isinstance(dealer, bool) or not 0 <= int(dealer) < n:
+            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {clip(dealer)}")
+        dealer = int(dealer)
         if deck is None:
             order = rng.permutation(52).tolist()
         else:
@@ -105,7 +107,11 @@ class KnockGame:
         the result are in that order: ``winner`` 0 is the knocker, i is
         ``defenders[i-1]``.  An illegal knock raises
         :class:`IllegalActionError`."""
-        if isinstance(defenders, (str, bytes)) or not isinstance(defenders, Iterable):
+        if (
+            isinstance(defenders, (str, bytes))
+            or getattr(defenders, "ndim", 1) == 0
+            or not isinstance(defenders, Iterable)
+        ):
             raise InvalidCardError(f"defenders must be a list of hands, got {clip(defenders)}")
         hands = [to_mask(knocker)] + [to_mask(d) for d in defenders]
         if len(hands) != self.rules.num_players:

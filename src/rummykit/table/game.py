@@ -86,8 +86,9 @@ class TableGame:
         n = self.rules.num_players
         if dealer is None:
             dealer = int(rng.integers(n))
-        elif not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+        elif not isinstance(dealer, numbers.Integral) or isinstance(dealer, bool) or not 0 <= int(dealer) < n:
+            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {clip(dealer)}")
+        dealer = int(dealer)
         size = self.rules.deck_size
         order = rng.permutation(size).tolist() if deck is None else self.physical_deck(deck)
         return TableState(self, order, dealer, int(rng.integers(2**62)))
