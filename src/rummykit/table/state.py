@@ -28,6 +28,10 @@ Engine readings (documented choices):
   the melds laid this turn reach the minimum.  ``take`` by an unopened
   player is offered only if such an opening exists: together they are the
   atomic ``draw_discard_and_open`` of RULES §1.4.
+* ``max_build_per_run_end`` counts per turn, per end, per run (RULES §4
+  Q15: ``ends``, cleared at each turn): a third card at the same end in
+  one turn is refused, and allowed again on a later turn; jokers built on
+  count, naturals put in for a released joker do not.
 * A released joker puts the player in a "place it" state: only joker
   placements follow until it is placed.  A release is offered only if the
   table can take the released jokers as builds (a conservative check).
