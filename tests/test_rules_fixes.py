@@ -216,3 +216,15 @@ def test_kaluki_the_taken_card_alone_may_not_be_discarded() -> None:
     assert not state.can_act("discard 7H")
     with pytest.raises(rk.IllegalActionError, match="taken"):
         state.play("discard 7H", player=1)
+
+
+def test_kaluki_a_joker_build_counts_toward_the_run_end_limit() -> None:
+    game = rk.Game("kaluki")
+    deck = _kaluki_deck(
+        "8S 9S TS KH KD KC JS Jk KS 2C 3D 5H 7S", "2H 4H 6H 8H TH QH 2D 4D 6D 8D TD QD AC", "3C", "4C 5C 9C"
+    )
+    state = game.new_hand(deck=deck, dealer=0)
+    for action in ("draw", "meld 8S 9S TS", "meld KH KD KC", "build JS on 1 high", "build Jk on 1 high"):
+        state.play(action, player=1)
+    assert state.table_text()[0] == "8S 9S TS JS Jk=QS"
+    assert not state.can_act("build KS on 1 high")
