@@ -108,6 +108,17 @@ def test_partnership_shutout_numbers() -> None:
     assert result.totals == (2 * (237 + 100 + 5 * 25), 0, 924, 0)
 
 
+def test_partnership_match_of_several_games_ranks_sides() -> None:
+    result = Match("partnership_oklahoma", [_knocker] * 4, seed=3, match_games=2).play()
+    summed = tuple(sum(g.totals[s] for g in result.games if g.totals) for s in range(4))
+    assert result.totals == summed and summed[0] == summed[2] and summed[1] == summed[3]
+    side = 0 if summed[0] > summed[1] else 1
+    assert result.winner == side and result.standings[:2] == (side, side + 2)
+    fixed = Match("partnership_oklahoma", [_knocker] * 4, seed=3, game_end="fixed_hands", num_hands=3).play()
+    scores = fixed.totals
+    assert fixed.winner == (0 if scores[0] > scores[1] else 1 if scores[1] > scores[0] else None)
+
+
 # --- partnership gin is the knocker's own (§4 Q30) ---------------------------------------------
 
 
