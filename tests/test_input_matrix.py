@@ -658,3 +658,17 @@ def test_numpy_values_are_ints(game: str) -> None:
     assert again.to_json() == state.to_json()
     key, options = GAMES[game]
     assert rk.Game(key, **options).new_hand(seed=1, dealer=np.int64(0)).dealer == 0
+
+
+def test_numpy_arrays_as_analysis_options() -> None:
+    values = np.arange(1, 14)
+    assert rk.deadwood("AS 2S KD", values=values) == rk.deadwood("AS 2S KD", values=list(range(1, 14))) == 16
+    assert rk.best_discard("AS 2S KD", values=values.astype(np.uint8)).card == rk.Card("KD")
+    for bad in (np.array([1.5] * 13), np.zeros(13, dtype=np.int64), np.arange(1, 13), np.ones((13, 1), dtype=int)):
+        with pytest.raises(InvalidOptionError, match="values"):
+            rk.deadwood("AS", values=bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidOptionError, match="min_deadwood_only must be True or False"):
+        rk.choose_knock("AS 2S 3S 4C", "KD", min_deadwood_only=np.array([True, False]))  # type: ignore[arg-type]
+    assert rk.choose_knock("AS 2S 3S 4C", "KD", allow_layoffs=np.bool_(False)).margin == 6
+    with pytest.raises(InvalidOptionError, match="resample must be one of"):
+        rk.playouts(started("gin"), 2, resample=np.array(["none"]))  # type: ignore[arg-type]

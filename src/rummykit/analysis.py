@@ -149,6 +149,8 @@ def core_rules(aces: str = "low", values: Values = None) -> _core.Rules:
     (``values=5``, a mapping with keys of mixed types...)."""
     if not isinstance(aces, str) or aces not in ACE_MODES:
         raise InvalidOptionError(f"aces must be one of {', '.join(ACE_MODES)}, got {clip(aces)}")
+    if getattr(values, "ndim", None) == 1 and getattr(getattr(values, "dtype", None), "kind", "") in "iu":
+        values = values.tolist()  # type: ignore[union-attr]  # a numpy array of 13 ints
     try:
         return _core_rules(aces, values)
     except RummykitError:
