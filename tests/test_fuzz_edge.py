@@ -128,6 +128,40 @@ def test_action_ids(game: int, seed: int, steps: int, action: object) -> None:
         assert (state.to_json(), state.legal_actions()) == before
 
 
+any_value = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.integers(0, 700),
+    st.integers(0, 8 * 10**6),
+    st.none(),
+    st.floats(),
+    st.booleans(),
+    st.text(max_size=30),
+    st.text(alphabet="discardknockmeldlayofftakedrawpassonfrom 0123456789AJQKTCDHS", max_size=30),
+    st.lists(st.integers(), max_size=3),
+    st.binary(max_size=5),
+)
+
+
+@EXAMPLES
+@given(any_value)
+def test_action_constructors(value: object) -> None:
+    """Action(x), TableAction(x) and their from_id: a valid action or a short RummykitError;
+    an Action that was made always has a kind, a text and an id 0..685 that round-trips."""
+    from rummykit.knock.actions import NUM_ACTIONS
+
+    for make in (rk.Action, rk.Action.from_id, rk.TableAction, rk.TableAction.from_id):
+        try:
+            action = make(value)
+        except RummykitError as err:
+            assert 0 < len(str(err)) < 300
+            continue
+        assert type(action.id) is int and action.kind != "?"
+        if isinstance(action, rk.Action):
+            assert 0 <= action.id < NUM_ACTIONS and rk.Action(str(action)) == action
+    for parse in (rk.parse_action, rk.parse_card, rk.parse_cards):
+        fails_cleanly(parse, value)
+
+
 # --- option values -----------------------------------------------------------------------
 
 KNOCK_OPTIONS = sorted(f.name for f in dataclasses.fields(KnockRules) if f.name not in ("name", "given"))
