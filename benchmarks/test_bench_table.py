@@ -5,7 +5,7 @@ Python (a uniformly random legal action each step, seeded), ``clone()`` and
 ``legal_actions()`` of a mid-hand state, and the Kaluki hand analysis
 (``rk_multi_best`` through ``_core.multi_best``, ``multi_best_melds``,
 ``multi_penalty_batch``) on 14-card hands with two jokers.  Targets (issue
-#4 §6): >= 1,000 random two-player Rummy hands per second, >= 300
+#4, section 6): >= 1,000 random two-player Rummy hands per second, >= 300
 four-player Kaluki hands per second, <= 5 µs per 14-card two-joker hand.
 
 Every round plays hands it has not played before (the engine memoises

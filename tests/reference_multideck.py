@@ -2,7 +2,7 @@
 
 A hand is a sorted tuple of card types (0..51: suit * 13 + rank, rank 0 =
 ace; 52 = joker), with at most two copies of each natural type.  Rules:
-RULES.md sections 0.3, 0.4 and 1.4 (see rummykit.multideck).
+docs/rules.md, Card values and runs, Melds, Kaluki (see rummykit.multideck).
 
 Brute force on purpose: every valid meld of the hand is listed with every
 joker placement (as explicit (type, represents) positions), then every

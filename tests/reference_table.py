@@ -632,7 +632,7 @@ class ReferenceTableState:
         self.phase = _PLAY
 
     def _restock(self) -> bool:
-        """RULES §0.8: ``reshuffle_keep_top`` (the top discard stays, the rest
+        """docs/rules.md, Restocking: ``reshuffle_keep_top`` (the top discard stays, the rest
         is shuffled by the C core's rk_restock_shuffle, seeded by the hand and
         the restock count, as in the knock games) or
         ``turn_over`` (the pile turned face down unshuffled)."""

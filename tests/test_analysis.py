@@ -1,4 +1,4 @@
-"""The analysis API: worked examples of RULES.md, result shapes, bad input."""
+"""The analysis API: worked examples of docs/rules.md, result shapes, bad input."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import rummykit as rk
 from rummykit import Card, InvalidCardError, InvalidMeldError, InvalidOptionError
 
-# --- RULES.md §3 worked examples (card level) -----------------------------
+# --- worked examples (card level) (docs/rules.md, Worked examples) ---
 
 
 def test_ex_g01_ordinary_knock_no_layoff() -> None:

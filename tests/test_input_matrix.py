@@ -511,7 +511,7 @@ SLOW: dict[str, set[str]] = {
 }
 
 #: escapes left in modules outside errors/cards/actions/analysis/playouts/agents/inference
-#: (issue 14 §4 follow-ups), by the module to fix: (call, value) -> why.  A KNOWN pair that
+#: (issue 14, section 4 follow-ups), by the module to fix: (call, value) -> why.  A KNOWN pair that
 #: stops failing turns its test into an xpass note: drop the entry then.
 KNOWN: dict[tuple[str, str], str] = {}
 _HUGE_INT_REPR = "{value!r} of a 10**5000 int raises ValueError (4300-digit limit): use errors.clip"

@@ -1,4 +1,4 @@
-"""RULES.md §3.4: the Kaluki worked examples, with exact numbers."""
+"""docs/rules.md, Kaluki examples: the Kaluki worked examples, with exact numbers."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ def test_joker_discard_allowed() -> None:
 
 
 def test_taken_copy_restriction() -> None:
-    # the restriction holds the physical card taken, not its other copy (RULES §0.6)
+    # the restriction holds the physical card taken, not its other copy (docs/rules.md, Turn basics)
     state = position(rk.Game("kaluki"), ["9H 2C", "KC"], discards="9H", phase="draw", opened=ALL)
     state.play("take")
     taken = state.taken_card

@@ -1,4 +1,5 @@
-"""RULES.md §3.1-§3.3 worked examples played through the knock engine."""
+"""Worked examples of docs/rules.md (Gin Rummy, Oklahoma Gin and Oklahoma Rummy examples) played through the knock
+engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The match layer of the knock games (RULES.md §1.1-§1.3 game end, §1.6, §2.1, §2.4, §4 Q25,
+"""The match layer of the knock games (docs/rules.md, game end in Gin Rummy, Oklahoma Gin and Oklahoma Rummy, Scoring,
+Dealing and turn options, Game and match options, D25,
 Q27-Q29): seeded matches between simple agents."""
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def sums(hands: list[rk.HandResult], n: int) -> tuple[list[int], list[int]]:
     return points, boxes
 
 
-# --- Gin: target and settlement (§1.1 Game, §1.6.1) ---------------------------------------------
+# --- Gin: target and settlement (docs/rules.md, Gin Rummy (Game), Two-player settlement)
+# ---------------------------------------------
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -115,7 +117,8 @@ def test_text_agents_and_a_game_object_with_extra_options() -> None:
     assert same == result
 
 
-# --- dealer rotation (§2.1, §4 Q29) ---------------------------------------------------------------
+# --- dealer rotation (docs/rules.md, Dealing and turn options, D29)
+# ---------------------------------------------------------------
 
 
 def _check_rotation(match: Match, rotation: str, after_dead: str) -> None:
@@ -176,7 +179,8 @@ def test_first_dealer_from_the_seed() -> None:
     assert Match("gin", [simple, simple], seed=4).dealer == Match("gin", [simple, simple], seed=4).dealer
 
 
-# --- Oklahoma Rummy: net_collect to 150 (§1.3) ------------------------------------------------------
+# --- Oklahoma Rummy: net_collect to 150 (docs/rules.md, Oklahoma Rummy)
+# ------------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -192,12 +196,13 @@ def test_oklahoma_rummy_three_players_to_150(seed: int) -> None:
     assert all(p < 150 for s, p in enumerate(points) if s != winner)
     assert result.games[0].totals is None  # no settlement for 3-4 players
     bonus = {"knock": 10, "undercut": 10, "gin": 20}
-    for hand in live(match):  # zero-sum apart from the bonus (§1.6.4)
+    for hand in live(match):  # zero-sum apart from the bonus (docs/rules.md, Multi-player scoring models)
         assert sum(hand.points) == bonus[hand.outcome] * hand.multiplier
     assert result.standings[0] == winner and sorted(result.standings) == [0, 1, 2]
 
 
-# --- fixed hands and the ring payout (§4 Q25, §1.6.5) ---------------------------------------------------
+# --- fixed hands and the ring payout (docs/rules.md, D25, Ring payout)
+# ---------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -207,7 +212,7 @@ def test_ring_fixed_hands_and_payout(seed: int) -> None:
     result = match.play()
     counted = live(match)
     assert len(counted) == 6 and result.hand_count == 6 + result.dead_hands
-    # same dealer after a dead hand, so each player deals twice (§4 Q25)
+    # same dealer after a dead hand, so each player deals twice (docs/rules.md, D25)
     assert Counter(d for d, h in zip(match.dealers, match.hands) if not h.is_dead) == {0: 2, 1: 2, 2: 2}
     points, _ = sums(match.hands, 3)
     assert result.totals == result.scores == tuple(points)
@@ -248,7 +253,7 @@ def test_fixed_hands_two_players_without_settlement() -> None:
     assert result.totals == result.scores and result.games[0].totals is None
 
 
-# --- Hollywood (§1.6.2, §4 Q27) ---------------------------------------------------------------------
+# --- Hollywood (docs/rules.md, Hollywood, D27) ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -289,7 +294,8 @@ def test_hollywood_match_closes_all_three_columns(game: str, options: dict[str, 
         assert any(h.boxes[h.winner] == 2 for h in live(match) if h.winner is not None)
 
 
-# --- match points (§1.6.3) ------------------------------------------------------------------------------
+# --- match points (docs/rules.md, Match points)
+# ------------------------------------------------------------------------------
 
 
 def test_match_points_two_games() -> None:

@@ -129,4 +129,4 @@ def test_every_variant_documents_sources_and_deviations() -> None:
 
     for name in list(BASE_GAMES) + list(PRESETS):
         doc = rk.Game(name).__doc__
-        assert doc and "RULES.md" in doc, name
+        assert doc and "docs/rules.md" in doc, name

@@ -1,5 +1,5 @@
 """Two-deck + joker hand analysis (rummykit.multideck) against the brute
-force in tests/reference_multideck.py: the worked examples of RULES.md 3.4
+force in tests/reference_multideck.py: the worked examples of docs/rules.md, Kaluki examples
 (EX-K02, EX-K03, EX-K07), random and adversarial hands, both objectives and
 the include constraint.  RUMMYKIT_LONG=1 (or -m long) checks thousands more
 random hands."""
@@ -64,7 +64,7 @@ def types(text: str) -> tuple[int, ...]:
     return tuple(parse_multi(text))
 
 
-# --- RULES.md 3.4 -------------------------------------------------------------
+# --- docs/rules.md, Kaluki examples ------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Game options as data (issue 14 §2): ``game_options``, the schemas that drive
+"""Game options as data (issue 14, section 2): ``game_options``, the schemas that drive
 validation, ``parse_value``, "did you mean" errors, preset names and help text."""
 
 from __future__ import annotations
@@ -342,3 +342,10 @@ def test_options_pickle() -> None:
     assert pickle.loads(pickle.dumps(options)) == options
     schema = pickle.loads(pickle.dumps(knock.SCHEMA))
     assert schema == knock.SCHEMA and schema[0].default is NO_DEFAULT
+
+
+def test_every_knock_variant_has_its_notes() -> None:
+    from rummykit.knock.rules import BASE_GAMES, PRESETS
+    from rummykit.knock.variants_doc import VARIANT_DOCS
+
+    assert set(VARIANT_DOCS) == set(BASE_GAMES) | set(PRESETS)

@@ -1,8 +1,8 @@
 """Rules fixes and decisions of issue 14, section 1: the taken upcard in a
 direct showdown, the Partnership Oklahoma settlement, partnership gin, a
 Kaluki meld of one natural and two jokers, the taken copy in Kaluki and the
-per-turn build limit at a run end (RULES.md §0.4, §0.6, §1.2, §1.4,
-§1.6.1, §4 Q15, Q30)."""
+per-turn build limit at a run end (docs/rules.md, Melds, Turn basics, Oklahoma Gin, Kaluki,
+Two-player settlement, D15, D30)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rummykit.cards import Card
 from rummykit.knock.match import Match
 from rummykit.knock.state import KnockState
 
-# --- the upcard may be in any hand (§1.2) -------------------------------------------------
+# --- the upcard may be in any hand (docs/rules.md, Oklahoma Gin) -------------------------------------------------
 
 
 def _knock_deck(first: str, second: str, upcard: str) -> list[str]:
@@ -53,7 +53,8 @@ def test_showdown_rescores_a_played_hand_with_the_taken_upcard() -> None:
     assert again.reorder([1, 0], 2) == played
 
 
-# --- Partnership Oklahoma: sides settled with §1.6.1 (§4 Q30) --------------------------------
+# --- Partnership Oklahoma: sides settled with docs/rules.md, Two-player settlement (D30)
+# --------------------------------
 
 
 def _knocker(state: KnockState) -> int:
@@ -70,7 +71,7 @@ def _passive(state: KnockState) -> int:
 
 
 def _side_settlement(points: tuple[int, int], boxes: tuple[int, int]) -> tuple[int, int]:
-    """§1.6.1 written out: game bonus 100, box 25, shutout doubles the winner's total."""
+    """docs/rules.md "Two-player settlement" written out: game bonus 100, box 25, shutout doubles the winner's total."""
     win = 0 if points[0] > points[1] else 1
     totals = [points[s] + 25 * boxes[s] + (100 if s == win else 0) for s in range(2)]
     if boxes[1 - win] == 0:
@@ -119,7 +120,7 @@ def test_partnership_match_of_several_games_ranks_sides() -> None:
     assert fixed.winner == (0 if scores[0] > scores[1] else 1 if scores[1] > scores[0] else None)
 
 
-# --- partnership gin is the knocker's own (§4 Q30) ---------------------------------------------
+# --- partnership gin is the knocker's own (docs/rules.md, D30) ---------------------------------------------
 
 
 def test_partnership_gin_is_the_knockers_own_deadwood() -> None:
@@ -143,7 +144,7 @@ def test_partnership_gin_is_the_knockers_own_deadwood() -> None:
     assert r.points == (53, 0, 53, 0)
 
 
-# --- Kaluki: one natural and two bare jokers are a set (§0.4, §1.4) --------------------------
+# --- Kaluki: one natural and two bare jokers are a set (docs/rules.md, Melds, Kaluki) --------------------------
 
 
 def test_kaluki_bare_jokers_with_one_natural_are_a_set() -> None:
@@ -155,7 +156,7 @@ def test_kaluki_bare_jokers_with_one_natural_are_a_set() -> None:
         game.meld_value("5H Jk=6H Jk")
 
 
-# --- Kaluki: at most two builds per run end, per turn (§1.4, §4 Q15) ---------------------------
+# --- Kaluki: at most two builds per run end, per turn (docs/rules.md, Kaluki, D15) ---------------------------
 
 
 def _kaluki_deck(first: str, second: str, upcard: str, stock: str) -> list[str]:
@@ -186,7 +187,7 @@ def test_kaluki_build_limit_is_per_turn_per_end() -> None:
     assert state.table_text()[0] == "7S 8S 9S TS JS QS KS"
 
 
-# --- Kaluki: the taken-discard restriction holds the physical card taken (§0.6) ---------------
+# --- Kaluki: the taken-discard restriction holds the physical card taken (docs/rules.md, Turn basics) ---------------
 
 
 def _taken_7h(first: str) -> rk.TableState:

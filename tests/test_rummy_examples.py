@@ -1,4 +1,4 @@
-"""RULES.md §3.5: the Rummy worked examples, with exact numbers."""
+"""docs/rules.md, Rummy examples: the Rummy worked examples, with exact numbers."""
 
 from __future__ import annotations
 

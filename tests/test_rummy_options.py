@@ -1,4 +1,4 @@
-"""Every Rummy option of RULES.md §2.1/§2.6 changes what it should."""
+"""Every Rummy option of docs/rules.md, Dealing and turn options, Rummy options changes what it should."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Scoring machinery: the worked examples of RULES.md §3.1-§3.3, exactly, plus bad input."""
+"""Scoring machinery: the worked examples of docs/rules.md (Gin Rummy, Oklahoma Gin and Oklahoma Rummy examples),
+exactly, plus bad input."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ A, B, C, D = 0, 1, 2, 3
 
 
 # ---------------------------------------------------------------------------------------------
-# ScoringParams: the §1.6.4 table
+# ScoringParams: the docs/rules.md "Multi-player scoring models" table
 
 
 def test_model_rows() -> None:
@@ -53,7 +54,7 @@ def test_overrides_and_frozen() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# §3.1 Gin Rummy hand points (classic_two_player)
+# Gin Rummy hand points (classic_two_player) (docs/rules.md, Gin Rummy examples)
 
 
 def classic(k: int, d: int, outcome: str, winner: int, multiplier: int = 1) -> HandScore:
@@ -114,7 +115,7 @@ def test_classic_more_seats_collects_from_each_loser_uncharged() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# §3.2 Oklahoma Gin (classic_two_player × spade multiplier)
+# Oklahoma Gin (classic_two_player × spade multiplier) (docs/rules.md, Oklahoma Gin examples)
 
 
 def test_ex_o02_scores() -> None:
@@ -146,7 +147,7 @@ def test_ex_o09_queen_upcard() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# §3.3 Oklahoma Rummy, 3 players, A knocks (seat 0)
+# Oklahoma Rummy, 3 players, A knocks (seat 0) (docs/rules.md, Oklahoma Rummy examples)
 
 
 def test_ex_m01_net_collect() -> None:
@@ -225,7 +226,7 @@ def test_spade_multiplier_scales_credits_and_charges() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# §1.6.1 settlement
+# settlement (docs/rules.md, Two-player settlement)
 
 
 def test_ex_g10_settlement() -> None:
@@ -245,7 +246,7 @@ def test_ex_g11_shutout() -> None:
 
 
 def test_no_shutout_when_loser_won_a_zero_point_hand() -> None:
-    # a 0-point win (tie, knocker wins: §4 Q4) still gives a box, so no shutout
+    # a 0-point win (tie, knocker wins: docs/rules.md, D4) still gives a box, so no shutout
     assert settle([112, 0], [3, 1]) == [287, 25]
 
 
@@ -255,7 +256,7 @@ def test_ex_o10_oklahoma_settlement() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# §1.6.2 Hollywood
+# Hollywood (docs/rules.md, Hollywood)
 
 
 def test_ex_g12_hollywood() -> None:
@@ -302,7 +303,7 @@ def test_ex_g14_hollywood_closes_g1() -> None:
     sheet.record(A, 45)
     assert sheet.scores == [[105, None], [73, None], [45, None]]
     assert sheet.closed == [True, False, False] and not sheet.finished
-    # G1 settled with §1.6.1: B has no entry → shutout (double_total)
+    # G1 settled with docs/rules.md, Two-player settlement: B has no entry → shutout (double_total)
     assert sheet.settlement() == [[(105 + 100 + 3 * 25) * 2, 0], None, None]
     assert sheet.settlement(shutout_rule="none", box_bonus=20) == [[265, 0], None, None]
 
@@ -364,7 +365,7 @@ def test_hollywood_returns_copies() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# §1.6.3 match points
+# match points (docs/rules.md, Match points)
 
 
 def test_ex_g05_match_points() -> None:
@@ -374,7 +375,7 @@ def test_ex_g05_match_points() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# §1.6.5 ring payout
+# ring payout (docs/rules.md, Ring payout)
 
 
 def test_ex_m08_slot_scaled() -> None:

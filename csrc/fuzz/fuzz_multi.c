@@ -1,7 +1,7 @@
 /* Multi-deck hands with jokers: rk_multi_rules_init, rk_multi_hand_check,
  * rk_multi_hand_from_counts, rk_multi_best (both objectives, with and
  * without a card that must be melded) and rk_multi_penalty.  Every meld
- * reported is checked against the definition (RULES.md 0.3, 0.4, 1.4) and
+ * reported is checked against the definition (docs/rules.md, Card values and runs, Melds, Kaluki) and
  * the cards are conserved. */
 #include "fuzz_common.h"
 

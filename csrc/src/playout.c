@@ -1,6 +1,6 @@
-/* Playouts of the knock games: the KnockState machine (RULES.md Appendix A)
+/* Playouts of the knock games: the KnockState machine (docs/rules.md, Decision points)
  * with automatic showdown, the random and greedy policies, determinization
- * and the §1.6.4 scoring.  See "playouts" in rummykit.h. */
+ * and the "Multi-player scoring models" scoring.  See "playouts" in rummykit.h. */
 #include "internal.h"
 
 #include <string.h>

@@ -792,7 +792,7 @@ static void placed(const rk_table_rules *r, rk_table_state *s, int p, uint64_t n
     if (!s->hands[p].w[0] && !s->hands[p].w[1]) go_out(r, s, p);
 }
 
-/* _restock (RULES §0.8); 0 if the pile cannot be restocked. */
+/* _restock (docs/rules.md, Restocking); 0 if the pile cannot be restocked. */
 static int restock(const rk_table_rules *r, rk_table_state *s) {
     if (s->n_discards < 2 || (r->max_restocks >= 0 && s->restocks >= r->max_restocks)) return 0;
     int n = s->n_discards;

@@ -1,5 +1,5 @@
 /* C tests of the multi-deck (Kaluki) hand analysis, no Python: the worked
- * examples of RULES.md section 3.4, every reported meld checked from first
+ * examples of docs/rules.md, Kaluki examples, every reported meld checked from first
  * principles, and an independent brute force (every meld with every joker
  * placement, then every disjoint collection) on random small hands. */
 #include "rummykit/rummykit.h"

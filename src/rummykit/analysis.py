@@ -357,7 +357,7 @@ def choose_knock(
 
     Among the arrangements of the knocker's (final, post-discard) cards with
     deadwood <= ``limit`` (only the least-deadwood ones if
-    ``min_deadwood_only``, the rule of RULES.md §4 Q26), the one leaving the
+    ``min_deadwood_only``, the rule of docs/rules.md, D26), the one leaving the
     defender the largest margin (defender deadwood - knocker deadwood) after
     their best lay-offs.  Showing more deadwood can pay: it may deny lay-offs.
     A hand that can go gin always goes gin.  Raises ``InvalidMeldError`` if

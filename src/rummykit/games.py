@@ -31,7 +31,7 @@ def game_names(aliases: bool = True) -> list[str]:
 
 def game_presets() -> dict[str, str]:
     """Each preset's canonical name -> the base game it varies
-    (``"gin_matchplay": "gin"``; RULES.md §2.7)."""
+    (``"gin_matchplay": "gin"``; docs/rules.md, Presets)."""
     presets = {name: base for name, (base, _) in knock.PRESETS.items()}
     return presets | {name: base for name, (base, _) in table.PRESETS.items()}
 

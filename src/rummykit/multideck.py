@@ -7,7 +7,7 @@ copies of each natural type and at most four jokers; it is given as text
 (``"QS KS Jk 5H 5H"``; a joker is ``Jk``, ``JK``, ``Joker`` or ``🃏``) or as
 an iterable of types, card text or :class:`~rummykit.cards.Card` objects.
 
-Melds follow RULES.md sections 0.4 and 1.4: a set is 3 or 4 cards of one rank
+Melds follow docs/rules.md, Melds, Kaluki: a set is 3 or 4 cards of one rank
 with natural cards of distinct suits (two copies of one card never share a
 set), jokers standing for the missing suits; a run is 3 to 13 cards of one
 suit in rank order, aces high only (``Q-K-A``, never ``A-2-3``) unless

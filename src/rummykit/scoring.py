@@ -1,7 +1,7 @@
 """Pure-Python scoring machinery: hand scores, game settlement, Hollywood, match points, ring pay.
 
-Everything here follows RULES.md §1.1 (hand scoring table), §1.2 (spade multiplier), §1.6
-(shared scoring machinery) and §4.  The functions take plain numbers (deadwood, points, boxes,
+Everything here follows docs/rules.md, Gin Rummy (hand scoring table), Oklahoma Gin (spade multiplier), Scoring
+(shared scoring machinery) and Decisions.  The functions take plain numbers (deadwood, points, boxes,
 nets), not cards, so they can be used by any game engine or on their own.
 
 >>> params = ScoringParams.for_model("net_collect")
@@ -34,7 +34,8 @@ __all__ = [
     "settle",
 ]
 
-#: Each scoring model's row of the §1.6.4 table (every field of ScoringParams but ``model``).
+#: Each scoring model's row of the docs/rules.md "Multi-player scoring models" table (every field of ScoringParams but
+#: ``model``).
 MODEL_ROWS: dict[str, dict[str, Any]] = {
     "classic_two_player": {
         "knock_bonus": 0,
@@ -82,13 +83,13 @@ MODEL_ROWS: dict[str, dict[str, Any]] = {
     },
 }
 
-#: The scoring models of §1.6.4 / §2.3 ``scoring_model``.
+#: The scoring models of docs/rules.md, Multi-player scoring models, Knock scoring options ``scoring_model``.
 SCORING_MODELS = tuple(MODEL_ROWS)
 #: The hand outcomes ``score_hand`` accepts.
 HAND_OUTCOMES = ("gin", "big_gin", "knock", "undercut", "tie_knocker_wins")
-#: The shutout rules of §1.6.1 / §2.4 ``shutout_rule``.
+#: The shutout rules of Two-player settlement, Game and match options ``shutout_rule``.
 SHUTOUT_RULES = ("double_total", "double_game_bonus", "double_hand_points", "none")
-#: The ring payout models of §1.6.5 / §2.4 ``ring_payout_model``.
+#: The ring payout models of Ring payout, Game and match options ``ring_payout_model``.
 RING_PAYOUT_MODELS = ("normalized", "slot_scaled")
 
 _INT_FIELDS = (
@@ -132,14 +133,15 @@ def _check_seat(name: str, seat: object, seats: int) -> int:
 
 
 # ---------------------------------------------------------------------------------------------
-# Hand scoring (§1.1, §1.2, §1.3, §1.6.4)
+# Hand scoring (docs/rules.md, Gin Rummy, Oklahoma Gin, Oklahoma Rummy, Multi-player scoring models)
 
 
 @dataclass(frozen=True)
 class ScoringParams:
-    """The parameters of the §1.6.4 hand-scoring formula.
+    """The parameters of the docs/rules.md "Multi-player scoring models" hand-scoring formula.
 
-    Build one with :meth:`for_model`, which fills in a model's row of the §1.6.4 table; any
+    Build one with :meth:`for_model`, which fills in a model's row of the docs/rules.md "Multi-player scoring models"
+    table; any
     field may then be overridden on its own.  ``big_gin_bonus=None`` means big gin is off.
 
     >>> ScoringParams.for_model("bonus_penalty").gin_loser_multiplier
@@ -172,7 +174,7 @@ class ScoringParams:
 
     @classmethod
     def for_model(cls, model: str, **overrides: Any) -> ScoringParams:
-        """The §1.6.4 row of ``model``, with ``overrides`` applied field by field.
+        """The docs/rules.md "Multi-player scoring models" row of ``model``, with ``overrides`` applied field by field.
 
         >>> p = ScoringParams.for_model("ring_penalty")
         >>> (p.undercut_bonus, p.gin_loser_extra, p.undercut_knocker_extra)
@@ -238,7 +240,8 @@ class HandScore:
 
 
 def _check_outcome(outcome: str, knocker: int, winner: int, deadwood: tuple[int, ...]) -> None:
-    """Raise InvalidOptionError unless ``outcome``/``winner`` fit the deadwood (§1.1, §1.3)."""
+    """Raise InvalidOptionError unless ``outcome``/``winner`` fit the deadwood (docs/rules.md, Gin Rummy, Oklahoma
+    Rummy)."""
     k = deadwood[knocker]
     w = deadwood[winner]
     defenders = [d for seat, d in enumerate(deadwood) if seat != knocker]
@@ -271,13 +274,13 @@ def score_hand(
     winner: int,
     multiplier: int = 1,
 ) -> HandScore:
-    """Score one Gin-family hand with the §1.6.4 formula.
+    """Score one Gin-family hand with the docs/rules.md "Multi-player scoring models" formula.
 
     ``deadwood[i]`` is seat i's final deadwood (after lay-offs; the knocker's shown deadwood at
     index ``knocker``).  ``outcome`` is one of ``gin``, ``big_gin``, ``knock``, ``undercut``,
-    ``tie_knocker_wins`` (§1.1: ``d = k`` with ``undercut_on_tie = false``); ``winner`` is the
-    hand winner chosen by the caller (the knocker, or the undercutter after the §4 Q7
-    tie-break).  ``multiplier`` is the spade multiplier (§1.2), applied to credits and charges.
+    ``tie_knocker_wins`` (docs/rules.md, Gin Rummy: ``d = k`` with ``undercut_on_tie = false``); ``winner`` is the
+    hand winner chosen by the caller (the knocker, or the undercutter after the D7
+    tie-break).  ``multiplier`` is the spade multiplier (Oklahoma Gin), applied to credits and charges.
 
     With W = winner and w = its deadwood (0 for gin)::
 
@@ -285,7 +288,7 @@ def score_hand(
         charge_j = (gin or big_gin ? gin_loser_multiplier * d_j + gin_loser_extra : d_j - w)
                    + (undercut and j == knocker ? undercut_knocker_extra : 0)   if losers_charged
 
-    For two seats with ``classic_two_player`` this is the §1.1 table (losers are not charged).
+    For two seats with ``classic_two_player`` this is the docs/rules.md "Gin Rummy" table (losers are not charged).
     ``knock`` also accepts a defender tied with the knocker: it scores like ``tie_knocker_wins``.
 
     EX-G02 (undercut, k 9, d 7) and EX-M01 (net_collect, upcard 8S):
@@ -334,7 +337,7 @@ def score_hand(
 
 
 # ---------------------------------------------------------------------------------------------
-# Two-player settlement (§1.6.1)
+# Two-player settlement (docs/rules.md, Two-player settlement)
 
 
 def settle(
@@ -345,7 +348,7 @@ def settle(
     box_bonus: int = 25,
     shutout_rule: str = "double_total",
 ) -> list[int]:
-    """The two-player game settlement of §1.6.1: ``[total_0, total_1]``.
+    """The two-player game settlement of docs/rules.md, Two-player settlement: ``[total_0, total_1]``.
 
     The winner is the player with more hand points; a tie raises InvalidOptionError.
     ``total_W = P_W + game_bonus + box_bonus * B_W`` and ``total_Lo = P_Lo + box_bonus * B_Lo``.
@@ -385,13 +388,13 @@ def settle(
 
 
 # ---------------------------------------------------------------------------------------------
-# Hollywood scoring (§1.6.2)
+# Hollywood scoring (docs/rules.md, Hollywood)
 
 _COLUMNS = 3
 
 
 class HollywoodSheet:
-    """A Hollywood sheet: three simultaneous games G1-G3 (§1.6.2, §4 Q27), two players only.
+    """A Hollywood sheet: three simultaneous games G1-G3 (docs/rules.md, Hollywood, D27), two players only.
 
     ``scores[c][p]`` is player p's score in column c (None where p has no entry there),
     ``boxes`` has the same shape.  A player's 1st win goes into G1, the 2nd into G1+G2, the
@@ -509,11 +512,11 @@ class HollywoodSheet:
 
 
 # ---------------------------------------------------------------------------------------------
-# Match points (§1.6.3)
+# Match points (docs/rules.md, Match points)
 
 
 def match_points(hands_won: Sequence[int], winner: int) -> list[int]:
-    """Match points for one completed game (§1.6.3, S000 "Matchplay").
+    """Match points for one completed game (docs/rules.md, Match points, S000 "Matchplay").
 
     The game winner gets ``100 + 25 * hands won``, every other player ``25 * hands won``.
 
@@ -530,7 +533,7 @@ def match_points(hands_won: Sequence[int], winner: int) -> list[int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Ring payout (§1.6.5, §4 Q24)
+# Ring payout (docs/rules.md, Ring payout, D24)
 
 
 def ring_payout(
@@ -541,7 +544,7 @@ def ring_payout(
     cutoff_gap: int = 50,
     first_after: int = 0,
 ) -> list[int]:
-    """The ring (cash) game payout of §1.6.5: integer pay per seat, summing to ``pool``.
+    """The ring (cash) game payout of docs/rules.md, Ring payout: integer pay per seat, summing to ``pool``.
 
     ``nets`` are final net scores, higher is better (for ``ring_penalty``: credits minus
     penalty points, so pass penalty totals negated).  With W the first place and

@@ -55,7 +55,7 @@
  *   kernels are untouched.  Counts per type (uint8_t[53], index 52 = the
  *   jokers) convert with rk_multi_hand_from_counts().
  *
- * Multi-deck melds (RULES.md sections 0.3, 0.4, 1.4): a set is 3 or 4 cards
+ * Multi-deck melds (docs/rules.md, Card values and runs, Melds, Kaluki): a set is 3 or 4 cards
  * of one rank whose natural cards have distinct suits, jokers standing for
  * missing suits; a run is 3..13 cards of one suit in consecutive rank order,
  * aces high only (Q-K-A, never A-2-3) unless ace_low_runs, never wrapping
@@ -143,7 +143,7 @@ typedef struct rk_knock_choice {
 } rk_knock_choice;
 
 /* Flags for rk_choose_knock. */
-#define RK_KNOCK_MIN_DEADWOOD_ONLY 1u /* consider only least-deadwood arrangements (RULES Q26) */
+#define RK_KNOCK_MIN_DEADWOOD_ONLY 1u /* consider only least-deadwood arrangements (docs/rules.md, D26) */
 #define RK_KNOCK_NO_LAYOFFS 2u        /* the defender may not lay off (layoff-ban variant) */
 
 /* ---- rules ---------------------------------------------------------- */
@@ -188,7 +188,7 @@ rk_status rk_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
 rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, int *card,
                           int *deadwood, int16_t after[RK_NUM_CARDS]);
 
-/* ---- lay-offs (Gin family, RULES.md §0.7) --------------------------- */
+/* ---- lay-offs (Gin family, docs/rules.md, Deadwood and lay-offs) --------------------------- */
 
 /* The defender's least final deadwood when they may first lay cards off on
  * the knocker's melds (a 3-set takes its 4th card; runs extend at either
@@ -303,9 +303,9 @@ rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *cou
 /*
  * A playout plays one hand from a position to its end with a built-in
  * policy for every seat, then scores it with the full rules: the knocker's
- * arrangement (RULES.md §4 Q26), optimal lay-offs, undercuts, the spade
+ * arrangement (docs/rules.md, D26), optimal lay-offs, undercuts, the spade
  * multiplier, big gin and the stock-floor rules.  It is the state machine of
- * rummykit.knock.state.KnockState (RULES.md Appendix A) with automatic
+ * rummykit.knock.state.KnockState (docs/rules.md, Decision points) with automatic
  * showdown; the same deck, options and policy reach the same end and the
  * same points in both engines.
  *
@@ -318,7 +318,7 @@ rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *cou
  * a[rk_rng_below(i + 1)].  The generator state is passed by pointer; there
  * is no global state.
  *
- * RESTOCKS (stock_end_rule reshuffle, RULES.md §0.8 reshuffle_keep_top): the
+ * RESTOCKS (stock_end_rule reshuffle, docs/rules.md, Restocking reshuffle_keep_top): the
  * discard pile but its top card is shuffled with rk_restock_shuffle(hand's
  * shuffle seed, restock index, pile) and becomes the stock, the pile's
  * bottom card first (so the last card of the shuffled array is the new top
@@ -376,7 +376,7 @@ typedef enum rk_base_game {
     RK_GAME_OKLAHOMA_RUMMY = 2
 } rk_base_game;
 
-/* The options of RULES.md §2.1-§2.3 that change play or a hand's points
+/* The options of docs/rules.md, Dealing and turn options, Knock options, Knock scoring options that change play or a hand's points
  * (names as in rummykit.knock.rules.KnockRules; flags are 0 or 1). */
 typedef struct rk_playout_rules {
     int num_players;               /* 2, 3 or 4 */
@@ -396,7 +396,7 @@ typedef struct rk_playout_rules {
     int best_score_arrangement;    /* knocker_arrangement == "best_score" */
     int classic_two_player;        /* scoring_model == "classic_two_player" */
     int undercut_on_tie;           /* undercut_on_tie */
-    /* the §1.6.4 hand-scoring parameters */
+    /* the docs/rules.md "Multi-player scoring models" hand-scoring parameters */
     int knock_bonus, undercut_bonus, gin_bonus;
     int big_gin_bonus; /* -1: big gin is off */
     int collect_differences, losers_charged;

@@ -1,6 +1,6 @@
 /*
  * rummykit table games in C: the hand state machine of traditional Rummy
- * (one deck) and Kaluki (two decks and jokers), RULES.md Appendix A.
+ * (one deck) and Kaluki (two decks and jokers), docs/rules.md, Decision points.
  *
  * It is the state machine of rummykit.table.state.TableState: the same
  * deal, the same action ids (rummykit.table.actions), the same legal

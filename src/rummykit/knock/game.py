@@ -11,7 +11,7 @@ from rummykit._random import as_generator
 from rummykit.cards import Card, CardsLike, to_mask
 from rummykit.engine.options import InstanceDoc, options_help
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError, clip
-from rummykit.knock.rules import RENAMED, KnockRules, knock_rules, option_table
+from rummykit.knock.rules import KnockRules, knock_rules, option_table
 from rummykit.knock.showdown import HandResult, limit_and_multiplier, resolve_knock
 from rummykit.knock.state import KnockState
 from rummykit.knock.variants_doc import VARIANT_DOCS
@@ -19,8 +19,6 @@ from rummykit.scoring import settle
 
 __all__ = ["KnockGame"]
 
-#: a preset's current name -> its earlier name (variant notes may still use it)
-_EARLIER = {new: old for old, new in RENAMED.items()}
 #: the help text of each set of rules (built on first use)
 _DOCS: dict[KnockRules, str] = {}
 
@@ -30,7 +28,7 @@ def _game_doc(game: KnockGame) -> str:
     rules = game.rules
     doc = _DOCS.get(rules)
     if doc is None:
-        notes = VARIANT_DOCS.get(rules.name) or VARIANT_DOCS.get(_EARLIER.get(rules.name, ""), "")
+        notes = VARIANT_DOCS[rules.name]
         table = options_help(option_table(rules).values(), indent="    ")
         doc = f"{notes}\n\n    Options (this game's values; ``rummykit.game_options(name)``):\n{table}\n"
         if len(_DOCS) < 256:
@@ -122,7 +120,7 @@ class KnockGame:
                 raise InvalidCardError("a card is in two hands")
             seen |= h
         # The upcard is often taken, so it may be in any hand: it fixes the
-        # limit, the ace rule and the multiplier wherever it is (RULES.md §1.2).
+        # limit, the ace rule and the multiplier wherever it is (docs/rules.md, Oklahoma Gin).
         card = None if upcard is None else Card(upcard)
         limit, gin_only, multiplier = limit_and_multiplier(self.rules, card)
         return resolve_knock(
@@ -130,7 +128,7 @@ class KnockGame:
         )
 
     def settle(self, points: Sequence[int], boxes: Sequence[int]) -> list[int]:
-        """The two-player game settlement (RULES.md §1.6.1) with this game's
+        """The two-player game settlement (docs/rules.md, Two-player settlement) with this game's
         game bonus, box bonus and shutout rule."""
         r = self.rules
         return settle(points, boxes, game_bonus=r.game_bonus, box_bonus=r.box_bonus, shutout_rule=r.shutout_rule)

@@ -1,5 +1,6 @@
-"""The game and match layer of the knock games (RULES.md §1.1 Game, §1.2 Target, §1.3 Game end,
-§1.6, §2.1 dealer options, §2.4, §4 Q4, Q5, Q25, Q27-Q29).
+"""The game and match layer of the knock games (docs/rules.md, Gin Rummy (Game), Oklahoma Gin (Target), Oklahoma Rummy
+(Game end),
+Scoring, Dealing and turn options dealer options, Game and match options, D4, D5, D25, D27-D29).
 
 A :class:`Match` seats one agent per player, deals seeded hands, plays them out through the
 checked path (``state.play``), records every :class:`HandResult`, rotates the dealer and ends
@@ -8,16 +9,16 @@ games and the match by the variant's rules:
 * ``game_end = "target"``: the first player whose hand points reach ``target_score`` after a hand
   wins the game at once.  Two players whose losers are not charged (``losers_charged`` false,
   as in ``classic_two_player``) are settled with :func:`rummykit.settle` (game bonus, boxes,
-  shutout; §1.6.1); otherwise (3-4 players, ``net_collect``...) the net score stands.
-* ``partnerships`` (§4 Q30): seats 0+2 play against 1+3.  Each hand credits both partners with
+  shutout; docs/rules.md, Two-player settlement); otherwise (3-4 players, ``net_collect``...) the net score stands.
+* ``partnerships`` (D30): seats 0+2 play against 1+3.  Each hand credits both partners with
   the side's points and box, so partners' scores stay equal; a target game is settled side
-  against side with §1.6.1, each seat getting its side's total, and a game or match winner is
+  against side with Two-player settlement, each seat getting its side's total, and a game or match winner is
   reported as the side's first seat (0 for seats 0+2, 1 for 1+3).
-* ``game_end = "fixed_hands"``: ``num_hands`` hands (default 2 x players, §4 Q25), then rank by
-  net; with ``pool=...`` the ring payout of §1.6.5.  Dead hands are redealt and do not count.
+* ``game_end = "fixed_hands"``: ``num_hands`` hands (default 2 x players, D25), then rank by
+  net; with ``pool=...`` the ring payout of Ring payout.  Dead hands are redealt and do not count.
 * ``scoring_sheet = "hollywood"``: every won hand goes on a :class:`HollywoodSheet`; the match
-  ends when its three columns are closed (§1.6.2).
-* ``match_mode = "match_points"``: ``match_games`` games, each worth match points (§1.6.3).
+  ends when its three columns are closed (Hollywood).
+* ``match_mode = "match_points"``: ``match_games`` games, each worth match points (Match points).
 
 >>> import rummykit as rk
 >>> from rummykit.knock.match import Match
@@ -74,9 +75,10 @@ class GameResult:
     ``points`` and ``boxes`` are each seat's hand points and boxes in that game (for a Hollywood
     column: the column's score and boxes, 0 without an entry); ``hands_won`` counts hands won
     (for a column: wins entered in it; with partnerships: the side's wins); ``hands`` counts the
-    hands dealt during the game, dead ones included.  ``totals`` is the §1.6.1 settlement (two
+    hands dealt during the game, dead ones included.  ``totals`` is the docs/rules.md "Two-player settlement" settlement
+    (two
     players or two sides of partners, a model without loser charges, a target game; with
-    partnerships each seat holds its side's total), else None.  ``match_points`` is the §1.6.3
+    partnerships each seat holds its side's total), else None.  ``match_points`` is the Match points
     award in match mode.
 
     >>> GameResult(0, (104, 38), (4, 2), (4, 2), 7, (304, 88), (200, 50)).net
@@ -171,11 +173,11 @@ class Match:
 
     ``seed`` (an int, a numpy Generator or None) drives the match: the first dealer (unless
     ``first_dealer`` is given) and then every hand's seed.  ``pool`` (minor currency units) asks
-    for the ring payout of §1.6.5 at the end of a ``fixed_hands`` match.
+    for the ring payout of docs/rules.md "Ring payout" at the end of a ``fixed_hands`` match.
 
     Dealer: ``dealer_rotation`` ``alternate``/``clockwise`` pass the deal to the next seat,
     ``winner_deals`` to the hand winner; after a dead hand the same dealer deals again
-    (``dealer_after_dead_hand = "same"``, §4 Q29) or the next seat (``"next"``).  The rotation
+    (``dealer_after_dead_hand = "same"``, docs/rules.md, D29) or the next seat (``"next"``).  The rotation
     carries on across games.  Dead hands are recorded in :attr:`hands` but never count toward
     ``num_hands``.
 
@@ -220,7 +222,7 @@ class Match:
         self._n = n
         self._dealer: int = first_dealer
         self._num_hands = rules.num_hands if rules.num_hands is not None else 2 * n
-        # partners score as one side (RULES.md §4 Q30): seats 0 and 1 stand for the two sides
+        # partners score as one side (docs/rules.md, D30): seats 0 and 1 stand for the two sides
         self._sides = rules.partnerships
         self._settled = (n == 2 or self._sides) and not rules.losers_charged and rules.game_end == "target"
         # the whole match

@@ -1,5 +1,6 @@
-"""Knock-game rules as data: every option of RULES.md §2.1-§2.4, the base
-games, the named presets of §2.7, and their validation.
+"""Knock-game rules as data: every option of docs/rules.md, Dealing and turn options, Knock options, Knock scoring
+options, Game and match options, the base
+games, the named presets (Presets), and their validation.
 
 >>> r = knock_rules("oklahoma-gin", target_score=150)
 >>> r.name, r.knock_limit_mode, r.spade_multiplier, r.target_score
@@ -34,18 +35,18 @@ __all__ = [
 
 @dataclass(frozen=True)
 class KnockRules:
-    """Every option of a knock game (names and defaults as in RULES.md §2;
+    """Every option of a knock game (names and defaults as in docs/rules.md, Options;
     these defaults are Gin Rummy's, the base games and presets override them)."""
 
     name: str = "gin"
-    # §2.1 players, dealing, turn basics
+    # players, dealing, turn basics (docs/rules.md, Dealing and turn options)
     num_players: int = 2
     dealer_rotation: str = "alternate"
     dealer_after_dead_hand: str = "same"
     first_turn_procedure: str = "upcard_offer"
     forbid_discarding_taken_card: bool = True
     auto_showdown: bool = True
-    # §2.2 knocking, lay-offs, stock end
+    # knocking, lay-offs, stock end (docs/rules.md, Knock options)
     knock_limit_mode: str = "fixed"
     knock_limit: int = 10
     knock_compare: str = "le"
@@ -58,12 +59,12 @@ class KnockRules:
     layoff_onto_prior_layoffs: bool = False
     stock_end_rule: str = "dead_at_2"
     max_restocks: int = UNLIMITED
-    # engine policy (RULES §4 Q22): a hand still going after this many turns is dead; it also bounds
+    # engine policy (docs/rules.md, D22): a hand still going after this many turns is dead; it also bounds
     # players who take each other's discards for ever.  -1: no cap.
     max_turns: int = 1000
-    knocker_arrangement: str = "min_deadwood"  # RULES §4 Q26; "best_score" may show more deadwood
+    knocker_arrangement: str = "min_deadwood"  # docs/rules.md, D26; "best_score" may show more deadwood
     partnerships: bool = False
-    # §2.3 hand scoring
+    # hand scoring (docs/rules.md, Knock scoring options)
     scoring_model: str = "classic_two_player"
     gin_bonus: int = 25
     undercut_bonus: int = 25
@@ -78,7 +79,7 @@ class KnockRules:
     undercut_knocker_extra: int = 0
     collect_differences: bool = True
     losers_charged: bool = False
-    # §2.4 game and match layer
+    # game and match layer (docs/rules.md, Game and match options)
     target_score: int = 100
     game_bonus: int = 100
     box_bonus: int = 25
@@ -125,7 +126,7 @@ class KnockRules:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("name", "given")}
 
 
-# The scoring parameters each model sets (RULES.md §1.6.4, one table in
+# The scoring parameters each model sets (docs/rules.md, Multi-player scoring models, one table in
 # rummykit.scoring); options given explicitly override them.  big_gin_bonus
 # is an option of its own.
 MODEL_PARAMS: dict[str, dict[str, Any]] = {
@@ -159,7 +160,7 @@ BASE_GAMES: dict[str, dict[str, Any]] = {
     ),
 }
 
-#: Named presets (RULES.md §2.7): (base game, overrides).  gin_matchplay, oklahoma_bonus_penalty and
+#: Named presets (docs/rules.md, Presets): (base game, overrides).  gin_matchplay, oklahoma_bonus_penalty and
 #: oklahoma_ring were gin_seed000, oklahoma_seed002 and oklahoma_ring_seed003 (their sources S000,
 #: S002, S003); the old names stay accepted (RENAMED).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -227,11 +228,12 @@ ALIASES: dict[str, str] = (
     | {old.replace("_", "-"): new for old, new in RENAMED.items()}
 )
 
-#: Every knock-game option once: accepted values and meaning (RULES.md §2.1-§2.4).  The defaults
+#: Every knock-game option once: accepted values and meaning (docs/rules.md, Dealing and turn options, Knock options,
+#: Knock scoring options, Game and match options).  The defaults
 #: are not here: they are the KnockRules field defaults with each base game's and preset's
 #: overrides (``rummykit.game_options(name)`` shows them per game).
 SCHEMA: tuple[Option, ...] = (
-    # §2.1 players, dealing, turn basics
+    # players, dealing, turn basics (docs/rules.md, Dealing and turn options)
     Option(
         "num_players",
         choices=(2, 3, 4),
@@ -269,7 +271,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="After a knock the engine finds each defender's best melds and lay-offs itself; false: the "
         "defenders declare them move by move (manual showdown).",
     ),
-    # §2.2 knocking, lay-offs, stock end
+    # knocking, lay-offs, stock end (docs/rules.md, Knock options)
     Option(
         "knock_limit_mode",
         choices=("fixed", "upcard"),
@@ -352,7 +354,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="Four players in two teams (seats 0+2 against 1+3), each side's deadwood added up and scored as "
         "a two-player hand (preset partnership_oklahoma).",
     ),
-    # §2.3 hand scoring
+    # hand scoring (docs/rules.md, Knock scoring options)
     Option(
         "scoring_model",
         choices=tuple(MODEL_ROWS),
@@ -400,7 +402,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="The winner also scores the losers' deadwood minus their own (false: only the bonus).",
     ),
     Option("losers_charged", type=bool, doc="Losers lose points (penalty points) as well as the winner scoring."),
-    # §2.4 game and match layer
+    # game and match layer (docs/rules.md, Game and match options)
     Option("target_score", doc="Hand points that win the game."),
     Option("game_bonus", doc="Points added to the game winner's total at the end of a game."),
     Option("box_bonus", doc="Points per box (hand won) added to each player's total at the end of a game."),

@@ -1,5 +1,6 @@
 """The showdown after a knock: the knocker's arrangement, the defenders'
-melds and lay-offs, the outcome and the hand's points (RULES.md §0.7, §1.1-§1.3).
+melds and lay-offs, the outcome and the hand's points (docs/rules.md, Deadwood and lay-offs, Gin Rummy, Oklahoma Gin,
+Oklahoma Rummy).
 
 Everything here works in *knock order*: index 0 is the knocker, then the
 defenders in turn order after the knocker.
@@ -167,7 +168,7 @@ def _score(rules: KnockRules, replies: Replies, multiplier: int, big_gin: bool) 
 def _partnership_score(
     rules: KnockRules, dw: tuple[int, ...], multiplier: int, big_gin: bool
 ) -> tuple[str, int, HandScore]:
-    """RULES.md §4 Q30: the knocker (0) and partner (2) against 1 and 3,
+    """docs/rules.md, D30: the knocker (0) and partner (2) against 1 and 3,
     settled as a two-player hand on the side totals.  The knocker's own
     deadwood decides gin; the gin side then wins the side difference (not
     below 0) plus the gin bonus.  Both members of the winning side are
@@ -204,7 +205,7 @@ def _canonical(a: Arrangement) -> list[list[int]]:
 
 
 def _choose_arrangement(rules: KnockRules, hands: list[int], least: int, limit: int, multiplier: int) -> Arrangement:
-    """RULES.md §4 Q26: among the knocker's arrangements (least-deadwood ones
+    """docs/rules.md, D26: among the knocker's arrangements (least-deadwood ones
     by default; every legal one with knocker_arrangement='best_score') the
     one that scores best for the knocker against the defenders' best
     replies; ties to the smaller deadwood, then the canonical order."""
@@ -258,8 +259,8 @@ def knocker_arrangement(
     knocker_melds: object = None,
     big_gin: bool = False,
 ) -> Arrangement:
-    """The arrangement the knocker shows (explicit, or chosen by RULES.md
-    §4 Q26); :class:`IllegalActionError` for a knock the rules do not allow.
+    """The arrangement the knocker shows (explicit, or chosen by docs/rules.md
+    D26); :class:`IllegalActionError` for a knock the rules do not allow.
     ``hands`` in knock order."""
     least = _core.deadwood(core_rules(rules.aces), hands[0])
     if not _within(rules, least, limit, gin_only):

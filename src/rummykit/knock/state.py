@@ -1,4 +1,4 @@
-"""The knock-game state machine (RULES.md Appendix A): deal, upcard offer,
+"""The knock-game state machine (docs/rules.md, Decision points): deal, upcard offer,
 draw, discard or knock, the stock floor, restocks, and the showdown.
 
 A state is a handful of ints and tuples; ``apply_action`` pushes the old
@@ -52,7 +52,7 @@ __all__ = ["PHASES", "KnockState", "Phase", "Showdown"]
 
 
 class Phase(IntEnum):
-    """The decision points of RULES.md Appendix A (END: the hand is over)."""
+    """The decision points of docs/rules.md, Decision points (END: the hand is over)."""
 
     OFFER_NONDEALER = 0
     OFFER_DEALER = 1
@@ -482,7 +482,7 @@ class KnockState:
             self._end_dead()
 
     def _restock(self) -> bool:
-        """RULES.md §0.8 reshuffle_keep_top: the top discard stays; the rest
+        """docs/rules.md, Restocking reshuffle_keep_top: the top discard stays; the rest
         is shuffled (seeded by the hand and the restock count) into the stock
         with the C core's restock shuffle, the one the C playouts use."""
         limit = self.rules.max_restocks

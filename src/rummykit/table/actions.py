@@ -18,7 +18,7 @@ id                  action (text)
                     joker standing for C in run S, taking the joker
 6384 + S*16 + M     ``release C1 C2 .. from S+1``: add naturals of the
                     suits in mask M to set S, taking the jokers the rule
-                    gives (RULES §1.4)
+                    gives (docs/rules.md, Kaluki)
 7024 + R*64+M*4+J   ``meld ...``: a set of rank R, naturals of suits M
                     (bit mask), J jokers
 8192 + ((U*14+P)    ``meld ...``: a run of suit U from position P of length

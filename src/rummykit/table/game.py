@@ -27,9 +27,9 @@ __all__ = ["TableGame"]
 
 
 class TableGame:
-    """Traditional Rummy (2-6 players, one deck; RULES §1.5) or Kaluki (2-5
-    players, two decks and jokers; §1.4) with a set of options (§2.1, §2.5,
-    §2.6).  Sources and deviations: RULES.md and the state docstring."""
+    """Traditional Rummy (2-6 players, one deck; docs/rules.md, Rummy) or Kaluki (2-5
+    players, two decks and jokers; Kaluki) with a set of options (Dealing and turn options, Kaluki options,
+    Rummy options).  Sources and deviations: docs/rules.md and the state docstring."""
 
     family = "table"
 
@@ -124,8 +124,13 @@ class TableGame:
 #: the help text of each set of rules (built on first use)
 _DOCS: dict[TableRules, str] = {}
 _GAME_NOTES = {
-    "rummy": "Traditional Rummy, 2-6 players, one deck (RULES.md §1.5, options §2.1 and §2.6).",
-    "kaluki": "Kaluki (Kalooki), 2-5 players, two decks and jokers (RULES.md §1.4, options §2.1 and §2.5).",
+    "rummy": (
+        "Traditional Rummy, 2-6 players, one deck (docs/rules.md, Rummy, Dealing and turn options, Rummy options)."
+    ),
+    "kaluki": (
+        "Kaluki (Kalooki), 2-5 players, two decks and jokers (docs/rules.md, Kaluki, Dealing and turn options, Kaluki "
+        "options)."
+    ),
 }
 
 

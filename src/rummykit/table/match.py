@@ -1,4 +1,4 @@
-"""The game layer of the table games (RULES §1.4 Game, §1.5 Game, §2.1).
+"""The game layer of the table games (docs/rules.md, Kaluki (Game), Rummy (Game), Dealing and turn options).
 
 * Rummy: hands until a player's cumulative score reaches ``target_score``
   (``winner_collects``: that player wins); under ``rummy_scoring =
@@ -9,7 +9,7 @@
   play on, the deal passing clockwise among them, until one is left: the
   winner.  ``ranking`` lists places best first: the survivor, then players
   in reverse order of elimination; players eliminated in the same hand rank
-  by lower penalty, then higher bonus (RULES §4 Q17), else share the place.
+  by lower penalty, then higher bonus (docs/rules.md, D17), else share the place.
 
 Dealer: clockwise (``alternate`` is the same with two players), or the hand
 winner (``winner_deals``); after a dead hand the same dealer deals again

@@ -203,7 +203,7 @@ def parse_meld(geo: Geometry, text: str, max_jokers: int) -> Pattern:
     InvalidCardError for bad card text) otherwise.
 
     Bare jokers stand for unnamed missing suits, which only a set has
-    (RULES.md §1.4: a run joker's identity is declared, compulsorily where
+    (docs/rules.md, Kaluki: a run joker's identity is declared, compulsorily where
     it is ambiguous): ``"5H Jk Jk"`` is three fives (15), and the run is
     written ``"5H Jk=6H Jk=7H"`` (18).  A bare joker reads as a run card
     only where the run leaves it one place (``"QS Jk AS"``)."""

@@ -121,7 +121,7 @@ seen in testing) the other seats keep the cards they really hold, drew and
 were dealt, and only the stock order is resampled.  Other rules that look
 at the hidden cards (e.g. a step may not leave only the taken card) are
 not conditioned on, but a discard is never the card taken from the pile
-that turn (RULES §0.6), so a discarded copy of it was held unseen.
+that turn (docs/rules.md, Turn basics), so a discarded copy of it was held unseen.
 
 The new state is built by dealing the rebuilt deck (the deal, the upcard,
 the draws from the first stock, then what is left of it) and replaying
@@ -313,7 +313,7 @@ def _low_type(mask: int) -> int:
 
 def _kept_taken(state: TableState, steps: list[_Step]) -> list[int]:
     """Per step: the type of the card its seat took from the pile this turn
-    while that card is still held and may not be discarded (RULES §0.6: the
+    while that card is still held and may not be discarded (docs/rules.md, Turn basics: the
     physical card taken, not its other copy), else -1.  The engine puts the
     taken card on the table before another copy, so it is held until a step
     plays it."""
@@ -404,7 +404,7 @@ class TableObservation:
     end every hand).  ``built_ends`` gives, per table slot, the cards built
     this turn on a run's (low, high) end.  ``taken``, ``must``,
     ``open_value``, ``pending``, ``turn_melds``, ``fresh`` and
-    ``built_other`` describe the turn in progress (RULES Appendix A;
+    ``built_other`` describe the turn in progress (docs/rules.md, Decision points;
     ``rummykit.table.state``).  ``result`` is set at the end of the hand,
     when ``current_player`` is -4.
     """

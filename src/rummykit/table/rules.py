@@ -1,5 +1,5 @@
-"""Table-game rules as data: traditional Rummy and Kaluki (RULES.md §1.4,
-§1.5), every option of §2.1, §2.5 and §2.6, the presets of §2.7, and their
+"""Table-game rules as data: traditional Rummy and Kaluki (docs/rules.md, Kaluki,
+Rummy), every option of Dealing and turn options, Kaluki options, Rummy options, the presets (Presets), and their
 validation.
 
 One frozen record serves both games; ``game`` says which, and each option
@@ -36,13 +36,13 @@ __all__ = [
 
 @dataclass(frozen=True)
 class TableRules:
-    """Every option of a table game (names and defaults as in RULES.md §2;
+    """Every option of a table game (names and defaults as in docs/rules.md, Options;
     ``max_melds_per_turn`` and ``max_build_per_run_end`` use -1 for
     ``"unlimited"``, which is also accepted as text)."""
 
     name: str = "rummy"
     game: str = "rummy"  # "rummy" or "kaluki"
-    # §2.1 players, dealing, turn basics
+    # players, dealing, turn basics (docs/rules.md, Dealing and turn options)
     num_players: int = 2
     dealer_rotation: str = "clockwise"
     dealer_after_dead_hand: str = "same"
@@ -50,10 +50,10 @@ class TableRules:
     forbid_discarding_taken_card: bool = True
     restock_method: str = "reshuffle_keep_top"
     max_restocks: int = UNLIMITED
-    # engine policy (RULES §4 Q22): a hand still going after this many turns is dead.  -1: no cap.
+    # engine policy (docs/rules.md, D22): a hand still going after this many turns is dead.  -1: no cap.
     max_turns: int = 1000
     go_out_requires_discard: bool = False
-    # §2.6 Rummy
+    # Rummy (docs/rules.md, Rummy options)
     ace_rank: str = "low"
     ace_value: int = 1
     allow_wraparound: bool = False
@@ -63,7 +63,7 @@ class TableRules:
     taken_discard_must_be_melded: bool = False
     rummy_scoring: str = "winner_collects"
     target_score: int = 100
-    # §2.5 Kaluki
+    # Kaluki (docs/rules.md, Kaluki options)
     kaluki_jokers: int = 2
     initial_meld_min: int = 40
     building_counts_toward_opening: bool = False
@@ -94,7 +94,7 @@ class TableRules:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each player (RULES §0.5): Kaluki 13; Rummy 10 / 7 / 6."""
+        """Cards dealt to each player (docs/rules.md, Dealing): Kaluki 13; Rummy 10 / 7 / 6."""
         if self.is_kaluki:
             return 13
         return 10 if self.num_players == 2 else 7 if self.num_players <= 4 else 6
@@ -109,7 +109,7 @@ class TableRules:
         return {name: getattr(self, name) for name in sorted(OPTIONS[self.game])}
 
 
-#: The options both table games have (RULES.md §2.1; the accepted values of num_players and
+#: The options both table games have (docs/rules.md, Dealing and turn options; the accepted values of num_players and
 #: restock_method differ by game: see SCHEMA).  No defaults here: they are TableRules' field
 #: defaults with each base game's and preset's overrides.
 _COMMON: tuple[Option, ...] = (
@@ -292,7 +292,8 @@ _KALUKI: tuple[Option, ...] = (
         doc="A joker from the hand may be discarded (a joker just taken from the table never may).",
     ),
 )
-#: Every option of each table game once: accepted values and meaning (RULES.md §2.1, §2.5, §2.6).
+#: Every option of each table game once: accepted values and meaning (docs/rules.md, Dealing and turn options, Kaluki
+#: options, Rummy options).
 SCHEMA: dict[str, tuple[Option, ...]] = {
     "rummy": (*_COMMON, *_RUMMY),
     "kaluki": tuple(
@@ -311,7 +312,7 @@ BASE_GAMES: dict[str, dict[str, Any]] = {
     "rummy": {},
     "kaluki": dict(game="kaluki", go_out_requires_discard=True),
 }
-#: Named presets (RULES.md §2.7): (base game, overrides).
+#: Named presets (docs/rules.md, Presets): (base game, overrides).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "kalooki_51": ("kaluki", dict(initial_meld_min=51, kaluki_jokers=4, joker_penalty=25)),
 }

@@ -1,4 +1,4 @@
-"""Hand results and hand scoring of Rummy and Kaluki (RULES §1.4, §1.5).
+"""Hand results and hand scoring of Rummy and Kaluki (docs/rules.md, Kaluki, Rummy).
 
 ``returns`` (what ``state.returns()`` gives an AI) follows each game's own
 scoring and is **not** zero-sum:

@@ -1,4 +1,4 @@
-"""The table-game state machine (RULES.md Appendix A: Rummy and Kaluki):
+"""The table-game state machine (docs/rules.md, Decision points: Rummy and Kaluki):
 deal, draw (restocks), melds, lay-offs / builds, joker release, the Kaluki
 opening, discard, going out, and the hand's result.
 
@@ -11,7 +11,7 @@ machine that the C one is checked against, step by step.
 
 Engine readings (documented choices):
 
-* The taken-discard restriction (RULES §0.6) holds the physical card taken
+* The taken-discard restriction (docs/rules.md, Turn basics) holds the physical card taken
   from the pile (``taken_card``; ``taken`` is its type), not its other
   copy: ``discard 7H`` with both copies of 7H held discards the other one.
   Actions name card types, so the engine picks the copy: a discard never
@@ -19,7 +19,7 @@ Engine readings (documented choices):
   first (a joker standing in for a released one excepted), which leaves
   the player every choice a physical table would.
 * A player is never offered a step after which they could not finish the
-  turn (RULES §0.6): every play must leave a card they may discard (or an
+  turn (docs/rules.md, Turn basics): every play must leave a card they may discard (or an
   empty hand where going out without a discard is allowed).
 * Kaluki opening: an unopened player lays the opening as meld steps; while
   it is below ``initial_meld_min`` (or the taken discard is not yet in it)
@@ -27,9 +27,9 @@ Engine readings (documented choices):
   lookahead on the Kaluki hand kernel rk_multi_best) and no discard.  The player is opened once
   the melds laid this turn reach the minimum.  ``take`` by an unopened
   player is offered only if such an opening exists: together they are the
-  atomic ``draw_discard_and_open`` of RULES §1.4.
-* ``max_build_per_run_end`` counts per turn, per end, per run (RULES §4
-  Q15: ``ends``, cleared at each turn): a third card at the same end in
+  atomic ``draw_discard_and_open`` of docs/rules.md, Kaluki.
+* ``max_build_per_run_end`` counts per turn, per end, per run (docs/rules.md, D15: ``ends``, cleared at each turn): a
+third card at the same end in
   one turn is refused, and allowed again on a later turn; jokers built on
   count, naturals put in for a released joker do not.
 * A released joker puts the player in a "place it" state: only joker
