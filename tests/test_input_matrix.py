@@ -505,48 +505,6 @@ for _g in GAMES:
     for _verb, _call in {**STATE_CALLS, **_extra}.items():
         STATE_MATRIX[f"{_g}: {_verb}"] = (_g, _call)
 
-#: values a call may take a long time to accept (a valid huge count): not tried on it
-SLOW: dict[str, set[str]] = {
-    "tournament hands": {"10**100", "10**5000"},  # a valid count of hands: it would play them
-}
-
-#: escapes left in modules outside errors/cards/actions/analysis/playouts/agents/inference
-#: (issue 14, section 4 follow-ups), by the module to fix: (call, value) -> why.  A KNOWN pair that
-#: stops failing turns its test into an xpass note: drop the entry then.
-KNOWN: dict[tuple[str, str], str] = {}
-_HUGE_INT_REPR = "{value!r} of a 10**5000 int raises ValueError (4300-digit limit): use errors.clip"
-for _module, _calls in {
-    "scoring.py": ("settle points", "settle boxes", "HollywoodSheet.record winner"),
-    "games.py, engine/options.py": ("Game name", "Game option", "tournament game"),
-    "knock/match.py": ("Match agents", "Match first_dealer"),
-    "table/match.py": ("TableMatch first_dealer",),
-    "tournaments.py": ("tournament agents", "tournament backend"),
-    "multideck.py": ("parse_multi",),
-    "knock/showdown.py": ("showdown knocker_melds",),
-    "knock/observe.py, table/observe.py": tuple(
-        f"{g}: {verb}"
-        for g in GAMES
-        for verb in ("observation", "observation_tensor", "information_state_string", "determinize player")
-    ),
-}.items():
-    for _call in _calls:
-        KNOWN[(_call, "10**5000")] = f"{_module}: {_HUGE_INT_REPR}"
-for _call in ("parse_multi", "showdown knocker_melds"):  # multideck.py, knock/showdown.py
-    KNOWN[(_call, "np 0-d")] = "a 0-d numpy array is Iterable but iterating it raises TypeError"
-_LONG_GAME = "games.py: 'unknown game' shows ~80 characters of the name, then every game (309 in all)"
-for _v in ("10**100", "-10**100", "1e6 chars", "1e6 card words", "1e5 list"):
-    KNOWN[("Game name", _v)] = _LONG_GAME
-for _v in ("1e6 chars", "1e6 card words"):  # tournament takes only a str or a game object as the name
-    KNOWN[("tournament game", _v)] = _LONG_GAME
-for _call in ("tournament backend", "tournament progress"):  # tournaments.py
-    for _v in ("np 1-d", "np empty", "np 2-d"):
-        KNOWN[(_call, _v)] = "tournaments.py: the truth value of an array raises ValueError"
-for _call in ("Match.play max_hands", "TableMatch.play max_hands"):  # knock/match.py, table/match.py
-    for _label in HOSTILE:
-        KNOWN[(_call, _label)] = "max_hands is not checked: TypeError from range() or a comparison"
-    for _label in ("True", "-1", "10**100", "-10**100", "10**5000", "np.int64(-1)", "np.uint64(2**63)", "np 0-d"):
-        KNOWN.pop((_call, _label))  # range() takes them
-
 
 def _problem(call: Callable[[], object]) -> str | None:
     """None if the call succeeds or raises a short RummykitError; else what went wrong."""
@@ -561,23 +519,14 @@ def _problem(call: Callable[[], object]) -> str | None:
 
 
 def _check_values(name: str, run: Callable[[object], str | None]) -> None:
-    problems, unexpected_passes = [], []
+    problems: list[str] = []
     for label, value in HOSTILE.items():
-        if label in SLOW.get(name, ()):
-            continue
         if label == "iterator":
             value = iter([1, 2])  # a fresh one each time
         problem = run(value)
-        known = KNOWN.get((name, label))
-        if problem and not known:
+        if problem:
             problems.append(f"{label}: {problem}")
-        elif known and not problem:
-            unexpected_passes.append(label)
     assert not problems, f"{name}:\n" + "\n".join(problems)
-    if unexpected_passes:  # fixed upstream: the KNOWN entry can go
-        pytest.xfail(f"{name}: KNOWN escapes no longer happen for {unexpected_passes}")
-    if any((name, label) in KNOWN for label in HOSTILE):
-        pytest.xfail(f"{name}: known escapes outside rummykit's checked modules: see KNOWN")
 
 
 @pytest.mark.parametrize("name", list(CALLS), ids=list(CALLS))
@@ -672,3 +621,110 @@ def test_numpy_arrays_as_analysis_options() -> None:
     assert rk.choose_knock("AS 2S 3S 4C", "KD", allow_layoffs=np.bool_(False)).margin == 6
     with pytest.raises(InvalidOptionError, match="resample must be one of"):
         rk.playouts(started("gin"), 2, resample=np.array(["none"]))  # type: ignore[arg-type]
+
+
+def test_seeds_are_bounded_ints_or_generators() -> None:
+    """Seeds are ints 0..2**128-1 (numpy integers too) or Generators; a huge one is refused at once."""
+    import time
+
+    from rummykit._random import MAX_SEED, as_generator
+
+    assert MAX_SEED == 2**128 - 1
+    assert as_generator(MAX_SEED).integers(10**6) == np.random.default_rng(MAX_SEED).integers(10**6)
+    assert as_generator(np.uint64(7)).integers(10**6) == np.random.default_rng(7).integers(10**6)
+    start = time.perf_counter()
+    for bad in (2**128, -1, -(10**5000), 10**5000, 2 ** (10**6), np.bool_(True), np.array(5)):
+        with pytest.raises(
+            InvalidOptionError, match=r"^seed must be an int in 0\.\.2\*\*128-1, a numpy Generator or None"
+        ):
+            as_generator(bad)
+        with pytest.raises(InvalidOptionError, match="seed"):
+            rk.Game("gin").new_hand(seed=bad)
+    assert time.perf_counter() - start < 1.0
+    with pytest.raises(InvalidOptionError, match=r"seed must be an int in 0\.\.2\*\*128-1"):
+        rk.tournament(["random", "random"], "gin", hands=1, seed=2**128)
+
+
+def test_tournament_bounds_and_types() -> None:
+    from rummykit.tournaments import MAX_HANDS
+
+    assert MAX_HANDS == 10**9
+    with pytest.raises(InvalidOptionError, match=r"hands must be an int in 1\.\.1,000,000,000, got 1000000001"):
+        rk.tournament(["random", "random"], "gin", hands=MAX_HANDS + 1)
+    with pytest.raises(InvalidOptionError, match="progress must be True, False or None"):
+        rk.tournament(["random", "random"], "gin", hands=1, progress=np.array([True]))
+    with pytest.raises(InvalidOptionError, match="backend must be one of local, ray"):
+        rk.tournament(["random", "random"], "gin", hands=1, backend=np.array(["local"]))
+    with pytest.raises(InvalidOptionError, match="address must be"):
+        rk.tournament(["random", "random"], "gin", hands=1, backend="ray", address=5)
+    numpy_counts = rk.tournament(
+        ["random", "random"], "gin", hands=np.int64(2), seed=np.uint8(3), progress=np.bool_(False)
+    )
+    assert numpy_counts == rk.tournament(["random", "random"], "gin", hands=2, seed=3)
+
+
+@pytest.mark.parametrize("match", ["Match", "TableMatch"])
+def test_max_hands_is_checked(match: str) -> None:
+    game = "gin" if match == "Match" else "rummy"
+    for bad in (0, -1, 1.5, "3", None, True, np.array(3)):
+        playing = getattr(rk, match)(game, [rk.RandomAgent(1), rk.RandomAgent(2)], seed=1)
+        with pytest.raises(InvalidOptionError, match=r"^max_hands must be an int >= 1, got "):
+            playing.play(max_hands=bad)
+        assert playing.hands == [] and not playing.is_over  # nothing played
+    again = getattr(rk, match)(game, [rk.RandomAgent(1), rk.RandomAgent(2)], seed=1, first_dealer=np.int64(1))
+    with pytest.raises(IllegalActionError, match="did not end within 1 hands"):
+        again.play(max_hands=np.int64(1))
+
+
+def test_numpy_values_as_game_options() -> None:
+    """numpy scalars are their Python values; numpy arrays are refused naming the option."""
+    assert rk.Game("gin", auto_showdown=np.bool_(False)).rules == rk.Game("gin", auto_showdown=False).rules
+    assert repr(rk.Game("gin", knock_limit=np.int64(7))) == "Game('gin', knock_limit=7)"
+    assert repr(rk.Game("rummy", num_players=np.int64(3))) == "Game('rummy', num_players=3)"
+    cases = [
+        ("knock_compare", np.array(["le", "lt"]), "knock_compare must be one of: le, lt; got array"),
+        ("knock_compare", np.array([]), "knock_compare must be one of: le, lt; got array"),
+        ("knock_limit", np.array([1, 2]), r"knock_limit must be an integer in 0\.\.1000000; got array"),
+        ("auto_showdown", np.array([True]), "auto_showdown must be true or false; got array"),
+    ]
+    for option, value, message in cases:
+        with pytest.raises(InvalidOptionError, match=message):
+            rk.Game("gin", **{option: value})
+    with pytest.raises(InvalidOptionError, match="rummy_scoring must be one of"):
+        rk.Game("rummy", rummy_scoring=np.array(["penalty"]))
+
+
+def test_unknown_game_names_are_clipped() -> None:
+    for name in ("A" * 10**6, 10**100, "AS " * 300_000):
+        with pytest.raises(InvalidOptionError) as info:
+            rk.Game(name)  # type: ignore[arg-type]
+        text = str(info.value)
+        shown = text[len("unknown game ") : text.index("; valid games: ")]
+        assert len(shown) <= 40 and text.endswith(", partnership_oklahoma, rummy")
+    with pytest.raises(InvalidOptionError, match=r"unknown game 'ginn' \(did you mean 'gin'\?\); valid games: "):
+        rk.Game("ginn")
+
+
+def test_core_rules_checks_its_own_arguments() -> None:
+    """_rules.core_rules refuses every bad aces/values with InvalidOptionError, clipped; values
+    equal to valid ones but of another type (1.0, True) are refused even once those are cached."""
+    from rummykit._rules import core_rules
+
+    assert core_rules("low", list(range(1, 14))) is core_rules("low", np.arange(1, 14))
+    assert core_rules("high", {"A": 11}) is core_rules("high", {"A": 11})
+    floats = [float(v) for v in range(1, 14)]
+    bools = [True, *range(2, 14)]
+    for aces, values, message in [
+        ("low", floats, "values: A must be an int in 1..255, got 1.0"),
+        ("low", bools, "values: A must be an int in 1..255, got True"),
+        ("low", 5, "values must be 13 ints 1..255 (A..K) or a mapping from rank text to value, got 5"),
+        ("low", {10**5000: 1}, "values: unknown rank <an int of about 5001 digits>"),
+        ("low", {"A": 10**5000}, "values: A must be an int in 1..255, got <an int of about 5001 digits>"),
+        ("low", np.array(5), "values must be 13 ints"),
+        (["low"], None, "aces must be one of low, high, both, got ['low']"),
+        ("A" * 10**6, None, "aces must be one of low, high, both, got 'AAAA"),
+    ]:
+        with pytest.raises(InvalidOptionError) as info:
+            core_rules(aces, values)  # type: ignore[arg-type]
+        assert str(info.value).startswith(message) and len(str(info.value)) < 200
+    assert core_rules("low", {"A": 1, 2: 3}).values[1] == 3  # keys of mixed types (not cached as given)

@@ -21,11 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummykit import _core
-from rummykit._rules import ACE_MODES, Values
-from rummykit._rules import cache as _default_rules
-from rummykit._rules import core_rules as _core_rules
+from rummykit._rules import Values, core_rules
 from rummykit.cards import DECK_MASK, Card, CardsLike, from_mask, to_mask
-from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, RummykitError, clip
+from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
@@ -144,23 +142,6 @@ def _mask(cards: CardsLike) -> int:
     return cards if type(cards) is int and 0 <= cards <= DECK_MASK else to_mask(cards)
 
 
-def core_rules(aces: str = "low", values: Values = None) -> _core.Rules:
-    """The C rules of ``aces`` and ``values``; InvalidOptionError for any bad value
-    (``values=5``, a mapping with keys of mixed types...)."""
-    if not isinstance(aces, str) or aces not in ACE_MODES:
-        raise InvalidOptionError(f"aces must be one of {', '.join(ACE_MODES)}, got {clip(aces)}")
-    if getattr(values, "ndim", None) == 1 and getattr(getattr(values, "dtype", None), "kind", "") in "iu":
-        values = values.tolist()  # type: ignore[union-attr]  # a numpy array of 13 ints
-    try:
-        return _core_rules(aces, values)
-    except RummykitError:
-        raise
-    except (TypeError, ValueError):  # values=5, rank keys of mixed types, a 10**5000 value...
-        raise InvalidOptionError(
-            f"values must be 13 ints 1..255 (A..K) or a mapping from rank text to value, got {clip(values)}"
-        ) from None
-
-
 #: the largest deadwood bound or knock limit (a C int); larger ones mean nothing more
 MAX_BOUND = 2**31 - 1
 
@@ -173,11 +154,9 @@ def deadwood(cards: CardsLike, *, aces: str = "low", values: Values = None) -> i
     >>> deadwood("QS KS AS"), deadwood("QS KS AS", aces="high")
     (21, 0)
     """
-    try:  # the hot path: default values, rules already built
-        rules = _default_rules[aces] if values is None else core_rules(aces, values)
-    except (KeyError, TypeError):
-        rules = core_rules(aces, values)
-    return _core.deadwood(rules, cards if type(cards) is int and 0 <= cards <= DECK_MASK else to_mask(cards))
+    return _core.deadwood(
+        core_rules(aces, values), cards if type(cards) is int and 0 <= cards <= DECK_MASK else to_mask(cards)
+    )
 
 
 def best_melds(cards: CardsLike, *, aces: str = "low", values: Values = None) -> Arrangement:

@@ -32,6 +32,7 @@ rummykit.errors.InvalidOptionError: include: 9H is not in the hand
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
 from rummykit.cards import NUM_CARDS, Card, parse_card
-from rummykit.errors import InvalidCardError, InvalidOptionError
+from rummykit.errors import InvalidCardError, InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
@@ -74,9 +75,9 @@ def _type_text(t: int) -> str:
 def _parse_type(item: object) -> int:
     if isinstance(item, str):
         return JOKER if item.strip().lower() in _JOKER_TEXT else int(parse_card(item))
-    if isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= JOKER:
+    if isinstance(item, numbers.Integral) and not isinstance(item, bool) and 0 <= int(item) <= JOKER:
         return int(item)
-    raise InvalidCardError(f"not a card type (0..52 or card text): {item!r}")
+    raise InvalidCardError(f"not a card type (0..52 or card text): {clip(item)}")
 
 
 def parse_multi(cards: MultiCardsLike) -> list[int]:
@@ -92,10 +93,13 @@ def parse_multi(cards: MultiCardsLike) -> list[int]:
     """
     if isinstance(cards, str):
         items: list[Any] = [t for t in _SEPARATORS.split(cards.strip()) if t]
-    elif isinstance(cards, Iterable):
-        items = list(cards)
     else:
-        raise InvalidCardError(f"not cards: {cards!r}")
+        try:  # a 0-d numpy array is Iterable but iterating it raises TypeError
+            if isinstance(cards, bytes):
+                raise TypeError
+            items = list(cards)
+        except TypeError:
+            raise InvalidCardError(f"not cards (card text or a list of cards): {clip(cards)}") from None
     types = sorted(_parse_type(item) for item in items)
     for t, n in Counter(types).items():
         if t == JOKER and n > MAX_JOKERS:
@@ -163,9 +167,9 @@ def _types_of(one: int, two: int, jokers: int) -> tuple[int, ...]:
 
 def _check_rules(ace_low_runs: bool, joker_penalty: int) -> None:
     if not isinstance(ace_low_runs, bool):
-        raise InvalidOptionError(f"ace_low_runs must be True or False, got {ace_low_runs!r}")
+        raise InvalidOptionError(f"ace_low_runs must be True or False, got {clip(ace_low_runs)}")
     if not isinstance(joker_penalty, int) or isinstance(joker_penalty, bool) or not 0 <= joker_penalty <= 255:
-        raise InvalidOptionError(f"joker_penalty must be an integer 0..255, got {joker_penalty!r}")
+        raise InvalidOptionError(f"joker_penalty must be an integer 0..255, got {clip(joker_penalty)}")
 
 
 def _include_type(include: int | str | None, types: list[int]) -> int:
@@ -204,7 +208,7 @@ def multi_best_melds(
     True
     """
     if objective not in OBJECTIVES:
-        raise InvalidOptionError(f"objective must be one of {OBJECTIVES}, got {objective!r}")
+        raise InvalidOptionError(f"objective must be one of {OBJECTIVES}, got {clip(objective)}")
     _check_rules(ace_low_runs, joker_penalty)
     types = parse_multi(hand)
     inc = _include_type(include, types)
@@ -242,7 +246,7 @@ def multi_opening(
     True
     """
     if not isinstance(minimum, int) or isinstance(minimum, bool) or minimum < 0:
-        raise InvalidOptionError(f"minimum must be a non-negative integer, got {minimum!r}")
+        raise InvalidOptionError(f"minimum must be a non-negative integer, got {clip(minimum)}")
     best = multi_best_melds(
         hand, objective="value", include=include, ace_low_runs=ace_low_runs, joker_penalty=joker_penalty
     )

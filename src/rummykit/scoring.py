@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from rummykit.errors import IllegalActionError, InvalidOptionError
+from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 
 __all__ = [
     "HAND_OUTCOMES",
@@ -110,25 +110,25 @@ def _is_int(value: object) -> bool:
 def _check_int(name: str, value: object, minimum: int = 0) -> int:
     """``value`` if it is an int (not a bool) ≥ ``minimum``, else InvalidOptionError."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise InvalidOptionError(f"{name} must be an int >= {minimum}, got {value!r}")
+        raise InvalidOptionError(f"{name} must be an int >= {minimum}, got {clip(value)}")
     return value
 
 
 def _check_ints(name: str, values: object, minimum: int | None = 0) -> tuple[int, ...]:
     """A tuple of the ints in ``values`` (each ≥ ``minimum`` unless it is None)."""
     if not isinstance(values, Sequence) or isinstance(values, str):
-        raise InvalidOptionError(f"{name} must be a sequence of ints, got {values!r}")
+        raise InvalidOptionError(f"{name} must be a sequence of ints, got {clip(values)}")
     result = tuple(values)
     for i, value in enumerate(result):
         if not _is_int(value) or (minimum is not None and value < minimum):
             bound = "" if minimum is None else f" >= {minimum}"
-            raise InvalidOptionError(f"{name}[{i}] must be an int{bound}, got {value!r}")
+            raise InvalidOptionError(f"{name}[{i}] must be an int{bound}, got {clip(value)}")
     return result
 
 
 def _check_seat(name: str, seat: object, seats: int) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-        raise InvalidOptionError(f"{name} must be a seat in 0..{seats - 1}, got {seat!r}")
+        raise InvalidOptionError(f"{name} must be a seat in 0..{seats - 1}, got {clip(seat)}")
     return seat
 
 
@@ -163,14 +163,16 @@ class ScoringParams:
 
     def __post_init__(self) -> None:
         if not isinstance(self.model, str) or self.model not in MODEL_ROWS:
-            raise InvalidOptionError(f"unknown scoring model {self.model!r} (expected one of {list(SCORING_MODELS)})")
+            raise InvalidOptionError(
+                f"unknown scoring model {clip(self.model)} (expected one of {list(SCORING_MODELS)})"
+            )
         for name in _INT_FIELDS:
             _check_int(name, getattr(self, name))
         if self.big_gin_bonus is not None:
             _check_int("big_gin_bonus", self.big_gin_bonus)
         for name in _BOOL_FIELDS:
             if not isinstance(getattr(self, name), bool):
-                raise InvalidOptionError(f"{name} must be a bool, got {getattr(self, name)!r}")
+                raise InvalidOptionError(f"{name} must be a bool, got {clip(getattr(self, name))}")
 
     @classmethod
     def for_model(cls, model: str, **overrides: Any) -> ScoringParams:
@@ -185,11 +187,11 @@ class ScoringParams:
         rummykit.errors.InvalidOptionError: unknown scoring parameter 'spade' ...
         """
         if not isinstance(model, str) or model not in MODEL_ROWS:
-            raise InvalidOptionError(f"unknown scoring model {model!r} (expected one of {list(SCORING_MODELS)})")
+            raise InvalidOptionError(f"unknown scoring model {clip(model)} (expected one of {list(SCORING_MODELS)})")
         row = dict(MODEL_ROWS[model])
         for name, value in overrides.items():
             if name not in row:
-                raise InvalidOptionError(f"unknown scoring parameter {name!r} (expected some of {sorted(row)})")
+                raise InvalidOptionError(f"unknown scoring parameter {clip(name)} (expected some of {sorted(row)})")
             row[name] = value
         return cls(model=model, **row)
 
@@ -202,7 +204,7 @@ class ScoringParams:
         known = {f.name for f in fields(self)}
         for name in overrides:
             if name not in known:
-                raise InvalidOptionError(f"unknown scoring parameter {name!r}")
+                raise InvalidOptionError(f"unknown scoring parameter {clip(name)}")
         return replace(self, **overrides)
 
     def bonus(self, outcome: str) -> int:
@@ -221,7 +223,7 @@ class ScoringParams:
             if self.big_gin_bonus is None:
                 raise InvalidOptionError("outcome 'big_gin' but big gin is off (big_gin_bonus=None)")
             return self.big_gin_bonus
-        raise InvalidOptionError(f"unknown outcome {outcome!r} (expected one of {list(HAND_OUTCOMES)})")
+        raise InvalidOptionError(f"unknown outcome {clip(outcome)} (expected one of {list(HAND_OUTCOMES)})")
 
 
 @dataclass(frozen=True)
@@ -246,13 +248,13 @@ def _check_outcome(outcome: str, knocker: int, winner: int, deadwood: tuple[int,
     w = deadwood[winner]
     defenders = [d for seat, d in enumerate(deadwood) if seat != knocker]
     if outcome in ("gin", "big_gin", "knock", "tie_knocker_wins") and winner != knocker:
-        raise InvalidOptionError(f"outcome {outcome!r}: the winner must be the knocker {knocker}")
+        raise InvalidOptionError(f"outcome {clip(outcome)}: the winner must be the knocker {knocker}")
     if outcome in ("gin", "big_gin"):
         if k != 0:
-            raise InvalidOptionError(f"outcome {outcome!r} needs knocker deadwood 0, got {k}")
+            raise InvalidOptionError(f"outcome {clip(outcome)} needs knocker deadwood 0, got {k}")
         return
     if k == 0:
-        raise InvalidOptionError(f"knocker deadwood 0 is gin, not {outcome!r}")
+        raise InvalidOptionError(f"knocker deadwood 0 is gin, not {clip(outcome)}")
     if outcome == "undercut":
         if winner == knocker:
             raise InvalidOptionError("outcome 'undercut': the winner must be a defender")
@@ -262,7 +264,7 @@ def _check_outcome(outcome: str, knocker: int, winner: int, deadwood: tuple[int,
         raise InvalidOptionError(f"outcome 'tie_knocker_wins' needs a defender with deadwood {k}, got {defenders}")
     for seat, d in enumerate(deadwood):
         if d < w:
-            raise InvalidOptionError(f"outcome {outcome!r}: seat {seat} has deadwood {d} < the winner's {w}")
+            raise InvalidOptionError(f"outcome {clip(outcome)}: seat {seat} has deadwood {d} < the winner's {w}")
 
 
 def score_hand(
@@ -303,7 +305,7 @@ def score_hand(
     ((64, -14, -30), (64, 0, 0), (0, 14, 30))
     """
     if not isinstance(params, ScoringParams):
-        raise InvalidOptionError(f"params must be a ScoringParams, got {params!r}")
+        raise InvalidOptionError(f"params must be a ScoringParams, got {clip(params)}")
     dw = _check_ints("deadwood", deadwood)
     if len(dw) < 2:
         raise InvalidOptionError(f"deadwood needs one entry per seat (at least 2), got {dw}")
@@ -364,7 +366,7 @@ def settle(
     ([0, 574], [399, 0])
     """
     if shutout_rule not in SHUTOUT_RULES:
-        raise InvalidOptionError(f"unknown shutout_rule {shutout_rule!r} (expected one of {list(SHUTOUT_RULES)})")
+        raise InvalidOptionError(f"unknown shutout_rule {clip(shutout_rule)} (expected one of {list(SHUTOUT_RULES)})")
     game_bonus = _check_int("game_bonus", game_bonus)
     box_bonus = _check_int("box_bonus", box_bonus)
     pts = _check_ints("points", points)
@@ -414,7 +416,7 @@ class HollywoodSheet:
     def __init__(self, target_score: int, players: int = 2) -> None:
         self._target = _check_int("target_score", target_score, 1)
         if not _is_int(players) or players != 2:
-            raise InvalidOptionError(f"Hollywood scoring is for 2 players only, got {players!r}")
+            raise InvalidOptionError(f"Hollywood scoring is for 2 players only, got {clip(players)}")
         self._players: int = players
         self._scores: list[list[int | None]] = [[None] * players for _ in range(_COLUMNS)]
         self._boxes: list[list[int | None]] = [[None] * players for _ in range(_COLUMNS)]
@@ -469,11 +471,11 @@ class HollywoodSheet:
         if self.finished:
             raise IllegalActionError("the Hollywood sheet is finished: all three games are closed")
         if not _is_int(winner) or not 0 <= winner < self._players:
-            raise IllegalActionError(f"winner must be a player 0..{self._players - 1}, got {winner!r}")
+            raise IllegalActionError(f"winner must be a player 0..{self._players - 1}, got {clip(winner)}")
         if not _is_int(points) or points < 0:
-            raise IllegalActionError(f"points must be an int >= 0, got {points!r}")
+            raise IllegalActionError(f"points must be an int >= 0, got {clip(points)}")
         if not _is_int(boxes) or boxes < 1:
-            raise IllegalActionError(f"boxes must be an int >= 1, got {boxes!r}")
+            raise IllegalActionError(f"boxes must be an int >= 1, got {clip(boxes)}")
         opened = self._opened[winner]
         # Step 1: open the first column after max(opened) (or from G1) that is not closed.
         if len(opened) < _COLUMNS:
@@ -565,8 +567,10 @@ def ring_payout(
     >>> ring_payout(9_000, [-20, -20, -45])
     [4125, 4125, 750]
     """
-    if model not in RING_PAYOUT_MODELS:
-        raise InvalidOptionError(f"unknown ring payout model {model!r} (expected one of {list(RING_PAYOUT_MODELS)})")
+    if not isinstance(model, str) or model not in RING_PAYOUT_MODELS:
+        raise InvalidOptionError(
+            f"unknown ring payout model {clip(model)} (expected one of {list(RING_PAYOUT_MODELS)})"
+        )
     pool = _check_int("pool", pool)
     cutoff_gap = _check_int("cutoff_gap", cutoff_gap, 1)
     net = _check_ints("nets", nets, minimum=None)

@@ -33,6 +33,7 @@ import io
 import json
 import math
 import multiprocessing
+import numbers
 import sys
 import time
 from collections import Counter
@@ -42,8 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from rummykit._random import MAX_SEED
 from rummykit.agents import Agent, make_agent
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
 from rummykit.games import Game
 from rummykit.knock.game import KnockGame
 from rummykit.table.game import TableGame
@@ -310,7 +312,7 @@ def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int, ke
         try:
             state.play(action)
         except RummykitError as err:
-            raise IllegalActionError(f"agent {seats[seat]} ({specs[seats[seat]]!r}) in seat {seat}: {err}") from err
+            raise IllegalActionError(f"agent {seats[seat]} ({clip(specs[seats[seat]])}) in seat {seat}: {err}") from err
     result = state.result
     points = state.returns()
     by_agent = tuple(int(points[(j + rotation) % n]) for j in range(n))
@@ -434,6 +436,17 @@ def _run_ray(
 
 
 BACKENDS = ("local", "ray")
+#: the most hands of one tournament (a billion: days of play even for the fastest agents)
+MAX_HANDS = 10**9
+#: the most worker processes of one tournament
+MAX_WORKERS = 1024
+
+
+def _int_option(name: str, value: object, low: int, high: int, span: str) -> int:
+    """``value`` as an int if it is an integer (a numpy integer too, not a bool) in low..high."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and low <= int(value) <= high:
+        return int(value)
+    raise InvalidOptionError(f"{name} must be an int in {span}, got {clip(value)}")
 
 
 def tournament(
@@ -454,8 +467,9 @@ def tournament(
     (``"random"``, ``"greedy"``, ``"ismcts:iterations=100"``) or agents (each hand gets
     ``agent.spawn(hand_seed)`` when the agent has ``spawn``, else the agent itself).
 
-    ``seed`` (an int >= 0) fixes every deal and every agent seed; ``workers`` processes share
-    the hands (agents must then be picklable) and the result is the same for any count.
+    ``hands`` is 1..10**9 (:data:`MAX_HANDS`).  ``seed`` (an int 0..2**128-1) fixes every deal
+    and every agent seed; ``workers`` processes (1..1024) share the hands (agents must then be
+    picklable) and the result is the same for any count.
     ``progress`` shows a progress bar with the rate and ETA on stderr (default: when stderr
     is a terminal).  With ``workers > 1`` a script must call it under
     ``if __name__ == "__main__":`` (worker processes are spawned and import the script).
@@ -467,23 +481,29 @@ def tournament(
     ``save_records``: a directory (made if missing) for each hand's record,
     ``hand_<number>.json`` (``state.to_json()``), which ``rummykit replay`` reads.
     """
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise InvalidOptionError(f"seed must be an int >= 0, got {seed!r}")
-    for name, value, low in (("hands", hands, 1), ("workers", workers, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidOptionError(f"{name} must be an int >= {low}, got {value!r}")
-    if backend not in BACKENDS:
-        raise InvalidOptionError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    import numpy as np  # on first use: `import rummykit` stays light
+
+    seed = _int_option("seed", seed, 0, MAX_SEED, "0..2**128-1")
+    hands = _int_option("hands", hands, 1, MAX_HANDS, f"1..{MAX_HANDS:,}")
+    workers = _int_option("workers", workers, 1, MAX_WORKERS, f"1..{MAX_WORKERS}")
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise InvalidOptionError(f"backend must be one of {', '.join(BACKENDS)}, got {clip(backend)}")
+    if address is not None and not isinstance(address, str):
+        raise InvalidOptionError(f"address must be a Ray cluster address (text) or None, got {clip(address)}")
     if address is not None and backend != "ray":
         raise InvalidOptionError("address is the Ray cluster's: it goes with backend='ray'")
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise InvalidOptionError(
+            f"progress must be True, False or None (a bar when stderr is a terminal), got {clip(progress)}"
+        )
     if isinstance(game, str):
         game = Game(game, **options)
     elif options:
         raise InvalidOptionError("options go with a game name, not with a game object")
     if not isinstance(game, (KnockGame, TableGame)):
-        raise InvalidOptionError(f"game must be a game name or a Game object, got {game!r:.60}")
+        raise InvalidOptionError(f"game must be a game name or a Game object, got {clip(game)}")
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != game.num_players:
-        raise InvalidOptionError(f"{game.name} needs {game.num_players} agents, one per seat, got {agents!r}")
+        raise InvalidOptionError(f"{game.name} needs {game.num_players} agents, one per seat, got {clip(agents)}")
     specs = list(agents)
     names = tuple(s if isinstance(s, str) else repr(s) for s in specs)
     for spec in specs:
@@ -498,7 +518,7 @@ def tournament(
         def save(record: HandRecord, text: str) -> None:
             (folder / f"hand_{record.hand:0{width}d}.json").write_text(text + "\n", encoding="utf-8")
 
-    show = sys.stderr.isatty() if progress is None else progress
+    show = sys.stderr.isatty() if progress is None else bool(progress)
     start = time.perf_counter()
 
     def run(tick: Callable[[int], None]) -> tuple[list[HandRecord], int]:

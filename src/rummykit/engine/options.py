@@ -17,12 +17,13 @@ from __future__ import annotations
 import builtins
 import difflib
 import numbers
+import sys
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit.errors import InvalidOptionError
+from rummykit.errors import InvalidOptionError, clip
 
 __all__ = [
     "InstanceDoc",
@@ -165,16 +166,20 @@ class InstanceDoc:
 
 def _bad(option: Option, value: object, suffix: str = "") -> InvalidOptionError:
     meaning = f" ({option.name}: {option.doc})" if option.doc else ""
-    return InvalidOptionError(f"{option.name} must be {allowed_text(option)}{suffix}; got {value!r:.80}{meaning}")
+    return InvalidOptionError(f"{option.name} must be {allowed_text(option)}{suffix}; got {clip(value)}{meaning}")
 
 
 def coerce(option: Option, value: object) -> object:
-    """``value`` in the option's own terms: exact integer types (numpy) as
-    int, ``"unlimited"`` as -1 for a count with no limit; else unchanged."""
+    """``value`` in the option's own terms: numpy integer, bool and float scalars as
+    int, bool and float, ``"unlimited"`` as -1 for a count with no limit; else unchanged
+    (a numpy array too: :func:`check_value` refuses it)."""
     if option.unlimited and isinstance(value, str) and value.strip().lower() == "unlimited":
         return UNLIMITED
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
         return int(value)
+    np = sys.modules.get("numpy")  # a numpy value means numpy is imported: no import here
+    if np is not None and isinstance(value, (np.bool_, np.floating)):
+        return value.item()
     return value
 
 
@@ -184,8 +189,8 @@ def check_value(option: Option, value: object, suffix: str = "") -> None:
     ``suffix`` is added after the accepted values (e.g. ``" for kaluki"``)."""
     if value is None and (option.nullable or (option.choices is not None and None in option.choices)):
         return
-    if option.choices is not None:
-        if value not in option.choices or type(value) not in {type(c) for c in option.choices}:
+    if option.choices is not None:  # the type first: `in` on a numpy array is elementwise
+        if type(value) not in {type(c) for c in option.choices} or value not in option.choices:
             raise _bad(option, value, suffix)
         return
     if option.type is bool:
@@ -216,7 +221,7 @@ def parse_value(option: Option, text: str) -> Any:
     :class:`InvalidOptionError` naming the option, the accepted values and
     what the option means."""
     if not isinstance(text, str):
-        raise InvalidOptionError(f"{option.name}: expected text to parse, got {text!r:.60}")
+        raise InvalidOptionError(f"{option.name}: expected text to parse, got {clip(text)}")
     raw = text.strip()
     word = raw.lower()
     if word in ("none", "null") and (option.nullable or (option.choices is not None and None in option.choices)):
@@ -258,7 +263,7 @@ def parse_assignment(options: Mapping[str, Option], text: str, game: str = "") -
     name, sep, value = text.partition("=")
     name = name.strip().replace("-", "_")
     if not sep:
-        raise InvalidOptionError(f"expected name=value, got {text!r:.80}")
+        raise InvalidOptionError(f"expected name=value, got {clip(text)}")
     if name not in options:
         raise unknown_name_error("option", name, options, f" for {game}" if game else "")
     return name, parse_value(options[name], value)
@@ -289,4 +294,4 @@ def unknown_name_error(
     if best is not None:
         best = aliases.get(best, best)
     guess = f" (did you mean {best!r}?)" if best is not None else ""
-    return InvalidOptionError(f"unknown {kind} {name!r:.80}{where}{hint}{guess}; valid {kind}s: {', '.join(names)}")
+    return InvalidOptionError(f"unknown {kind} {clip(name, 40)}{where}{hint}{guess}; valid {kind}s: {', '.join(names)}")

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rummykit._random import as_generator
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
 
 if TYPE_CHECKING:
     import numpy as np
@@ -148,9 +148,9 @@ def _build_game(game: KnockGame | str, options: dict[str, Any]) -> KnockGame:
     elif isinstance(game, KnockGame):
         built = KnockGame(game.rules.name, **{**dict(game.rules.given), **options}) if options else game
     else:
-        raise InvalidOptionError(f"game must be a knock game or its name, got {game!r}")
+        raise InvalidOptionError(f"game must be a knock game or its name, got {clip(game)}")
     if not isinstance(built, KnockGame):
-        raise InvalidOptionError(f"Match plays the knock games only, got {built!r} (table games: TableMatch)")
+        raise InvalidOptionError(f"Match plays the knock games only, got {clip(built)} (table games: TableMatch)")
     return built
 
 
@@ -208,7 +208,7 @@ class Match:
         rules = self.rules
         n = rules.num_players
         if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
-            raise InvalidOptionError(f"agents must be a sequence of {n} callables, got {agents!r}")
+            raise InvalidOptionError(f"agents must be a sequence of {n} callables, got {clip(agents)}")
         if len(agents) != n or not all(callable(a) for a in agents):
             raise InvalidOptionError(f"{rules.name} needs {n} agents (callables), one per seat, got {len(agents)}")
         self.agents: tuple[Agent, ...] = tuple(agents)
@@ -217,8 +217,12 @@ class Match:
         self._rng = as_generator(seed)
         if first_dealer is None:
             first_dealer = int(self._rng.integers(n))
-        elif isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < n:
-            raise InvalidOptionError(f"first_dealer must be a seat 0..{n - 1}, got {first_dealer!r}")
+        elif (
+            isinstance(first_dealer, numbers.Integral) and not isinstance(first_dealer, bool) and 0 <= first_dealer < n
+        ):
+            first_dealer = int(first_dealer)
+        else:
+            raise InvalidOptionError(f"first_dealer must be a seat 0..{n - 1} or None, got {clip(first_dealer)}")
         self._n = n
         self._dealer: int = first_dealer
         self._num_hands = rules.num_hands if rules.num_hands is not None else 2 * n
@@ -250,7 +254,7 @@ class Match:
     @staticmethod
     def _check_options(rules: KnockRules, pool: int | None) -> None:
         if rules.game_end not in ("target", "fixed_hands"):
-            raise InvalidOptionError(f"Match supports game_end 'target' or 'fixed_hands', got {rules.game_end!r}")
+            raise InvalidOptionError(f"Match supports game_end 'target' or 'fixed_hands', got {clip(rules.game_end)}")
         if rules.game_end == "target" and rules.target_score < 1:
             raise InvalidOptionError(f"target_score must be at least 1, got {rules.target_score}")
         if rules.scoring_sheet == "hollywood" and (
@@ -264,14 +268,15 @@ class Match:
             raise InvalidOptionError("match_mode='match_points' needs game_end='target' (each game needs a winner)")
         if pool is not None:
             if isinstance(pool, bool) or not isinstance(pool, int) or pool < 0:
-                raise InvalidOptionError(f"pool must be a non-negative int (minor currency units), got {pool!r}")
+                raise InvalidOptionError(f"pool must be a non-negative int (minor currency units), got {clip(pool)}")
             if rules.game_end != "fixed_hands" or rules.scoring_sheet != "single" or rules.match_mode != "off":
                 raise InvalidOptionError(
                     "a ring payout pool needs game_end='fixed_hands' (no Hollywood, no match points)"
                 )
             if rules.ring_winner_min_share != 0.75:
                 raise InvalidOptionError(
-                    f"ring_winner_min_share {rules.ring_winner_min_share!r} is not supported (the payout keeps 0.75)"
+                    f"ring_winner_min_share {clip(rules.ring_winner_min_share)} is not supported "
+                    "(the payout keeps 0.75)"
                 )
 
     # --- views --------------------------------------------------------------
@@ -355,7 +360,9 @@ class Match:
         agents that never end a hand would redeal for ever, so after ``max_hands`` hands in
         this call :class:`IllegalActionError` is raised (the match stays playable).
         """
-        for _ in range(max_hands):
+        if not isinstance(max_hands, numbers.Integral) or isinstance(max_hands, bool) or max_hands < 1:
+            raise InvalidOptionError(f"max_hands must be an int >= 1, got {clip(max_hands)}")
+        for _ in range(int(max_hands)):
             if self._result is not None:
                 return self._result
             self.play_hand()
@@ -395,7 +402,7 @@ class Match:
             if isinstance(choice, numbers.Integral) and not isinstance(choice, (bool, int)):
                 choice = int(choice)
             if not isinstance(choice, (int, str, Action)):
-                raise IllegalActionError(f"seat {seat}: the agent returned {choice!r}, not an action")
+                raise IllegalActionError(f"seat {seat}: the agent returned {clip(choice)}, not an action")
             try:
                 state.play(choice, player=seat)
             except RummykitError as err:

@@ -126,6 +126,7 @@ was made.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, NamedTuple
@@ -137,7 +138,7 @@ from rummykit import _core
 from rummykit._random import Uniforms, as_generator
 from rummykit.analysis import Arrangement
 from rummykit.cards import NUM_CARDS, Card, from_mask
-from rummykit.errors import InvalidOptionError, RummykitError
+from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.actions import (
     BIG_GIN,
     DONE,
@@ -228,16 +229,18 @@ def observation_tensor_size(num_players: int) -> int:
     """The length of the observation tensor for ``num_players`` seats (the
     same, :data:`OBSERVATION_TENSOR_SIZE`, for 2, 3 and 4)."""
     if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= MAX_PLAYERS:
-        raise InvalidOptionError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+        raise InvalidOptionError(f"num_players must be 2, 3 or 4, got {clip(num_players)}")
     return OBSERVATION_TENSOR_SIZE
 
 
 # --- what a seat sees ----------------------------------------------------------
 
 
-def _check_player(state: KnockState, player: int) -> None:
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.n:
-        raise InvalidOptionError(f"player must be a seat 0..{state.n - 1}, got {player!r}")
+def _check_player(state: KnockState, player: object) -> int:
+    """``player`` as an int if it is a seat of ``state`` (a numpy integer too, not a bool)."""
+    if isinstance(player, numbers.Integral) and not isinstance(player, bool) and 0 <= int(player) < state.n:
+        return int(player)
+    raise InvalidOptionError(f"player must be a seat 0..{state.n - 1}, got {clip(player)}")
 
 
 def _knocker(state: KnockState) -> int:
@@ -323,7 +326,7 @@ class KnockObservation:
 
 def observation(state: KnockState, player: int) -> KnockObservation:
     """What seat ``player`` may know now (see the module docstring)."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     n = state.n
     knocker = _knocker(state)
     return KnockObservation(
@@ -373,7 +376,7 @@ def _shown_arrangement(state: KnockState) -> Arrangement | None:
 def observation_tensor(state: KnockState, player: int) -> npt.NDArray[np.float32]:
     """``player``'s observation as a float32 vector of
     :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring)."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     n = state.n
     out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
     if state.phase != END:
@@ -558,7 +561,7 @@ def _replay(state: KnockState) -> _Replay:
             else:
                 player = (s + 1) % n
         elif not MELD <= action < NUM_ACTIONS:
-            raise RummykitError(f"not a knock-game action id: {action!r}")
+            raise RummykitError(f"not a knock-game action id: {clip(action)}")
         steps.append(_Step(s, action, card, restocked))
     return _Replay(
         steps,
@@ -633,7 +636,7 @@ def information_state_string(state: KnockState, player: int) -> str:
     card), the knocker's shown arrangement, then, at the end of the hand,
     every hand and the result.  Two states give the same text exactly when
     ``player`` cannot tell them apart."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     replay = _replay(state)
     lines = [
         f"{_rules_text(state)} seat {player} of {state.n}, dealer {state.dealer}, upcard {state.upcard}",
@@ -674,7 +677,7 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
     cards hidden from it resampled uniformly with ``rng`` (a numpy
     ``Generator``, an int seed or None); see the module docstring.  The new
     state has no undo history."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     gen = as_generator(rng, "rng")
     draw = Uniforms(gen)
     replay = _replay(state)

@@ -22,7 +22,7 @@ from rummykit.analysis import (
     layoff,
 )
 from rummykit.cards import Card, from_mask
-from rummykit.errors import IllegalActionError, InvalidMeldError
+from rummykit.errors import IllegalActionError, InvalidMeldError, clip
 from rummykit.knock.rules import KnockRules
 from rummykit.scoring import HandScore, score_hand
 
@@ -235,9 +235,13 @@ def _explicit_arrangement(rules: KnockRules, hand: int, melds: object) -> Arrang
     aces = rules.aces
     if isinstance(melds, Arrangement):
         melds = melds.melds
-    if isinstance(melds, (str, int)) or not hasattr(melds, "__iter__"):
-        raise InvalidMeldError(f"knocker melds must be a list of melds, got {melds!r}")
-    shown = [as_meld(m, aces=aces) for m in melds]
+    try:  # a 0-d numpy array has __iter__ but iterating it raises TypeError
+        if isinstance(melds, (str, bytes, int)):
+            raise TypeError
+        items = list(melds)  # type: ignore[call-overload]
+    except TypeError:
+        raise InvalidMeldError(f"knocker melds must be a list of melds, got {clip(melds)}") from None
+    shown = [as_meld(m, aces=aces) for m in items]
     used = 0
     for m in shown:
         if m.mask & used:

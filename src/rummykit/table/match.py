@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit._random import as_generator
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
 from rummykit.table.actions import TableAction
 from rummykit.table.game import TableGame
 from rummykit.table.rules import TableRules
@@ -86,7 +86,7 @@ class TableMatch:
         elif isinstance(game, TableGame):
             self.game = TableGame(game.rules.name, **{**dict(game.rules.given), **options}) if options else game
         else:
-            raise InvalidOptionError(f"game must be a table game or its name, got {game!r}")
+            raise InvalidOptionError(f"game must be a table game or its name, got {clip(game)}")
         rules = self.game.rules
         n = rules.num_players
         if (
@@ -100,8 +100,12 @@ class TableMatch:
         self._rng = as_generator(seed)
         if first_dealer is None:
             first_dealer = int(self._rng.integers(n))
-        elif isinstance(first_dealer, bool) or not isinstance(first_dealer, int) or not 0 <= first_dealer < n:
-            raise InvalidOptionError(f"first_dealer must be a seat 0..{n - 1}, got {first_dealer!r}")
+        elif (
+            isinstance(first_dealer, numbers.Integral) and not isinstance(first_dealer, bool) and 0 <= first_dealer < n
+        ):
+            first_dealer = int(first_dealer)
+        else:
+            raise InvalidOptionError(f"first_dealer must be a seat 0..{n - 1} or None, got {clip(first_dealer)}")
         self.dealer = first_dealer
         self.active: list[int] = list(range(n))
         self.scores = [0] * n
@@ -123,7 +127,9 @@ class TableMatch:
 
     def play(self, max_hands: int = 10_000) -> TableMatchResult:
         """Play hands until the game is over; IllegalActionError after ``max_hands`` hands."""
-        for _ in range(max_hands):
+        if not isinstance(max_hands, numbers.Integral) or isinstance(max_hands, bool) or max_hands < 1:
+            raise InvalidOptionError(f"max_hands must be an int >= 1, got {clip(max_hands)}")
+        for _ in range(int(max_hands)):
             if self.result is not None:
                 return self.result
             self.play_hand()
@@ -160,7 +166,7 @@ class TableMatch:
             if isinstance(choice, numbers.Integral) and not isinstance(choice, (bool, int)):
                 choice = int(choice)
             if not isinstance(choice, (int, str, TableAction)):
-                raise IllegalActionError(f"seat {seats[seat]}: the agent returned {choice!r}, not an action")
+                raise IllegalActionError(f"seat {seats[seat]}: the agent returned {clip(choice)}, not an action")
             try:
                 state.play(choice, player=seat)
             except RummykitError as err:

@@ -139,6 +139,7 @@ seed would make).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -147,7 +148,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit._random import Uniforms, as_generator
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
 from rummykit.table.actions import DRAW, MELD_RUN, TAKE, id_pattern
 from rummykit.table.cards import FIRST_JOKER, JOKER, card_type, type_counts, type_text, types_of
 from rummykit.table.melds import SET
@@ -228,13 +229,15 @@ def observation_tensor_size(num_players: int) -> int:
     """The length of the observation tensor for ``num_players`` seats (the
     same, :data:`OBSERVATION_TENSOR_SIZE`, for 2 to 6)."""
     if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= MAX_PLAYERS:
-        raise InvalidOptionError(f"num_players must be 2..{MAX_PLAYERS}, got {num_players!r}")
+        raise InvalidOptionError(f"num_players must be 2..{MAX_PLAYERS}, got {clip(num_players)}")
     return OBSERVATION_TENSOR_SIZE
 
 
-def _check_player(state: TableState, player: int) -> None:
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.n:
-        raise InvalidOptionError(f"player must be a seat 0..{state.n - 1}, got {player!r}")
+def _check_player(state: TableState, player: object) -> int:
+    """``player`` as an int if it is a seat of ``state`` (a numpy integer too, not a bool)."""
+    if isinstance(player, numbers.Integral) and not isinstance(player, bool) and 0 <= int(player) < state.n:
+        return int(player)
+    raise InvalidOptionError(f"player must be a seat 0..{state.n - 1}, got {clip(player)}")
 
 
 # --- the history, step by step ------------------------------------------------
@@ -460,7 +463,7 @@ def _seen(state: TableState, player: int, known: list[list[int]], seat: int) -> 
 
 def observation(state: TableState, player: int) -> TableObservation:
     """What seat ``player`` may know now (see the module docstring)."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     n = state.n
     known = _known(state, _walk(state))
     over = state.phase == _END
@@ -507,7 +510,7 @@ def _put_counts(
 def observation_tensor(state: TableState, player: int) -> npt.NDArray[np.float32]:
     """``player``'s observation as a float32 vector of
     :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring)."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     n, rules = state.n, state.rules
     known = _known(state, _walk(state))
     over = state.phase == _END
@@ -599,7 +602,7 @@ def information_state_string(state: TableState, player: int) -> str:
     naming the card, then, at the end of the hand, every hand and the
     result.  Two states give the same text exactly when ``player`` cannot
     tell them apart."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     size, n = state.rules.hand_size, state.n
     lines = [
         f"{_rules_text(state)} seat {player} of {n}, dealer {state.dealer}, "
@@ -837,7 +840,7 @@ def determinize(state: TableState, player: int, rng: object = None) -> TableStat
     """A full state that seat ``player`` cannot tell from ``state``, the
     cards hidden from it resampled with ``rng`` (a numpy ``Generator``, an
     int seed or None); see the module docstring."""
-    _check_player(state, player)
+    player = _check_player(state, player)
     gen = as_generator(rng, "rng")
     draw = Uniforms(gen)
     steps = _walk(state)

@@ -358,11 +358,12 @@ def table_rules(game: str = "rummy", **options: Any) -> TableRules:
             hint = f" (a {other} option)" if name in OPTIONS[other] else ""
             raise unknown_name_error("option", name, accepted, f" for {key}", hint)
     values: dict[str, Any] = {**BASE_GAMES[base], **preset}
-    values.update({k: coerce(accepted[k], v) for k, v in options.items()})
+    given = {k: coerce(accepted[k], v) for k, v in options.items()}
+    values.update(given)
     for name, value in values.items():
         if name != "game":
             check_value(accepted[name], value, f" for {kind}" if name == "num_players" else "")
-    return TableRules(name=key, given=tuple(sorted(options.items())), **values)
+    return TableRules(name=key, given=tuple(sorted(given.items())), **values)
 
 
 def canonical_names() -> list[str]:
