@@ -204,4 +204,4 @@ def test_ex_k11_restock_keeps_the_top_discard() -> None:
     state = position(game, ["2C 5D", "KC QC"], discards="4H 9C KD 2S", phase="draw", opened=ALL)
     state.stock = ()
     state.play("draw")
-    assert [state.top_discard] == ["2S"] and len(state.discards) == 1 and len(state.stock) == 2
+    assert [str(state.top_discard)] == ["2S"] and len(state.discards) == 1 and len(state.stock) == 2

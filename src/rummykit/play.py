@@ -602,7 +602,7 @@ def _replay_hand(final: KnockState | TableState, console: Any, read: Callable[[s
             console.print(summary if summary is not None else "(the record ends before the end of the hand)")
             return True
         action = actions[step]
-        text_of = state.action_text(action) if isinstance(state, TableState) else str(Action(action))
+        text_of = state.action_text(action)
         console.print(f"next: seat {state.current_player} {cards_in_text(text_of)}")
         key = read("replay (Enter/b/q)> ").strip().lower() if read is not None else ""
         if key == "q":

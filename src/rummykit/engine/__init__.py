@@ -1,5 +1,6 @@
 """Generic engine machinery shared by every game family (no game family is
-imported here): option declarations, their validation and parsing."""
+imported here): option declarations, their validation and parsing, and the
+:class:`GameState` protocol every hand satisfies."""
 
 from rummykit.engine.options import (
     NO_DEFAULT,
@@ -14,9 +15,11 @@ from rummykit.engine.options import (
     suggest,
     unknown_name_error,
 )
+from rummykit.engine.protocol import GameState
 
 __all__ = [
     "NO_DEFAULT",
+    "GameState",
     "UNLIMITED",
     "Option",
     "allowed_text",

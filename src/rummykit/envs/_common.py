@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError
 from rummykit.games import Game
 from rummykit.knock.actions import NUM_ACTIONS as KNOCK_ACTIONS
-from rummykit.knock.actions import Action
 
 __all__ = [
     "DENSE_ACTIONS",
@@ -108,11 +108,9 @@ class ActionIndex:
         return state.legal_actions().index(action_id) if self.dense else action_id
 
 
-def action_text(state: Any, action_id: int) -> str:
+def action_text(state: GameState, action_id: int) -> str:
     """An engine action id as text, in ``state`` (table games name meld slots by the table)."""
-    if hasattr(state, "action_text"):
-        return str(state.action_text(action_id))
-    return str(Action(action_id))
+    return state.action_text(action_id)
 
 
 def render_text(state: Any) -> str:

@@ -625,3 +625,14 @@ class KnockState:
         self.shown_melds = tuple(m.mask for m in shown.melds)
         self.history.append(action_id)
         self._legal = None
+
+    # --- action text (the same verbs as TableState) ---------------------------
+
+    def action_text(self, action_id: int) -> str:
+        """An action id as text (``parse_action`` reads it back): ``"discard 7H"``."""
+        return str(Action.from_id(action_id))
+
+    def parse_action(self, text: str) -> int:
+        """The id of action text (:func:`rummykit.knock.actions.parse_action`);
+        IllegalActionError if it does not parse.  Legality is not checked."""
+        return parse_action(text).id

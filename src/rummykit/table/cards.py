@@ -17,6 +17,12 @@ A hand is an int mask over physical ids.  Card text is the text of
 :mod:`rummykit.cards` plus ``Jk`` for a joker; in a meld ``Jk=AS`` names the
 card a joker stands for.
 
+As values (``state.hand(seat)``, ``state.top_discard``) a type is a
+:class:`~rummykit.cards.Card` (an int, its type: the two copies of a card
+are equal) and a joker the :data:`JOKER_CARD`, the one :class:`Joker`: a
+``Card`` subclass, the int 52, text ``Jk``, with no rank, suit or mask
+(those raise; a joker is in no 52-card mask, so ``to_mask`` refuses it).
+
 >>> parse_types("QS KS Jk")
 [50, 51, 52]
 >>> type_text(52), type_text(0)
@@ -37,12 +43,15 @@ from rummykit.errors import InvalidCardError, clip
 __all__ = [
     "FIRST_JOKER",
     "JOKER",
+    "JOKER_CARD",
+    "Joker",
     "TYPE_MASK",
     "card_type",
     "joker_count",
     "parse_types",
     "physical_copy",
     "present_types",
+    "type_card",
     "type_counts",
     "type_text",
     "types_in",
@@ -53,6 +62,55 @@ JOKER = 52
 FIRST_JOKER = 104
 TYPE_MASK = (1 << 52) - 1
 _SEPARATORS = re.compile(r"[\s,]+")
+
+
+class Joker(Card):
+    """The joker of Kaluki as a card value: the int 52 (its type), text ``Jk``.
+    There is one, :data:`JOKER_CARD` (``Joker()`` returns it)."""
+
+    __slots__ = ()
+
+    def __new__(cls, card: int | str = JOKER) -> Joker:
+        if card != JOKER and not (isinstance(card, str) and parse_type(card) == JOKER):
+            raise InvalidCardError(f"a joker is the type {JOKER} or 'Jk', got {clip(card)}")
+        return JOKER_CARD
+
+    def _none(self, what: str) -> InvalidCardError:
+        return InvalidCardError(f"a joker has no {what}")
+
+    @property
+    def rank(self) -> int:
+        raise self._none("rank")
+
+    @property
+    def suit(self) -> int:
+        raise self._none("suit")
+
+    @property
+    def mask(self) -> int:
+        raise self._none("bit in a 52-card mask")
+
+    @property
+    def symbol(self) -> str:
+        return "Jk"
+
+    def __str__(self) -> str:
+        return "Jk"
+
+    def __repr__(self) -> str:
+        return "Joker()"
+
+    def __reduce__(self) -> tuple[type[Joker], tuple[()]]:
+        return (Joker, ())
+
+
+#: the joker (``Joker()``)
+JOKER_CARD: Joker = int.__new__(Joker, JOKER)
+
+
+def type_card(t: int) -> Card:
+    """A type (0..51, or JOKER) as a card value: its :class:`Card`, or :data:`JOKER_CARD`."""
+    return JOKER_CARD if t == JOKER else Card(t)
 
 
 def card_type(physical: int) -> int:

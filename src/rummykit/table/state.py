@@ -51,9 +51,10 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from rummykit._core import TABLE_RULE_FIELDS, TableCore, TableSpec
+from rummykit.cards import Card
 from rummykit.errors import IllegalActionError, check_seat
 from rummykit.table.actions import TableAction, parse_table_action
-from rummykit.table.cards import card_type, type_text, types_of
+from rummykit.table.cards import card_type, type_card, type_text, types_of
 from rummykit.table.melds import SET, Geometry, TableMeld
 from rummykit.table.rules import TableRules
 from rummykit.table.scoring import TableResult, score_hand
@@ -190,21 +191,24 @@ class TableState(TableCore):
         result = self.result
         return list(result.returns) if result is not None else [0] * self.n
 
-    def hand(self, seat: int) -> list[int]:
-        """The types of the cards seat holds (see rummykit.table.cards)."""
-        return types_of(self.hands[check_seat(seat, self.n)])
+    def hand(self, seat: int) -> list[Card]:
+        """The cards seat holds, sorted: :class:`~rummykit.cards.Card` values (ints, the
+        card types: the two copies of a card are equal) and, in Kaluki, the joker
+        :data:`~rummykit.table.cards.JOKER_CARD` (a ``Card`` subclass, 52, ``Jk``)."""
+        return [type_card(t) for t in types_of(self.hands[check_seat(seat, self.n)])]
 
     def hand_text(self, seat: int) -> str:
-        return " ".join(type_text(t) for t in self.hand(seat))
+        return " ".join(type_text(t) for t in types_of(self.hands[check_seat(seat, self.n)]))
 
     def table_text(self) -> list[str]:
         """The table melds as text, in slot order (``lay off .. on N`` is slot N)."""
         return [m.text(self.geo) for m in self.table]
 
     @property
-    def top_discard(self) -> str | None:
+    def top_discard(self) -> Card | None:
+        """The top card of the discard pile (a Card, or the joker), None if the pile is empty."""
         discards = self.discards
-        return type_text(card_type(discards[-1])) if discards else None
+        return type_card(card_type(discards[-1])) if discards else None
 
     def is_opened(self, seat: int) -> bool:
         return bool(self.opened >> check_seat(seat, self.n) & 1)
