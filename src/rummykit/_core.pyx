@@ -323,7 +323,7 @@ def multi_penalty_batch(counts, bint ace_low_runs, int joker_penalty):
     check(st)
     return out
 
-# ---- playouts (csrc/src/playout.c) ------------------------------------------
+# ---- playouts (csrc/src/knock_engine.c, knock_score.c, policy.c, playouts.c) ------------------------------------------
 
 OUTCOME_DEAD = RK_OUTCOME_DEAD
 OUTCOME_GIN = RK_OUTCOME_GIN
@@ -537,7 +537,7 @@ def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
     if not spec.has_hidden:
         raise RummykitError("no hidden cards")
     rk_rng_seed(&rng, seed, index)
-    # the same steps as determinize() in playout.c
+    # the same steps as determinize() in playouts.c
     for i in range(spec.hidden.n_slots):
         cards[i] = spec.hidden.cards[i]
     for g in range(spec.hidden.n_groups):

@@ -1,0 +1,155 @@
+/*
+ * rummykit knock games (Gin, Oklahoma Gin, Oklahoma Rummy): the hand state
+ * machine of rummykit.knock.state.KnockState (docs/rules.md, Decision
+ * points) with automatic showdown, and the scoring of a knock: the
+ * knocker's arrangement (docs/rules.md, D26), optimal lay-offs, undercuts,
+ * the spade multiplier, big gin and the stock-floor rules.  The same deck,
+ * options and actions reach the same end and the same points in both
+ * engines.
+ *
+ * RESTOCKS (stock_end_rule reshuffle, docs/rules.md, Restocking reshuffle_keep_top): the
+ * discard pile but its top card is shuffled with rk_restock_shuffle(hand's
+ * shuffle seed, restock index, pile) and becomes the stock, the pile's
+ * bottom card first (so the last card of the shuffled array is the new top
+ * of the stock).  The Python engine calls the same function.
+ */
+#include "rummykit/rummykit.h" /* the core; it includes this header in turn, after its own declarations */
+
+#ifndef RUMMYKIT_KNOCK_H
+#define RUMMYKIT_KNOCK_H
+
+#include "rummykit/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RK_MAX_PLAYERS 4
+
+/* Phases: the values of rummykit.knock.state.Phase. */
+typedef enum rk_phase {
+    RK_PHASE_OFFER_NONDEALER = 0,
+    RK_PHASE_OFFER_DEALER = 1,
+    RK_PHASE_FORCED_STOCK_DRAW = 2,
+    RK_PHASE_DRAW = 3,
+    RK_PHASE_DISCARD = 4,     /* discard or knock */
+    RK_PHASE_LAST_CHANCE = 5, /* dead_at_2_last_chance: take the discard to knock, or pass */
+    RK_PHASE_KNOCK_ONLY = 6,  /* after taking the last-chance discard */
+    RK_PHASE_SHOWDOWN = 7,    /* manual showdown: not played by rk_playout */
+    RK_PHASE_END = 8
+} rk_phase;
+
+/* Action ids: those of rummykit.knock.actions (discard = card id). */
+#define RK_ACTION_KNOCK 52 /* + card id */
+#define RK_ACTION_DRAW_STOCK 104
+#define RK_ACTION_TAKE 105
+#define RK_ACTION_PASS 106
+#define RK_ACTION_BIG_GIN 107
+#define RK_MAX_LEGAL 108 /* more than any phase's legal actions */
+
+typedef enum rk_stock_end {
+    RK_STOCK_DEAD_AT_2 = 0,
+    RK_STOCK_DEAD_AT_2_LAST_CHANCE = 1,
+    RK_STOCK_DEAD_ON_DRAW = 2,
+    RK_STOCK_RESHUFFLE = 3
+} rk_stock_end;
+
+typedef enum rk_base_game {
+    RK_GAME_GIN = 0,
+    RK_GAME_OKLAHOMA_GIN = 1,
+    RK_GAME_OKLAHOMA_RUMMY = 2
+} rk_base_game;
+
+/* The options of docs/rules.md, Dealing and turn options, Knock options, Knock scoring options that change play or a hand's points
+ * (names as in rummykit.knock.rules.KnockRules; flags are 0 or 1). */
+typedef struct rk_playout_rules {
+    int num_players;               /* 2, 3 or 4 */
+    int upcard_offer;              /* first_turn_procedure == "upcard_offer" (used by rk_position_deal) */
+    int forbid_taken_discard;      /* forbid_discarding_taken_card */
+    int refused_upcard_set_aside;  /* refused_upcard_set_aside */
+    rk_stock_end stock_end;        /* stock_end_rule */
+    int max_restocks;              /* -1: unlimited */
+    int max_turns;                 /* -1: no cap */
+    int limit_from_upcard;         /* knock_limit_mode == "upcard" */
+    int knock_limit;               /* knock_limit (fixed mode) */
+    int knock_compare_lt;          /* knock_compare == "lt" */
+    int ace_upcard_gin_only;       /* ace_upcard_gin_only */
+    int spade_multiplier;          /* 1, 2 or 3 */
+    int allow_layoff_on_knock;     /* allow_layoff_on_knock */
+    int layoff_onto_prior_layoffs; /* layoff_onto_prior_layoffs */
+    int best_score_arrangement;    /* knocker_arrangement == "best_score" */
+    int classic_two_player;        /* scoring_model == "classic_two_player" */
+    int undercut_on_tie;           /* undercut_on_tie */
+    /* the docs/rules.md "Multi-player scoring models" hand-scoring parameters */
+    int knock_bonus, undercut_bonus, gin_bonus;
+    int big_gin_bonus; /* -1: big gin is off */
+    int collect_differences, losers_charged;
+    int gin_loser_multiplier, gin_loser_extra, undercut_knocker_extra;
+} rk_playout_rules;
+
+/* A hand in progress (the fields of KnockState that play needs). */
+typedef struct rk_position {
+    rk_mask hands[RK_MAX_PLAYERS];
+    uint8_t stock[RK_NUM_CARDS];    /* stock[n_stock - 1] is the top */
+    uint8_t discards[RK_NUM_CARDS]; /* discards[n_discards - 1] is the top */
+    int n_stock, n_discards;
+    int dealer, player;
+    rk_phase phase;
+    int upcard;   /* the hand's original upcard: knock limit, gin-only rule, multiplier */
+    int taken;    /* card taken from the discard pile this turn, or -1 */
+    int restocks; /* restocks so far */
+    int turns;    /* completed turns */
+    uint64_t shuffle_seed; /* seeds the restocks */
+} rk_position;
+
+/* Outcome codes (rummykit.playouts.GIN, ...). */
+#define RK_OUTCOME_DEAD 0
+#define RK_OUTCOME_GIN 1
+#define RK_OUTCOME_BIG_GIN 2
+#define RK_OUTCOME_KNOCK 3
+#define RK_OUTCOME_UNDERCUT 4
+
+typedef struct rk_playout_result {
+    int outcome;                     /* RK_OUTCOME_* */
+    int knocker, winner;             /* seats, -1 for a dead hand */
+    int points[RK_MAX_PLAYERS];      /* per seat, after the multiplier (0 for a dead hand) */
+    int deadwood[RK_MAX_PLAYERS];    /* per seat, final (after lay-offs); 0 for a dead hand */
+    int multiplier;
+    int actions;                     /* actions played */
+} rk_playout_result;
+
+/* The options of a base game with its defaults (KnockRules' BASE_GAMES). */
+rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num_players);
+/* Deal a fresh hand from a deck (52 distinct card ids, top first) exactly as
+ * KnockState does: one card at a time from the dealer's left, then the
+ * upcard, the rest is the stock. */
+rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
+                           uint64_t shuffle_seed, rk_position *pos);
+/* RK_OK if pos is a playable position under rules pr: pr within what
+ * KnockRules can express (flags 0 or 1, integer options 0..1000000,
+ * spade_multiplier 1..3), cards disjoint and in the deck, no hand over its
+ * deal size + 1, the phase before the end (not the manual showdown), a
+ * top discard in the offer and last-chance phases, seats in range, turns
+ * and restocks 0..2^30.  Every function below that takes a position checks
+ * it first (RK_ERR_ARG, RK_ERR_BAD_MASK or RK_ERR_OVERLAP otherwise). */
+rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos);
+/* The legal actions now, sorted (as KnockState.legal_actions); returns their
+ * number (0 at the end) or a negative status. */
+int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                     int actions[RK_MAX_LEGAL]);
+/* Apply a legal action; when it ends the hand, *out (if not NULL) receives
+ * the result and pos->phase becomes RK_PHASE_END.  An action that is not
+ * legal now gives RK_ERR_ARG and leaves pos as it was. */
+rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+                          int action, rk_playout_result *out);
+/* Score a knock (auto showdown): hands in knock order (the knocker's final
+ * cards first, then the defenders in turn order), upcard as in the
+ * position; results in knock order. */
+rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
+                         int upcard, int big_gin, rk_playout_result *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RUMMYKIT_KNOCK_H */

@@ -1,0 +1,66 @@
+/*
+ * rummykit playouts: a knock hand played from a position to its end with a
+ * built-in policy for every seat, scored with the full rules (rk_score_knock),
+ * and batches of them from determinizations of a position.
+ */
+#include "rummykit/knock.h"
+
+#ifndef RUMMYKIT_POLICY_H
+#define RUMMYKIT_POLICY_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1 } rk_policy_kind;
+
+/* RK_POLICY_RANDOM: a uniform legal action (needs an rng).
+ * RK_POLICY_GREEDY (rummykit.agents.GreedyAgent), with H the hand to move:
+ *  - offer and draw: take the top discard t iff min over c in H of the
+ *    least deadwood of H + t - c is below the least deadwood of H; else
+ *    pass (offer) or draw from the stock; a forced stock draw draws;
+ *  - last chance: take iff taking is legal;
+ *  - discard and knock-only: big gin if legal; else the card c (not the
+ *    forbidden taken card) with the least deadwood of H - c, ties to the
+ *    highest card value then the highest card id (rk_best_discard); knock
+ *    with it if that knock is legal and (max_knock_deadwood < 0 or its
+ *    deadwood <= max_knock_deadwood), else discard it; knock-only knocks. */
+typedef struct rk_policy {
+    rk_policy_kind kind;
+    int max_knock_deadwood; /* greedy: -1 knocks as soon as allowed, 0 gin only */
+} rk_policy;
+
+/* The hidden part of a position for determinization: slot k receives one
+ * card of its group; the cards of each group (slots group_end[g-1] ..
+ * group_end[g] - 1, from 0) are shuffled among the group's slots.  dest[k]
+ * is a seat, or RK_DEST_STOCK for the stock (stock slots are pushed in slot
+ * order after the stock cards already in the position). */
+#define RK_DEST_STOCK 255
+typedef struct rk_hidden {
+    int n_slots, n_groups;
+    uint8_t cards[RK_NUM_CARDS];
+    uint8_t dest[RK_NUM_CARDS];
+    uint8_t group_end[RK_NUM_CARDS];
+} rk_hidden;
+
+/* The policy's action now (an rng is needed for RK_POLICY_RANDOM). */
+int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                     rk_policy policy, rk_rng *rng);
+/* Play pos to the end of the hand with the policy for every seat and score
+ * it.  pos is left at the end. */
+rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+                     rk_policy policy, rk_rng *rng, rk_playout_result *out);
+/* Playouts first .. first + n - 1 from determinizations of known + hidden
+ * (hidden NULL: no resampling): playout i seeds an rk_rng with (seed, i),
+ * deals the hidden cards, draws a fresh restock seed when hidden is given,
+ * and plays.  points[i * num_players + seat], outcomes[i].  Results depend
+ * on (seed, i) only, so any split over threads gives the same arrays. */
+rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
+                      const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
+                      size_t n, int32_t *points, uint8_t *outcomes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RUMMYKIT_POLICY_H */

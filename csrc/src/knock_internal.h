@@ -1,0 +1,41 @@
+/* Internal helpers shared by the knock games' translation units
+ * (knock_engine.c, knock_score.c, policy.c, playouts.c; not installed). */
+#ifndef RK_KNOCK_INTERNAL_H
+#define RK_KNOCK_INTERNAL_H
+
+#include "internal.h"
+
+/* Bounds on the integer options (rummykit.knock.rules.MAX_POINTS): the
+ * scores then stay far inside an int. */
+#define RK__MAX_OPTION 1000000
+#define RK__MAX_COUNTER (1 << 30) /* turns and restocks: room to count on without overflow */
+
+static inline int rk__in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
+
+static inline int rk__hand_size(const rk_playout_rules *pr) { return pr->num_players == 2 ? 10 : 7; }
+
+/* RK_OK if pr is within what KnockRules can express. */
+rk_status rk__knock_rules_check(const rk_playout_rules *pr);
+
+/* The hand's knock limit, from the rules and the upcard. */
+typedef struct rk__limits {
+    int limit, gin_only, multiplier, knock_max; /* knock_max: most deadwood a knock may leave */
+} rk__limits;
+
+rk__limits rk__limits_of(const rk_playout_rules *pr, int upcard);
+
+/* Whether the player to move in RK_PHASE_LAST_CHANCE may take the discard and knock. */
+int rk__last_chance_knock_exists(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                                 const rk__limits *l);
+
+/* rk_legal_actions and rk_apply_action on a checked position (the action legal). */
+int rk__legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+                      int actions[RK_MAX_LEGAL]);
+rk_status rk__apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, int action,
+                           rk_playout_result *out);
+
+/* rk_playout on a checked position. */
+rk_status rk__playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, rk_policy policy,
+                      rk_rng *rng, rk_playout_result *out);
+
+#endif

@@ -1,0 +1,223 @@
+/* Scoring a knock with automatic showdown: the knocker's arrangement
+ * (docs/rules.md, D26), the defenders' lay-offs and the "Multi-player
+ * scoring models" points (showdown.resolve_knock, scoring.score_hand). */
+#include "knock_internal.h"
+
+#include <string.h>
+
+/* ---- scoring -------------------------------------------------------- */
+
+/* showdown._outcome and scoring.score_hand, knock order; fills outcome,
+ * winner (knock order), points. */
+static void score(const rk_playout_rules *pr, int n, const int *dw, int big_gin, int multiplier,
+                  rk_playout_result *out) {
+    int k = dw[0], winner = 0, outcome, bonus;
+    if (k == 0) {
+        outcome = big_gin ? RK_OUTCOME_BIG_GIN : RK_OUTCOME_GIN;
+        bonus = big_gin ? pr->big_gin_bonus : pr->gin_bonus;
+    } else {
+        int m = dw[1];
+        winner = 1;
+        for (int i = 2; i < n; i++)
+            if (dw[i] < m) m = dw[i], winner = i;
+        if (m < k || (m == k && pr->undercut_on_tie)) {
+            outcome = RK_OUTCOME_UNDERCUT;
+            bonus = pr->undercut_bonus;
+        } else {
+            outcome = RK_OUTCOME_KNOCK;
+            bonus = pr->knock_bonus;
+            winner = 0;
+        }
+    }
+    int w = dw[winner], gin = k == 0, collected = 0;
+    for (int i = 0; i < n; i++)
+        if (i != winner) collected += dw[i] - w;
+    for (int i = 0; i < n; i++) out->points[i] = 0;
+    out->points[winner] = (bonus + (pr->collect_differences ? collected : 0)) * multiplier;
+    if (pr->losers_charged) {
+        for (int i = 0; i < n; i++) {
+            if (i == winner) continue;
+            int charge = gin ? pr->gin_loser_multiplier * dw[i] + pr->gin_loser_extra : dw[i] - w;
+            if (outcome == RK_OUTCOME_UNDERCUT && i == 0) charge += pr->undercut_knocker_extra;
+            out->points[i] = -charge * multiplier;
+        }
+    }
+    out->outcome = outcome;
+    out->winner = winner;
+}
+
+/* showdown._defender_replies: final deadwood per player, knock order. */
+static void replies(const rk_rules *rules, const rk_playout_rules *pr, int n, const rk_mask *hands,
+                    const rk_arrangement *shown, int *dw) {
+    rk_mask table[RK_MAX_MELDS];
+    int n_table = shown->n_melds;
+    int can_lay_off = shown->deadwood > 0 && pr->allow_layoff_on_knock && n_table > 0;
+    memcpy(table, shown->melds, sizeof(rk_mask) * (size_t)n_table);
+    dw[0] = shown->deadwood;
+    for (int i = 1; i < n; i++) {
+        if (!can_lay_off) {
+            dw[i] = rk__deadwood_unchecked(rules, hands[i]);
+            continue;
+        }
+        rk_layoff_result lr;
+        dw[i] = rk__best_layoff(rules, table, (size_t)n_table, hands[i], &lr);
+        if (pr->layoff_onto_prior_layoffs)
+            for (int j = 0; j < n_table; j++) table[j] |= lr.laid_off[j];
+    }
+}
+
+static int compare_melds(rk_mask a, rk_mask b) {
+    while (a && b) {
+        int x = rk__ctz(a), y = rk__ctz(b);
+        if (x != y) return x < y ? -1 : 1;
+        a &= a - 1;
+        b &= b - 1;
+    }
+    return a ? 1 : b ? -1 : 0;
+}
+
+/* Python's list order on [[sorted card ids of each meld] ...]. */
+static int compare_arrangements(const rk_arrangement *a, const rk_arrangement *b) {
+    for (int i = 0; i < a->n_melds && i < b->n_melds; i++) {
+        int c = compare_melds(a->melds[i], b->melds[i]);
+        if (c) return c;
+    }
+    return (a->n_melds > b->n_melds) - (a->n_melds < b->n_melds);
+}
+
+typedef struct arrangement_search {
+    const rk_rules *rules;
+    const rk_playout_rules *pr;
+    int n, multiplier;
+    const rk_mask *hands;
+    int found, best_points;
+    rk_arrangement best;
+} arrangement_search;
+
+/* showdown._choose_arrangement, general case: the best knocker score against
+ * the defenders' replies, then the smaller deadwood, then the canonical order. */
+static int consider_arrangement(void *user, const rk_arrangement *a) {
+    arrangement_search *s = (arrangement_search *)user;
+    int dw[RK_MAX_PLAYERS];
+    rk_playout_result r;
+    replies(s->rules, s->pr, s->n, s->hands, a, dw);
+    score(s->pr, s->n, dw, 0, s->multiplier, &r);
+    int p = r.points[0];
+    if (!s->found || p > s->best_points ||
+        (p == s->best_points && (a->deadwood < s->best.deadwood ||
+                                 (a->deadwood == s->best.deadwood && compare_arrangements(a, &s->best) < 0)))) {
+        s->found = 1;
+        s->best_points = p;
+        s->best = *a;
+    }
+    return 0;
+}
+
+typedef struct margin_search {
+    const rk_rules *rules;
+    rk_mask defender;
+    int plain, best;
+} margin_search;
+
+static int consider_margin(void *user, const rk_arrangement *a) {
+    margin_search *m = (margin_search *)user;
+    rk_layoff_result lr;
+    int d = a->n_melds ? rk__best_layoff(m->rules, a->melds, (size_t)a->n_melds, m->defender, &lr) : m->plain;
+    if (d > m->best) m->best = d;
+    return m->best >= m->plain;
+}
+
+/* Whether the defender might lay a card off on some meld of some
+ * arrangement of the knocker's cards: it holds the 4th card of a rank the
+ * knocker holds three of, or a card next to (same suit, rank +-1, K-A
+ * wrapping) a knocker card that lies in a run.  When no defender can, every
+ * arrangement meets the plain deadwoods, and the least-deadwood one scores
+ * best for the knocker (its points never grow with its deadwood): the
+ * search over arrangements can be skipped. */
+static int layoff_possible(const rk_rules *rules, rk_mask knocker, rk_mask defender) {
+    rk_lanes k = rk__split(knocker), d = rk__split(defender);
+    unsigned three = rk__three_of_a_rank(k);
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        unsigned rc = rules->run_capable[k.s[s]];
+        unsigned near = ((rc << 1) | (rc >> 1) | ((rc & 1u) << 12) | ((rc >> 12) & 1u)) & RK_SUIT_BITS;
+        if (d.s[s] & (three | near)) return 1;
+    }
+    return 0;
+}
+
+rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
+                         int upcard, int big_gin, rk_playout_result *out) {
+    if (!rules || rk__knock_rules_check(pr) != RK_OK || !hands || !out || upcard < 0 || upcard >= RK_NUM_CARDS)
+        return RK_ERR_ARG;
+    int n = pr->num_players;
+    rk_mask seen = 0; /* the upcard may be in a hand: it only sets the limit */
+    for (int i = 0; i < n; i++) {
+        if (hands[i] & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+        if (rk__popcount(hands[i]) > rk__hand_size(pr) + 1) return RK_ERR_ARG;
+        if (hands[i] & seen) return RK_ERR_OVERLAP;
+        seen |= hands[i];
+    }
+    rk__limits l = rk__limits_of(pr, upcard);
+    int least = rk__deadwood_unchecked(rules, hands[0]);
+    /* showdown._within */
+    if (least > 0 && (l.gin_only || least > l.limit - (pr->knock_compare_lt ? 1 : 0)))
+        return RK_ERR_NO_KNOCK;
+    if (big_gin && least > 0) return RK_ERR_NO_KNOCK;
+    int dw[RK_MAX_PLAYERS];
+    memset(out, 0, sizeof *out);
+    if (least == 0) {
+        dw[0] = 0;
+        for (int i = 1; i < n; i++) dw[i] = rk__deadwood_unchecked(rules, hands[i]);
+    } else {
+        int any = 0;
+        for (int i = 1; i < n && pr->allow_layoff_on_knock && !any; i++)
+            any = layoff_possible(rules, hands[0], hands[i]);
+        if (!any) {
+            dw[0] = least;
+            for (int i = 1; i < n; i++) dw[i] = rk__deadwood_unchecked(rules, hands[i]);
+            goto scored;
+        }
+        int bound = pr->best_score_arrangement ? l.limit - (pr->knock_compare_lt ? 1 : 0) : least;
+        if (n == 2 && pr->classic_two_player && bound == least) {
+            /* rk_choose_knock's margin among least-deadwood arrangements is the defender's
+             * largest final deadwood; the plain deadwood is the most it can be, so the
+             * search stops there (the points depend on that deadwood alone). */
+            margin_search m;
+            m.rules = rules;
+            m.defender = hands[1];
+            m.plain = rk__deadwood_unchecked(rules, hands[1]);
+            m.best = -1;
+            rk_status st = rk__visit_arrangements(rules, hands[0], bound, consider_margin, &m);
+            if (st != RK_OK) return st;
+            if (m.best < 0) return RK_ERR_NO_KNOCK;
+            dw[0] = least;
+            dw[1] = m.best;
+        } else if (n == 2 && pr->classic_two_player) {
+            rk_knock_choice choice;
+            unsigned flags = (bound == least ? RK_KNOCK_MIN_DEADWOOD_ONLY : 0u) |
+                             (pr->allow_layoff_on_knock ? 0u : RK_KNOCK_NO_LAYOFFS);
+            rk_status st = rk__choose_knock(rules, hands[0], hands[1], bound, flags, &choice);
+            if (st != RK_OK) return st;
+            dw[0] = choice.knocker.deadwood; /* the defender's reply is the one replies() finds */
+            dw[1] = choice.defender.deadwood;
+        } else {
+            arrangement_search s;
+            memset(&s, 0, sizeof s);
+            s.rules = rules;
+            s.pr = pr;
+            s.n = n;
+            s.multiplier = l.multiplier;
+            s.hands = hands;
+            rk_status st = rk__visit_arrangements(rules, hands[0], bound, consider_arrangement, &s);
+            if (st != RK_OK) return st;
+            if (!s.found) return RK_ERR_NO_KNOCK;
+            replies(rules, pr, n, hands, &s.best, dw);
+        }
+    }
+scored:
+    score(pr, n, dw, big_gin, l.multiplier, out);
+    for (int i = 0; i < n; i++) out->deadwood[i] = dw[i];
+    out->knocker = 0;
+    out->multiplier = l.multiplier;
+    return RK_OK;
+}

@@ -1,0 +1,77 @@
+/* Batches of playouts from determinizations of a position. */
+#include "knock_internal.h"
+
+#include <string.h>
+
+/* ---- determinization and batches ------------------------------------ */
+
+static void determinize(const rk_position *known, const rk_hidden *hidden, rk_rng *rng, rk_position *out) {
+    uint8_t cards[RK_NUM_CARDS];
+    *out = *known;
+    memcpy(cards, hidden->cards, (size_t)hidden->n_slots);
+    int start = 0;
+    for (int g = 0; g < hidden->n_groups; g++) {
+        int end = hidden->group_end[g];
+        rk_rng_shuffle(rng, cards + start, (size_t)(end - start));
+        start = end;
+    }
+    for (int k = 0; k < hidden->n_slots; k++) {
+        int d = hidden->dest[k];
+        if (d == RK_DEST_STOCK)
+            out->stock[out->n_stock++] = cards[k];
+        else
+            out->hands[d] |= (rk_mask)1 << cards[k];
+    }
+    out->shuffle_seed = rk_rng_next(rng);
+}
+
+static rk_status check_hidden(const rk_playout_rules *pr, const rk_position *known, const rk_hidden *h) {
+    if (rk__knock_rules_check(pr) != RK_OK || !rk__in_range(known->n_stock, 0, RK_NUM_CARDS) ||
+        !rk__in_range(known->n_discards, 0, RK_NUM_CARDS))
+        return RK_ERR_ARG; /* the stock slots are appended below */
+    if (h->n_slots < 0 || h->n_slots > RK_NUM_CARDS || h->n_groups < 0 || h->n_groups > RK_NUM_CARDS)
+        return RK_ERR_ARG;
+    if (h->n_groups == 0 ? h->n_slots != 0 : h->group_end[h->n_groups - 1] != h->n_slots) return RK_ERR_ARG;
+    for (int g = 1; g < h->n_groups; g++)
+        if (h->group_end[g] < h->group_end[g - 1]) return RK_ERR_ARG;
+    rk_position full = *known;
+    for (int k = 0; k < h->n_slots; k++) {
+        int d = h->dest[k], c = h->cards[k];
+        if (c >= RK_NUM_CARDS) return RK_ERR_BAD_MASK;
+        if (d == RK_DEST_STOCK) {
+            if (full.n_stock + full.n_discards >= RK_NUM_CARDS) return RK_ERR_ARG;
+            full.stock[full.n_stock++] = (uint8_t)c;
+        } else if (d < pr->num_players) {
+            if ((full.hands[d] >> c) & 1u) return RK_ERR_OVERLAP;
+            full.hands[d] |= (rk_mask)1 << c;
+        } else {
+            return RK_ERR_ARG;
+        }
+    }
+    return rk_position_check(pr, &full);
+}
+
+rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
+                      const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
+                      size_t n, int32_t *points, uint8_t *outcomes) {
+    if (!rules || !known || (n && (!points || !outcomes))) return RK_ERR_ARG;
+    if (policy.kind != RK_POLICY_RANDOM && policy.kind != RK_POLICY_GREEDY) return RK_ERR_ARG;
+    rk_status st = hidden ? check_hidden(pr, known, hidden) : rk_position_check(pr, known);
+    if (st != RK_OK) return st;
+    int np = pr->num_players;
+    for (size_t i = 0; i < n; i++) {
+        rk_rng rng;
+        rk_position pos;
+        rk_playout_result r;
+        rk_rng_seed(&rng, seed, (uint64_t)(first + i));
+        if (hidden)
+            determinize(known, hidden, &rng, &pos);
+        else
+            pos = *known;
+        st = rk__playout(rules, pr, &pos, policy, &rng, &r);
+        if (st != RK_OK) return st;
+        for (int s = 0; s < np; s++) points[i * (size_t)np + (size_t)s] = r.points[s];
+        outcomes[i] = (uint8_t)r.outcome;
+    }
+    return RK_OK;
+}
