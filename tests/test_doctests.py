@@ -14,6 +14,8 @@ MODULES = [
     "rummykit.tournaments",
     "rummykit.multideck",
     "rummykit.games",
+    "rummykit.engine.game",
+    "rummykit.records",
     "rummykit.scoring",
     "rummykit.knock.rules",
     "rummykit.knock.game",

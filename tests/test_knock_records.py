@@ -232,7 +232,7 @@ def test_state_methods_delegate_here() -> None:
     state = rk.Game("oklahoma-rummy", num_players=3).new_hand(seed=4)
     state.play("draw stock")
     assert state.to_json() == to_json(state)
-    assert snapshot(rk.GameState.from_json(state.to_json())) == snapshot(state)
+    assert snapshot(rk.from_json(state.to_json())) == snapshot(state)
 
 
 def test_reads_aliases_bytes_and_other_spellings() -> None:

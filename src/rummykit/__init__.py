@@ -27,6 +27,7 @@ from rummykit.analysis import (
 )
 from rummykit.cards import Card, cards_text, from_mask, parse_card, parse_cards, to_mask
 from rummykit.engine.options import Option, parse_value
+from rummykit.engine.protocol import GameState
 from rummykit.errors import (
     IllegalActionError,
     InvalidCardError,
@@ -41,6 +42,7 @@ from rummykit.knock.match import GameResult, Match, MatchResult
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
 from rummykit.playouts import playouts
+from rummykit.records import from_json
 from rummykit.scoring import HollywoodSheet, settle
 from rummykit.table.actions import TableAction
 from rummykit.table.game import TableGame
@@ -48,11 +50,6 @@ from rummykit.table.match import TableMatch, TableMatchResult
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
 from rummykit.tournaments import TournamentResult, tournament
-
-#: the state class of the knock games (Gin, Oklahoma); Rummy and Kaluki hands are
-#: :class:`TableState`, with the same verbs (``legal_actions``, ``apply_action``, ``play``,
-#: ``clone``, ``undo``, ``returns``, ``to_json``...)
-GameState = KnockState
 
 __version__ = "0.1.0"
 
@@ -101,6 +98,7 @@ __all__ = [
     "deadwood",
     "deadwood_batch",
     "discard_deadwoods",
+    "from_json",
     "from_mask",
     "game_names",
     "game_options",

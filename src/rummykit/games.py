@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import replace
-from typing import Any
 
+from rummykit.engine.game import Game, set_resolver
 from rummykit.engine.options import NO_DEFAULT, Option, options_help, show_value, unknown_name_error
 from rummykit.knock import rules as knock
 from rummykit.knock.game import KnockGame
 from rummykit.table import rules as table
 from rummykit.table.game import TableGame
 
-__all__ = ["Game", "game_names", "game_options", "game_presets"]
+__all__ = ["Game", "KnockGame", "TableGame", "game_names", "game_options", "game_presets"]
 
 KNOCK_ALIASES = knock.ALIASES
 TABLE_ALIASES = table.ALIASES
@@ -62,20 +62,27 @@ def game_options(name: str) -> dict[str, Option]:
     return table.option_table(table.table_rules(key))
 
 
-def Game(name: str, **options: Any) -> KnockGame | TableGame:
-    """The game called ``name`` (any alias or preset) with ``options``: a
-    :class:`KnockGame` (Gin, Oklahoma) or a :class:`TableGame` (Rummy,
-    Kaluki), both with the same ``new_hand`` / state verbs.
+def _family(name: object) -> str:
+    """The family (``"knock"``, ``"table"``) of a game name; unknown names raise."""
+    return _canonical(name)[0]
+
+
+set_resolver(_family)
+assert set(Game.families) == {"knock", "table"} and Game.families["knock"] is KnockGame
+
+
+_GAME_DOC = """The game called ``name`` (any alias or preset) with ``options``: a
+    :class:`KnockGame` (Gin, Oklahoma Gin, Oklahoma Rummy) or a :class:`TableGame`
+    (Rummy, Kaluki), both subclasses of ``Game`` with the same ``new_hand`` and
+    hands with the same verbs (:class:`rummykit.GameState`).
 
     >>> Game("oklahoma-gin", target_score=150, spade_multiplier=3)
     Game('oklahoma_gin', spade_multiplier=3, target_score=150)
     >>> Game("kalooki", num_players=4)
     Game('kaluki', num_players=4)
-    """
-    family, _ = _canonical(name)
-    if family == "knock":
-        return KnockGame(name, **options)
-    return TableGame(name, **options)
+    >>> isinstance(Game("rummy"), Game), type(Game("rummy")).__name__, type(Game("gin")).__name__
+    (True, 'TableGame', 'KnockGame')
+"""
 
 
 def _games_help() -> str:
@@ -113,4 +120,4 @@ def _games_help() -> str:
     return "\n".join(lines)
 
 
-Game.__doc__ = (Game.__doc__ or "") + "\n".join("    " + line if line else "" for line in _games_help().splitlines())
+Game.__doc__ = _GAME_DOC + "\n".join("    " + line if line else "" for line in _games_help().splitlines())

@@ -54,6 +54,7 @@ from rummykit.render import (
 )
 from rummykit.table.actions import DRAW as TABLE_DRAW
 from rummykit.table.actions import TAKE as TABLE_TAKE
+from rummykit.table.game import TableGame
 from rummykit.table.match import TableMatch
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
@@ -496,6 +497,7 @@ def play(
         match: Any = Match(chosen, agents, seed=seed)
         goal = f"target {match.rules.target_score}"
     else:
+        assert isinstance(chosen, TableGame)
         match = TableMatch(chosen, agents, seed=seed)
         assert isinstance(person, _TablePerson)
         person.match = match

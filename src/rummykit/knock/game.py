@@ -9,6 +9,7 @@ from typing import Any
 
 from rummykit._random import as_generator
 from rummykit.cards import Card, CardsLike, to_mask
+from rummykit.engine.game import Game
 from rummykit.engine.options import InstanceDoc, options_help
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError, clip
 from rummykit.knock.rules import KnockRules, knock_rules, option_table
@@ -36,7 +37,7 @@ def _game_doc(game: KnockGame) -> str:
     return doc
 
 
-class KnockGame:
+class KnockGame(Game):
     """Gin Rummy, Oklahoma Gin or Oklahoma Rummy with a set of options.
 
     >>> game = KnockGame("oklahoma-gin")
@@ -47,24 +48,10 @@ class KnockGame:
 
     family = "knock"
 
+    rules: KnockRules
+
     def __init__(self, name: str = "gin", **options: Any) -> None:
-        self.rules: KnockRules = knock_rules(name, **options)
-
-    @property
-    def name(self) -> str:
-        return self.rules.name
-
-    @property
-    def num_players(self) -> int:
-        return self.rules.num_players
-
-    def options(self) -> dict[str, Any]:
-        """Every option and its value in this game."""
-        return self.rules.options()
-
-    def __repr__(self) -> str:
-        given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
-        return f"Game({self.rules.name!r}{given})"
+        self.rules = knock_rules(name, **options)
 
     def new_hand(
         self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None

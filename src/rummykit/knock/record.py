@@ -105,6 +105,7 @@ __all__ = [
     "VERSION",
     "from_json",
     "from_record",
+    "load",
     "to_json",
     "to_record",
 ]
@@ -301,18 +302,22 @@ def _no_constant(name: str) -> NoReturn:
     _bad(f"{name} is not a number a record may hold")
 
 
-def _load(text: object) -> Any:
+def load(text: object, limit: int = MAX_RECORD_CHARS) -> Any:
+    """JSON text (str or bytes, at most ``limit`` characters or bytes) as data:
+    UTF-8, duplicate keys and NaN/Infinity refused
+    (:class:`~rummykit.errors.InvalidOptionError`); the reader
+    :func:`rummykit.from_json` uses for every game's records."""
     if isinstance(text, (bytes, bytearray)):
-        if len(text) > MAX_RECORD_CHARS:
-            _bad(f"too large: {len(text)} bytes (at most {MAX_RECORD_CHARS})")
+        if len(text) > limit:
+            _bad(f"too large: {len(text)} bytes (at most {limit})")
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
             _bad(f"not UTF-8 text: {e.reason} at byte {e.start}")
     if not isinstance(text, str):
         _bad(f"expected JSON text (str or bytes), got {type(text).__name__}")
-    if len(text) > MAX_RECORD_CHARS:
-        _bad(f"too large: {len(text)} characters (at most {MAX_RECORD_CHARS})")
+    if len(text) > limit:
+        _bad(f"too large: {len(text)} characters (at most {limit})")
     try:
         return json.loads(text, object_pairs_hook=_object_pairs, parse_constant=_no_constant)
     except RummykitError:
@@ -339,7 +344,7 @@ def _check_header(record: object) -> dict[str, Any]:
         newer = " (a newer rummykit wrote it)" if version > VERSION else ""
         _bad(f"unsupported version {_short(version)}{newer}; this rummykit reads version {VERSION}")
     if record.get("family") == "table":  # before the keys, which differ: say which reader to use
-        _bad("family 'table' is a Rummy or Kaluki record (read it with rummykit.table.record)")
+        _bad("family 'table' is a Rummy or Kaluki record (rummykit.from_json reads every game's records)")
     missing = [k for k in _KEYS if k not in record]
     extra = sorted(k for k in record if k not in _KEYS)
     if missing:
@@ -452,7 +457,7 @@ def _from_record(record: object) -> KnockState:
     except RummykitError as e:
         raise type(e)(f"hand record: {_clip(e)}") from None
     if not isinstance(game, KnockGame):
-        _bad(f"game {game_name!r} is not a knock game (table games: rummykit.table.record)")
+        _bad(f"game {game_name!r} is not a knock game (rummykit.from_json reads every game's records)")
     n = game.num_players
     dealer = data["dealer"]
     if not _is_int(dealer) or not 0 <= dealer < n:
@@ -527,4 +532,4 @@ def from_json(text: str | bytes) -> KnockState:
     naming the problem for any malformed, oversized or illegal record (see
     the module docstring); never evaluates anything but JSON.
     """
-    return from_record(_load(text))
+    return from_record(load(text))

@@ -240,7 +240,7 @@ class KnockState:
     # --- hand histories (rummykit.knock.record) ------------------------------
 
     def to_json(self) -> str:
-        """The hand history as JSON; ``GameState.from_json`` replays it."""
+        """The hand history as JSON; ``rummykit.from_json`` replays it."""
         from rummykit.knock.record import to_json
 
         return to_json(self)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rummykit._random import as_generator
+from rummykit.engine.game import Game
 from rummykit.engine.options import InstanceDoc, options_help
 from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, clip
 from rummykit.table.cards import FIRST_JOKER, JOKER, parse_type, parse_types
@@ -26,34 +27,20 @@ from rummykit.table.state import TableState, table_spec
 __all__ = ["TableGame"]
 
 
-class TableGame:
+class TableGame(Game):
     """Traditional Rummy (2-6 players, one deck; docs/rules.md, Rummy) or Kaluki (2-5
     players, two decks and jokers; Kaluki) with a set of options (Dealing and turn options, Kaluki options,
     Rummy options).  Sources and deviations: docs/rules.md and the state docstring."""
 
     family = "table"
 
+    rules: TableRules
+
     def __init__(self, name: str = "rummy", **options: Any) -> None:
-        self.rules: TableRules = table_rules(name, **options)
+        self.rules = table_rules(name, **options)
         self.geo = geometry(self.rules)
         #: the C engine's rules record and its memo, shared by the game's hands
         self.spec = table_spec(self.rules, self.geo)
-
-    @property
-    def name(self) -> str:
-        return self.rules.name
-
-    @property
-    def num_players(self) -> int:
-        return self.rules.num_players
-
-    def options(self) -> dict[str, Any]:
-        """Every option of this game and its value."""
-        return self.rules.options()
-
-    def __repr__(self) -> str:
-        given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
-        return f"Game({self.rules.name!r}{given})"
 
     def _max_jokers(self) -> int:
         return self.rules.kaluki_jokers if self.rules.is_kaluki else 0

@@ -125,7 +125,7 @@ def from_record(record: object) -> TableState:
     if not isinstance(record, dict):
         _bad("not a JSON object")
     if record.get("format") == FORMAT and record.get("family") != "table":
-        _bad(f"family must be 'table', got {record.get('family')!r} (knock records: rummykit.knock.record)")
+        _bad(f"family must be 'table', got {record.get('family')!r} (rummykit.from_json reads every game's records)")
     if tuple(sorted(record)) != tuple(sorted(_KEYS)):
         missing = sorted(set(_KEYS) - set(record))
         extra = sorted(set(record) - set(_KEYS))

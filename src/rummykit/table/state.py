@@ -250,7 +250,7 @@ class TableState(TableCore):
     # --- records ----------------------------------------------------------
 
     def to_json(self) -> str:
-        """The hand history as JSON; ``TableState.from_json`` replays it."""
+        """The hand history as JSON; ``rummykit.from_json`` replays it."""
         from rummykit.table.record import to_json
 
         text: str = to_json(self)

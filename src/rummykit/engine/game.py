@@ -1,0 +1,76 @@
+"""The base class of every game: ``rummykit.Game``.
+
+``Game(name, **options)`` makes the game called ``name`` (any game, preset
+or alias): an instance of the family's subclass (``KnockGame`` for Gin,
+Oklahoma Gin and Oklahoma Rummy; ``TableGame`` for Rummy and Kaluki), so
+``isinstance(Game("rummy"), Game)`` holds for every game.  A family
+subclass declares ``family = "<name>"`` and is registered as it is
+defined; which family a game name belongs to is told by the resolver that
+:mod:`rummykit.games` installs (:func:`set_resolver`).  No game family is
+imported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from rummykit.engine.protocol import GameState
+
+__all__ = ["Game", "set_resolver"]
+
+#: game name -> family name (``"knock"``, ``"table"``); raises for an unknown name
+_resolver: Callable[[object], str] | None = None
+
+
+def set_resolver(resolver: Callable[[object], str]) -> None:
+    """Install the function that tells the family of a game name."""
+    global _resolver
+    _resolver = resolver
+
+
+class Game:
+    """A game and its options; ``Game(name, **options)`` picks the family's subclass."""
+
+    #: the family name of a subclass (``"knock"`` or ``"table"``)
+    family: ClassVar[str] = ""
+    #: family name -> its Game subclass (the first subclass declaring it)
+    families: ClassVar[dict[str, type[Game]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.family:
+            Game.families.setdefault(cls.family, cls)
+
+    def __new__(cls, name: object = None, /, **options: Any) -> Game:
+        if cls is Game:
+            if _resolver is None:
+                raise RuntimeError("no game names: import rummykit (rummykit.games installs them)")
+            cls = Game.families[_resolver(name)]
+        return super().__new__(cls)
+
+    # what every game has (the subclasses define them)
+    rules: Any
+
+    @property
+    def name(self) -> str:
+        """The canonical name of the game or preset (``rules.name``)."""
+        return str(self.rules.name)
+
+    @property
+    def num_players(self) -> int:
+        return int(self.rules.num_players)
+
+    def options(self) -> dict[str, Any]:
+        """Every option of this game and its value."""
+        options: dict[str, Any] = self.rules.options()
+        return options
+
+    def new_hand(self, seed: Any = None, dealer: int | None = None, deck: Any = None) -> GameState:
+        """Deal a hand (see the family's ``new_hand``)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        given = "".join(f", {k}={v!r}" for k, v in self.rules.given)
+        return f"Game({self.rules.name!r}{given})"

@@ -1,0 +1,60 @@
+"""Hand records of every game, through one front door.
+
+``state.to_json()`` writes a hand's record (JSON: the game and its options,
+the deal and every action; see :mod:`rummykit.knock.record` for the knock
+games and :mod:`rummykit.table.record` for Rummy and Kaluki).  Every record
+names its ``family`` and ``game``, so :func:`from_json` reads any of them
+and replays it into the right state.  (A Kaluki record names cards, not which
+of the two decks a card came from, so the copy replayed may hold the other
+physical copy of a card: the same cards by the rules.)
+
+>>> import rummykit as rk
+>>> for name in ("gin", "kaluki"):
+...     state = rk.Game(name).new_hand(seed=2, dealer=0)
+...     state.play(state.legal_actions()[0])
+...     copy = from_json(to_json(state))
+...     print(type(copy).__name__, copy.history == state.history, copy.hand(0) == state.hand(0))
+KnockState True True
+TableState True True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rummykit.engine.protocol import GameState
+from rummykit.knock import record as knock_record
+from rummykit.table import record as table_record
+
+__all__ = ["MAX_RECORD_CHARS", "from_json", "from_record", "to_json"]
+
+#: the longest record read (the longer limit of the two families; characters, or bytes)
+MAX_RECORD_CHARS = max(knock_record.MAX_RECORD_CHARS, table_record.MAX_RECORD_CHARS)
+
+#: family name -> the reader of that family's record data
+_READERS: dict[str, Callable[[object], GameState]] = {
+    "knock": knock_record.from_record,
+    "table": table_record.from_record,
+}
+
+
+def to_json(state: GameState) -> str:
+    """The hand record of ``state`` (``state.to_json()``), any game."""
+    return state.to_json()
+
+
+def from_record(record: object) -> GameState:
+    """The state a record's data (a dict as :func:`json.loads` gives it)
+    describes, replayed by its family's reader.  Data that names no known
+    family goes to the knock reader, which says what is wrong with it."""
+    family = record.get("family") if isinstance(record, dict) else None
+    reader = _READERS.get(family) if isinstance(family, str) else None
+    return (reader or knock_record.from_record)(record)
+
+
+def from_json(text: str | bytes) -> GameState:
+    """The hand a record describes (any game), replayed to its last action
+    through the checked path.  Only JSON is read (size-limited, no duplicate
+    keys); a malformed or illegal record raises a
+    :class:`~rummykit.errors.RummykitError` subclass naming the problem."""
+    return from_record(knock_record.load(text, MAX_RECORD_CHARS))
