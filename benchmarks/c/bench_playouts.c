@@ -27,8 +27,8 @@ static double now(void) {
 
 static void run(const rk_rules *rules, const char *name, rk_base_game game, int players, rk_policy policy,
                 int hands) {
-    rk_playout_rules pr;
-    if (rk_playout_rules_init(&pr, game, players) != RK_OK) return;
+    rk_knock_rules pr;
+    if (rk_knock_rules_init(&pr, game, players) != RK_OK) return;
     double best = 0;
     long actions = 0;
     for (int pass = 0; pass < 5; pass++) {

@@ -6,16 +6,16 @@
  * end, and give the same playouts whatever the split into calls. */
 #include "fuzz_common.h"
 
-static int count_cards(const rk_playout_rules *pr, const rk_position *pos) {
+static int count_cards(const rk_knock_rules *pr, const rk_position *pos) {
     int n = pos->n_stock + pos->n_discards;
     for (int s = 0; s < pr->num_players; s++) n += rk__popcount(pos->hands[s]);
     return n;
 }
 
-static void fuzz_playout_rules(reader *r, rk_playout_rules *pr) {
+static void fuzz_playout_rules(reader *r, rk_knock_rules *pr) {
     uint8_t game = rd_u8(r) % 3, flags = rd_u8(r), more = rd_u8(r);
     int n = game == RK_GAME_OKLAHOMA_RUMMY ? 3 + (flags & 1u) : 2;
-    FUZZ_CHECK(rk_playout_rules_init(pr, (rk_base_game)game, n) == RK_OK);
+    FUZZ_CHECK(rk_knock_rules_init(pr, (rk_base_game)game, n) == RK_OK);
     pr->forbid_taken_discard = (flags >> 1) & 1u;
     pr->refused_upcard_set_aside = (flags >> 2) & 1u;
     pr->knock_compare_lt = (flags >> 3) & 1u;
@@ -35,7 +35,7 @@ static void fuzz_playout_rules(reader *r, rk_playout_rules *pr) {
 }
 
 /* Steps through the position by fuzz-chosen actions. */
-static void walk(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, reader *r, int cards) {
+static void walk(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, reader *r, int cards) {
     for (int step = 0; step < 400 && pos->phase != RK_PHASE_END; step++) {
         int legal[RK_MAX_LEGAL];
         int k = rk_legal_actions(rules, pr, pos, legal);
@@ -71,7 +71,7 @@ static void walk(const rk_rules *rules, const rk_playout_rules *pr, rk_position 
 /* A hidden part for rk_playouts: raw bytes, or the cards pos->player cannot
  * see (the other hands and the stock) taken out of the position, in one
  * group, to be dealt back. */
-static void hidden_part(const rk_playout_rules *pr, rk_position *known, rk_hidden *h, reader *r) {
+static void hidden_part(const rk_knock_rules *pr, rk_position *known, rk_hidden *h, reader *r) {
     memset(h, 0, sizeof *h);
     if (rd_u8(r) & 1u) {
         for (size_t i = 0; i < sizeof *h; i++) ((uint8_t *)h)[i] = rd_u8(r);
@@ -98,7 +98,7 @@ static void hidden_part(const rk_playout_rules *pr, rk_position *known, rk_hidde
 /* rk_playouts: bad positions are refused; good ones give the same results
  * in one call as split into single playouts, and the policy's first action
  * is legal. */
-static void playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos, reader *r) {
+static void playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, reader *r) {
     rk_status check = rk_position_check(pr, pos);
     rk_policy policy = {(rk_policy_kind)(rd_u8(r) % 2), (int)(int8_t)rd_u8(r) % 12};
     uint64_t seed = rd_u64(r);
@@ -143,7 +143,7 @@ static void playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     reader r = {data, size};
     const rk_rules *rules = fuzz_rules(&r);
-    rk_playout_rules pr;
+    rk_knock_rules pr;
     fuzz_playout_rules(&r, &pr);
     rk_position pos;
     if (rd_u8(&r) & 1u) { /* raw bytes: whatever a caller could pass */

@@ -1,82 +1,11 @@
 /* The knock games' state machine: KnockState (docs/rules.md, Decision points)
- * with automatic showdown; the rules' defaults and checks, the deal, the
- * legal actions and their effects.  Scoring is in knock_score.c. */
+ * with automatic showdown; the deal, the legal actions and their effects.
+ * The rules are in knock_rules.c, scoring in knock_score.c. */
 #include "knock_internal.h"
 
 #include <string.h>
 
-rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num_players) {
-    if (!pr) return RK_ERR_ARG;
-    memset(pr, 0, sizeof *pr);
-    pr->num_players = 2;
-    pr->upcard_offer = 1;
-    pr->forbid_taken_discard = 1;
-    pr->stock_end = RK_STOCK_DEAD_AT_2;
-    pr->max_restocks = -1;
-    pr->max_turns = 1000;
-    pr->knock_limit = 10;
-    pr->spade_multiplier = 1;
-    pr->allow_layoff_on_knock = 1;
-    pr->classic_two_player = 1;
-    pr->undercut_on_tie = 1;
-    pr->undercut_bonus = 25;
-    pr->gin_bonus = 25;
-    pr->big_gin_bonus = -1;
-    pr->collect_differences = 1;
-    pr->gin_loser_multiplier = 1;
-    switch (game) {
-    case RK_GAME_GIN:
-        if (num_players != 2) return RK_ERR_ARG;
-        return RK_OK;
-    case RK_GAME_OKLAHOMA_GIN:
-        if (num_players != 2) return RK_ERR_ARG;
-        pr->upcard_offer = 0;
-        pr->limit_from_upcard = 1;
-        pr->ace_upcard_gin_only = 1;
-        pr->spade_multiplier = 2;
-        return RK_OK;
-    case RK_GAME_OKLAHOMA_RUMMY: /* scoring_model net_collect */
-        if (num_players < 3 || num_players > 4) return RK_ERR_ARG;
-        pr->num_players = num_players;
-        pr->upcard_offer = 0;
-        pr->limit_from_upcard = 1;
-        pr->ace_upcard_gin_only = 1;
-        pr->spade_multiplier = 2;
-        pr->stock_end = RK_STOCK_RESHUFFLE;
-        pr->classic_two_player = 0;
-        pr->knock_bonus = 10;
-        pr->undercut_bonus = 10;
-        pr->gin_bonus = 20;
-        pr->losers_charged = 1;
-        return RK_OK;
-    }
-    return RK_ERR_ARG;
-}
-
-/* The rules parameters are the ones KnockRules can express. */
-rk_status rk__knock_rules_check(const rk_playout_rules *pr) {
-    if (!pr || !rk__in_range(pr->num_players, 2, RK_MAX_PLAYERS)) return RK_ERR_ARG;
-    const int flags[] = {pr->upcard_offer, pr->forbid_taken_discard,
-                         pr->refused_upcard_set_aside,
-                         pr->limit_from_upcard, pr->knock_compare_lt, pr->ace_upcard_gin_only,
-                         pr->allow_layoff_on_knock, pr->layoff_onto_prior_layoffs, pr->best_score_arrangement,
-                         pr->classic_two_player, pr->undercut_on_tie, pr->collect_differences,
-                         pr->losers_charged};
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (!rk__in_range(flags[i], 0, 1)) return RK_ERR_ARG;
-    const int points[] = {pr->knock_limit, pr->knock_bonus, pr->undercut_bonus, pr->gin_bonus,
-                          pr->gin_loser_extra, pr->undercut_knocker_extra};
-    for (size_t i = 0; i < sizeof points / sizeof points[0]; i++)
-        if (!rk__in_range(points[i], 0, RK__MAX_OPTION)) return RK_ERR_ARG;
-    if (!rk__in_range((int)pr->stock_end, RK_STOCK_DEAD_AT_2, RK_STOCK_RESHUFFLE) ||
-        !rk__in_range(pr->max_restocks, -1, RK__MAX_OPTION) || !rk__in_range(pr->max_turns, -1, RK__MAX_OPTION) ||
-        !rk__in_range(pr->spade_multiplier, 1, 3) || !rk__in_range(pr->big_gin_bonus, -1, RK__MAX_OPTION) ||
-        !rk__in_range(pr->gin_loser_multiplier, 0, 100))
-        return RK_ERR_ARG;
-    return RK_OK;
-}
-
-rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
+rk_status rk_position_deal(const rk_knock_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
                            uint64_t shuffle_seed, rk_position *pos) {
     if (rk__knock_rules_check(pr) != RK_OK || !deck || !pos) return RK_ERR_ARG;
     int n = pr->num_players, size = rk__hand_size(pr);
@@ -100,7 +29,7 @@ rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM
     return RK_OK;
 }
 
-rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos) {
+rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) {
     rk_status st = rk__knock_rules_check(pr);
     if (st != RK_OK || !pos) return RK_ERR_ARG;
     int n = pr->num_players;
@@ -137,7 +66,7 @@ rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos) 
 }
 
 /* showdown.limit_and_multiplier and KnockState._knock_max */
-rk__limits rk__limits_of(const rk_playout_rules *pr, int upcard) {
+rk__limits rk__limits_of(const rk_knock_rules *pr, int upcard) {
                          rk__limits l;
                          int rank = upcard % RK_NUM_RANKS, spade = upcard / RK_NUM_RANKS == 3;
                          if (pr->limit_from_upcard) {
@@ -164,7 +93,7 @@ static void end_dead(rk_position *pos, const rk__limits *l, rk_playout_result *o
     }
 }
 
-static rk_status end_knock(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                            rk_mask final, int big_gin, rk_playout_result *out) {
     int n = pr->num_players, p = pos->player;
     rk_mask hands[RK_MAX_PLAYERS];
@@ -189,7 +118,7 @@ static rk_status end_knock(const rk_rules *rules, const rk_playout_rules *pr, rk
     return RK_OK;
 }
 
-static void next_turn(const rk_playout_rules *pr, rk_position *pos, const rk__limits *l, rk_playout_result *out) {
+static void next_turn(const rk_knock_rules *pr, rk_position *pos, const rk__limits *l, rk_playout_result *out) {
     pos->turns++;
     if (pr->max_turns >= 0 && pos->turns >= pr->max_turns) {
         end_dead(pos, l, out);
@@ -200,7 +129,7 @@ static void next_turn(const rk_playout_rules *pr, rk_position *pos, const rk__li
     pos->taken = -1;
 }
 
-static int restock(const rk_playout_rules *pr, rk_position *pos) {
+static int restock(const rk_knock_rules *pr, rk_position *pos) {
     if (pos->n_discards < 2 || (pr->max_restocks >= 0 && pos->restocks >= pr->max_restocks)) return 0;
     int m = pos->n_discards - 1;
     memcpy(pos->stock, pos->discards, (size_t)m);
@@ -213,7 +142,7 @@ static int restock(const rk_playout_rules *pr, rk_position *pos) {
 }
 
 /* rk_apply_action on a checked position with a legal action. */
-rk_status rk__apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, int action,
+rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                            rk_playout_result *out) {
     int p = pos->player, n = pr->num_players;
     rk__limits l = rk__limits_of(pr, pos->upcard);
@@ -273,7 +202,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk
 }
 
 /* KnockState._last_chance_knock_exists */
-int rk__last_chance_knock_exists(const rk_rules *rules, const rk_playout_rules *pr,
+int rk__last_chance_knock_exists(const rk_rules *rules, const rk_knock_rules *pr,
                                  const rk_position *pos, const rk__limits *l) {
     int card = pos->discards[pos->n_discards - 1], best, dw;
     rk_mask hand = pos->hands[pos->player] | (rk_mask)1 << card;
@@ -283,7 +212,7 @@ int rk__last_chance_knock_exists(const rk_rules *rules, const rk_playout_rules *
 }
 
 /* rk_legal_actions on a checked position. */
-int rk__legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+int rk__legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                       int actions[RK_MAX_LEGAL]) {
     rk__limits l = rk__limits_of(pr, pos->upcard);
     int k = 0;
@@ -326,14 +255,14 @@ int rk__legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const r
     }
 }
 
-int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+int rk_legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                      int actions[RK_MAX_LEGAL]) {
     if (!rules || !actions) return RK_ERR_ARG;
     rk_status st = rk_position_check(pr, pos);
     return st != RK_OK ? st : rk__legal_actions(rules, pr, pos, actions);
 }
 
-rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, int action,
+rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                           rk_playout_result *out) {
     int actions[RK_MAX_LEGAL];
     int k = rk_legal_actions(rules, pr, pos, actions);

@@ -12,30 +12,30 @@
 
 static inline int rk__in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
 
-static inline int rk__hand_size(const rk_playout_rules *pr) { return pr->num_players == 2 ? 10 : 7; }
+static inline int rk__hand_size(const rk_knock_rules *pr) { return pr->num_players == 2 ? 10 : 7; }
 
 /* RK_OK if pr is within what KnockRules can express. */
-rk_status rk__knock_rules_check(const rk_playout_rules *pr);
+rk_status rk__knock_rules_check(const rk_knock_rules *pr);
 
 /* The hand's knock limit, from the rules and the upcard. */
 typedef struct rk__limits {
     int limit, gin_only, multiplier, knock_max; /* knock_max: most deadwood a knock may leave */
 } rk__limits;
 
-rk__limits rk__limits_of(const rk_playout_rules *pr, int upcard);
+rk__limits rk__limits_of(const rk_knock_rules *pr, int upcard);
 
 /* Whether the player to move in RK_PHASE_LAST_CHANCE may take the discard and knock. */
-int rk__last_chance_knock_exists(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+int rk__last_chance_knock_exists(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                                  const rk__limits *l);
 
 /* rk_legal_actions and rk_apply_action on a checked position (the action legal). */
-int rk__legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+int rk__legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                       int actions[RK_MAX_LEGAL]);
-rk_status rk__apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, int action,
+rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                            rk_playout_result *out);
 
 /* rk_playout on a checked position. */
-rk_status rk__playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, rk_policy policy,
+rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_policy policy,
                       rk_rng *rng, rk_playout_result *out);
 
 #endif

@@ -9,7 +9,7 @@
 
 /* showdown._outcome and scoring.score_hand, knock order; fills outcome,
  * winner (knock order), points. */
-static void score(const rk_playout_rules *pr, int n, const int *dw, int big_gin, int multiplier,
+static void score(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
                   rk_playout_result *out) {
     int k = dw[0], winner = 0, outcome, bonus;
     if (k == 0) {
@@ -47,7 +47,7 @@ static void score(const rk_playout_rules *pr, int n, const int *dw, int big_gin,
 }
 
 /* showdown._defender_replies: final deadwood per player, knock order. */
-static void replies(const rk_rules *rules, const rk_playout_rules *pr, int n, const rk_mask *hands,
+static void replies(const rk_rules *rules, const rk_knock_rules *pr, int n, const rk_mask *hands,
                     const rk_arrangement *shown, int *dw) {
     rk_mask table[RK_MAX_MELDS];
     int n_table = shown->n_melds;
@@ -87,7 +87,7 @@ static int compare_arrangements(const rk_arrangement *a, const rk_arrangement *b
 
 typedef struct arrangement_search {
     const rk_rules *rules;
-    const rk_playout_rules *pr;
+    const rk_knock_rules *pr;
     int n, multiplier;
     const rk_mask *hands;
     int found, best_points;
@@ -145,7 +145,7 @@ static int layoff_possible(const rk_rules *rules, rk_mask knocker, rk_mask defen
     return 0;
 }
 
-rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
+rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                          int upcard, int big_gin, rk_playout_result *out) {
     if (!rules || rk__knock_rules_check(pr) != RK_OK || !hands || !out || upcard < 0 || upcard >= RK_NUM_CARDS)
         return RK_ERR_ARG;

@@ -25,7 +25,7 @@ static void determinize(const rk_position *known, const rk_hidden *hidden, rk_rn
     out->shuffle_seed = rk_rng_next(rng);
 }
 
-static rk_status check_hidden(const rk_playout_rules *pr, const rk_position *known, const rk_hidden *h) {
+static rk_status check_hidden(const rk_knock_rules *pr, const rk_position *known, const rk_hidden *h) {
     if (rk__knock_rules_check(pr) != RK_OK || !rk__in_range(known->n_stock, 0, RK_NUM_CARDS) ||
         !rk__in_range(known->n_discards, 0, RK_NUM_CARDS))
         return RK_ERR_ARG; /* the stock slots are appended below */
@@ -51,7 +51,7 @@ static rk_status check_hidden(const rk_playout_rules *pr, const rk_position *kno
     return rk_position_check(pr, &full);
 }
 
-rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
+rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
                       const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                       size_t n, int32_t *points, uint8_t *outcomes) {
     if (!rules || !known || (n && (!points || !outcomes))) return RK_ERR_ARG;

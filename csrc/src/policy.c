@@ -48,7 +48,7 @@ static int kept_deadwood(const rk_rules *rules, int seat, rk_mask hand, const gr
     return rk__deadwood_unchecked(rules, hand);
 }
 
-static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+static int greedy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                          int max_knock_deadwood, greedy_memo *memo) {
     rk_mask hand = pos->hands[pos->player];
     int card, dw;
@@ -93,14 +93,14 @@ static int greedy_action(const rk_rules *rules, const rk_playout_rules *pr, cons
     }
 }
 
-static int random_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos, rk_rng *rng) {
+static int random_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, rk_rng *rng) {
     int actions[RK_MAX_LEGAL];
     int k = rk__legal_actions(rules, pr, pos, actions);
     if (k <= 0) return k < 0 ? k : RK_ERR_EMPTY;
     return actions[rk_rng_below(rng, (uint32_t)k)];
 }
 
-int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+int rk_policy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                      rk_policy policy, rk_rng *rng) {
     if (!rules || (policy.kind != RK_POLICY_GREEDY && (policy.kind != RK_POLICY_RANDOM || !rng))) return RK_ERR_ARG;
     rk_status st = rk_position_check(pr, pos);
@@ -110,7 +110,7 @@ int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk
 }
 
 /* rk_playout on a checked position. */
-rk_status rk__playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos, rk_policy policy,
+rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_policy policy,
                       rk_rng *rng, rk_playout_result *out) {
     int actions = 0;
     greedy_memo memo;
@@ -128,7 +128,7 @@ rk_status rk__playout(const rk_rules *rules, const rk_playout_rules *pr, rk_posi
     return RK_OK;
 }
 
-rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+rk_status rk_playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                      rk_policy policy, rk_rng *rng, rk_playout_result *out) {
     if (!rules || !out || (policy.kind != RK_POLICY_GREEDY && (policy.kind != RK_POLICY_RANDOM || !rng)))
         return RK_ERR_ARG;

@@ -59,11 +59,11 @@ static void test_rng(void) {
 }
 
 static void test_deal(void) {
-    rk_playout_rules pr;
+    rk_knock_rules pr;
     rk_position pos;
     uint8_t deck[52];
     for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
-    CHECK(rk_playout_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
+    CHECK(rk_knock_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
     CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_OK);
     CHECK(rk_card_count(pos.hands[0]) == 10 && rk_card_count(pos.hands[1]) == 10);
     CHECK(pos.hands[1] & 1u); /* the first card goes to the dealer's left */
@@ -73,12 +73,41 @@ static void test_deal(void) {
     CHECK(rk_position_check(&pr, &pos) == RK_OK);
     deck[5] = 4;
     CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_ERR_ARG);
-    CHECK(rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 2) == RK_ERR_ARG);
+    CHECK(rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 2) == RK_ERR_ARG);
+}
+
+/* The field table covers every field of rk_knock_rules once, in order,
+ * and its ranges are what rk_position_check accepts. */
+static void test_rules_fields(void) {
+    size_t n = 0;
+    const rk_field *f = rk_knock_rules_fields(&n);
+    CHECK(f != NULL && n * sizeof(int) == sizeof(rk_knock_rules));
+    for (size_t i = 0; i < n; i++) {
+        CHECK(f[i].offset == i * sizeof(int));
+        CHECK(f[i].name && f[i].lo <= f[i].hi);
+        CHECK((f[i].text != NULL) == (f[i].type == RK_FIELD_IS || f[i].type == RK_FIELD_CHOICE));
+    }
+    uint8_t deck[52];
+    for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
+    rk_knock_rules pr;
+    rk_position pos;
+    CHECK(rk_knock_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
+    CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_OK);
+    for (size_t i = 0; i < n; i++) {
+        rk_knock_rules bad = pr;
+        int *field = (int *)((char *)&bad + f[i].offset);
+        *field = f[i].lo;
+        CHECK(rk_position_check(&bad, &pos) == RK_OK);
+        *field = f[i].hi + 1;
+        CHECK(rk_position_check(&bad, &pos) == RK_ERR_ARG);
+        *field = f[i].lo - 1;
+        CHECK(rk_position_check(&bad, &pos) == RK_ERR_ARG);
+    }
 }
 
 static void play_many(rk_base_game game, int players, rk_policy policy, int hands, int stock_end) {
-    rk_playout_rules pr;
-    CHECK(rk_playout_rules_init(&pr, game, players) == RK_OK);
+    rk_knock_rules pr;
+    CHECK(rk_knock_rules_init(&pr, game, players) == RK_OK);
     if (stock_end >= 0) pr.stock_end = (rk_stock_end)stock_end;
     rk_rng rng;
     rk_rng_seed(&rng, 99, (uint64_t)(game * 10 + players));
@@ -145,11 +174,11 @@ static void test_playouts(void) {
 }
 
 static void test_scoring(void) {
-    rk_playout_rules pr;
+    rk_knock_rules pr;
     rk_playout_result r;
     rk_mask hands[4];
     /* EX-G02-like undercut: knocker deadwood 9 against 7 (no lay-off) */
-    rk_playout_rules_init(&pr, RK_GAME_GIN, 2);
+    rk_knock_rules_init(&pr, RK_GAME_GIN, 2);
     hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H 9S");
     hands[1] = parse("KC KD KH 5S 6S 7S 2D 5H AS QD");
     /* defender: 3 + 7 (2D 5H) + 1 (AS) ... compute with the core */
@@ -162,7 +191,7 @@ static void test_scoring(void) {
         CHECK(r.outcome == RK_OUTCOME_KNOCK && r.points[0] == r.deadwood[1] - 9);
     }
     /* gin, Oklahoma Gin with a spade upcard: doubled */
-    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
+    rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
     hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H TH");
     hands[1] = parse("KC KD 2H 5S 6S 8S 2D 5H AS QD");
     CHECK(rk_score_knock(&rules, &pr, hands, 51, 0, &r) == RK_OK);
@@ -172,7 +201,7 @@ static void test_scoring(void) {
     hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H 2S");
     CHECK(rk_score_knock(&rules, &pr, hands, 13, 0, &r) == RK_ERR_NO_KNOCK);
     /* lay-off: the defender lays 4C on AC 2C 3C */
-    rk_playout_rules_init(&pr, RK_GAME_GIN, 2);
+    rk_knock_rules_init(&pr, RK_GAME_GIN, 2);
     hands[0] = parse("AC 2C 3C 4D 5D 6D 7H 8H 9H 2S");
     hands[1] = parse("4C KD KH KS 9C 9D 9S QC QD JH");
     CHECK(rk_score_knock(&rules, &pr, hands, 48, 0, &r) == RK_OK);
@@ -180,7 +209,7 @@ static void test_scoring(void) {
     pr.allow_layoff_on_knock = 0;
     CHECK(rk_score_knock(&rules, &pr, hands, 48, 0, &r) == RK_OK && r.deadwood[1] == 34);
     /* net_collect, three players */
-    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 3);
+    rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 3);
     hands[0] = parse("AC 2C 3C 4D 5D 6D 2S");
     hands[1] = parse("KC KD KH 9C 9D 4S 5S");
     hands[2] = parse("QC QD QH QS JD 5H 3H");
@@ -191,13 +220,13 @@ static void test_scoring(void) {
 }
 
 static void test_batches(void) {
-    rk_playout_rules pr;
+    rk_knock_rules pr;
     rk_position pos;
     uint8_t deck[52];
     rk_rng rng;
     rk_rng_seed(&rng, 5, 0);
     random_deck(&rng, deck);
-    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
+    rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
     rk_position_deal(&pr, deck, 0, 77, &pos);
     /* hide seat 0's hand and the stock from seat 1 (to move: seat 1) */
     rk_hidden hidden;
@@ -237,8 +266,8 @@ static double now(void) {
 }
 
 static void timing(void) {
-    rk_playout_rules pr;
-    rk_playout_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
+    rk_knock_rules pr;
+    rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_GIN, 2);
     rk_rng rng;
     rk_rng_seed(&rng, 1, 1);
     rk_policy greedy = {RK_POLICY_GREEDY, -1};
@@ -262,7 +291,7 @@ static void timing(void) {
  * caller made up gives an error status and leaves the position alone (they
  * used to read and write out of bounds, or overflow a counter). */
 static void test_hostile_positions(void) {
-    rk_playout_rules pr;
+    rk_knock_rules pr;
     rk_position pos, before;
     rk_playout_result r;
     uint8_t deck[52];
@@ -271,7 +300,7 @@ static void test_hostile_positions(void) {
     int actions[RK_MAX_LEGAL];
     rk_policy greedy = {RK_POLICY_GREEDY, -1};
     for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;
-    CHECK(rk_playout_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
+    CHECK(rk_knock_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
     CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_OK);
     before = pos;
     /* illegal actions: a card not held, a knock in the offer, an id out of range */
@@ -319,7 +348,7 @@ static void test_hostile_positions(void) {
     CHECK(rk_position_check(&pr, &pos) == RK_ERR_ARG);
     /* rules KnockRules cannot express */
     pos = before;
-    rk_playout_rules bad = pr;
+    rk_knock_rules bad = pr;
     bad.num_players = 9;
     CHECK(rk_position_check(&bad, &pos) == RK_ERR_ARG);
     CHECK(rk_playouts(&rules, &bad, &pos, NULL, greedy, 1, 0, 1, points, &outcome) == RK_ERR_ARG);
@@ -342,6 +371,7 @@ int main(void) {
     if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
     test_rng();
     test_deal();
+    test_rules_fields();
     test_scoring();
     test_playouts();
     test_batches();

@@ -61,8 +61,13 @@ OUTCOME_KNOCK: int
 OUTCOME_UNDERCUT: int
 POLICY_RANDOM: int
 POLICY_GREEDY: int
-STOCK_END_RULES: dict[str, int]
-PLAYOUT_RULES_FIELDS: tuple[str, ...]
+FIELD_INT: int
+FIELD_INT_OR_NONE: int
+FIELD_FLAG: int
+FIELD_IS: int
+FIELD_CHOICE: int
+KNOCK_RULES_FIELDS: tuple[tuple[str, int, int, int, str | None], ...]
+KNOCK_RULES_SIZE: int
 
 _RawResult: TypeAlias = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int]
 
@@ -71,7 +76,7 @@ class PlayoutSpec:
     num_players: int
     def __init__(
         self,
-        rules: dict[str, int],
+        rules: Any,
         position: tuple[Any, ...],
         hidden: tuple[list[int], list[int], list[int]] | None = None,
     ) -> None: ...
@@ -96,8 +101,10 @@ def replay_actions(
     rules: Rules, spec: PlayoutSpec, actions: list[int]
 ) -> tuple[list[list[int]], _RawResult | None, tuple[int, ...]]: ...
 def score_knock(
-    rules: Rules, playout_rules: dict[str, int], hands: list[int], upcard: int, big_gin: bool
+    rules: Rules, playout_rules: Any, hands: list[int], upcard: int, big_gin: bool
 ) -> tuple[int, int, tuple[int, ...], tuple[int, ...], int]: ...
+def knock_rules_values(rules: Any) -> dict[str, int]: ...
+def knock_rules_defaults(game: int, num_players: int) -> dict[str, int]: ...
 def determinize_once(spec: PlayoutSpec, seed: int, index: int) -> tuple[tuple[int, ...], tuple[int, ...]]: ...
 
 # ---- table games (csrc/src/table.c) ----

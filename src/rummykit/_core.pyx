@@ -6,7 +6,7 @@ returns plain ints and tuples; the Python layer turns them into cards."""
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from rummykit._crummykit cimport *
 from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, RummykitError
@@ -332,22 +332,21 @@ OUTCOME_KNOCK = RK_OUTCOME_KNOCK
 OUTCOME_UNDERCUT = RK_OUTCOME_UNDERCUT
 POLICY_RANDOM = RK_POLICY_RANDOM
 POLICY_GREEDY = RK_POLICY_GREEDY
-STOCK_END_RULES = {
-    "dead_at_2": RK_STOCK_DEAD_AT_2,
-    "dead_at_2_last_chance": RK_STOCK_DEAD_AT_2_LAST_CHANCE,
-    "dead_on_draw": RK_STOCK_DEAD_ON_DRAW,
-    "reshuffle": RK_STOCK_RESHUFFLE,
-}
+FIELD_INT, FIELD_INT_OR_NONE, FIELD_FLAG, FIELD_IS, FIELD_CHOICE = (
+    RK_FIELD_INT, RK_FIELD_INT_OR_NONE, RK_FIELD_FLAG, RK_FIELD_IS, RK_FIELD_CHOICE)
 
-#: the fields of rk_playout_rules, in order
-PLAYOUT_RULES_FIELDS = (
-    "num_players", "upcard_offer", "forbid_taken_discard", "refused_upcard_set_aside", "stock_end",
-    "max_restocks", "max_turns", "limit_from_upcard", "knock_limit", "knock_compare_lt",
-    "ace_upcard_gin_only", "spade_multiplier", "allow_layoff_on_knock", "layoff_onto_prior_layoffs",
-    "best_score_arrangement", "classic_two_player", "undercut_on_tie", "knock_bonus", "undercut_bonus",
-    "gin_bonus", "big_gin_bonus", "collect_differences", "losers_charged", "gin_loser_multiplier",
-    "gin_loser_extra", "undercut_knocker_extra",
-)
+
+cdef tuple _knock_fields():
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&n)
+    return tuple([(f[i].name.decode(), <int>f[i].type, f[i].lo, f[i].hi,
+                   f[i].text.decode() if f[i].text != NULL else None) for i in range(n)])
+
+
+#: rk_knock_rules_fields(): (option, type, lo, hi, text) per field of
+#: rk_knock_rules, in struct order; fill_rules walks it
+KNOCK_RULES_FIELDS = _knock_fields()
+KNOCK_RULES_SIZE = sizeof(rk_knock_rules)
 
 
 def restock_shuffle(uint64_t seed, int restock, cards):
@@ -363,21 +362,49 @@ def restock_shuffle(uint64_t seed, int restock, cards):
     return tuple([buf[i] for i in range(n)])
 
 
-cdef int fill_rules(rk_playout_rules *pr, dict values) except -1:
-    cdef int v[26]
-    if len(PLAYOUT_RULES_FIELDS) != 26:
-        raise AssertionError("rk_playout_rules fields")
-    for i, name in enumerate(PLAYOUT_RULES_FIELDS):
-        v[i] = values[name]
-    pr.num_players, pr.upcard_offer, pr.forbid_taken_discard, pr.refused_upcard_set_aside = v[0], v[1], v[2], v[3]
-    pr.stock_end = <rk_stock_end>v[4]
-    pr.max_restocks, pr.max_turns, pr.limit_from_upcard, pr.knock_limit = v[5], v[6], v[7], v[8]
-    pr.knock_compare_lt, pr.ace_upcard_gin_only, pr.spade_multiplier = v[9], v[10], v[11]
-    pr.allow_layoff_on_knock, pr.layoff_onto_prior_layoffs, pr.best_score_arrangement = v[12], v[13], v[14]
-    pr.classic_two_player, pr.undercut_on_tie, pr.knock_bonus, pr.undercut_bonus = v[15], v[16], v[17], v[18]
-    pr.gin_bonus, pr.big_gin_bonus, pr.collect_differences, pr.losers_charged = v[19], v[20], v[21], v[22]
-    pr.gin_loser_multiplier, pr.gin_loser_extra, pr.undercut_knocker_extra = v[23], v[24], v[25]
+cdef int fill_rules(rk_knock_rules *pr, object rules) except -1:
+    """Fill *pr from a KnockRules by the C field table (option name, type)."""
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&n)
+    cdef int v
+    memset(pr, 0, sizeof(rk_knock_rules))
+    for i in range(n):
+        value = getattr(rules, f[i].name.decode())
+        if f[i].type == RK_FIELD_IS:
+            v = value == f[i].text.decode()
+        elif f[i].type == RK_FIELD_CHOICE:
+            v = f[i].text.decode().split("|").index(value)
+        elif f[i].type == RK_FIELD_INT_OR_NONE and value is None:
+            v = -1
+        else:
+            v = value
+        memcpy(<char *>pr + f[i].offset, &v, sizeof(int))
     return 0
+
+
+cdef dict rules_values(const rk_knock_rules *pr):
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&n)
+    cdef int v
+    values = {}
+    for i in range(n):
+        memcpy(&v, <const char *>pr + f[i].offset, sizeof(int))
+        values[f[i].name.decode()] = v
+    return values
+
+
+def knock_rules_values(rules):
+    """The rk_knock_rules that fill_rules makes of a KnockRules, by option name."""
+    cdef rk_knock_rules pr
+    fill_rules(&pr, rules)
+    return rules_values(&pr)
+
+
+def knock_rules_defaults(int game, int num_players):
+    """rk_knock_rules_init(game, num_players), by option name."""
+    cdef rk_knock_rules pr
+    check(rk_knock_rules_init(&pr, <rk_base_game>game, num_players))
+    return rules_values(&pr)
 
 
 cdef int fill_position(rk_position *pos, tuple position) except -1:
@@ -407,13 +434,13 @@ cdef class PlayoutSpec:
     cards: ``hidden`` is None or (cards, dest, group_end) of rk_hidden, with
     dest -1 for the stock."""
 
-    cdef rk_playout_rules pr
+    cdef rk_knock_rules pr
     cdef rk_position known
     cdef rk_hidden hidden
     cdef readonly bint has_hidden
     cdef readonly int num_players
 
-    def __cinit__(self, dict rules, tuple position, hidden=None):
+    def __cinit__(self, object rules, tuple position, hidden=None):
         fill_rules(&self.pr, rules)
         fill_position(&self.known, position)
         self.num_players = self.pr.num_players
@@ -488,9 +515,9 @@ def policy_trace(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
     return actions
 
 
-def score_knock(Rules rules, dict playout_rules, hands, int upcard, bint big_gin):
+def score_knock(Rules rules, object playout_rules, hands, int upcard, bint big_gin):
     """rk_score_knock: (outcome, winner, points, deadwood, multiplier), knock order."""
-    cdef rk_playout_rules pr
+    cdef rk_knock_rules pr
     cdef rk_mask h[4]
     cdef rk_playout_result r
     fill_rules(&pr, playout_rules)
@@ -556,7 +583,6 @@ def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
 # ---- table games: the state machine of csrc/src/table.c ------------------
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
-from libc.string cimport memcpy
 
 from rummykit.errors import IllegalActionError
 

@@ -169,12 +169,12 @@ cdef extern from "rummykit/rummykit.h" nogil:
         RK_GAME_OKLAHOMA_GIN
         RK_GAME_OKLAHOMA_RUMMY
 
-    ctypedef struct rk_playout_rules:
+    ctypedef struct rk_knock_rules:
         int num_players
         int upcard_offer
         int forbid_taken_discard
         int refused_upcard_set_aside
-        rk_stock_end stock_end
+        int stock_end
         int max_restocks
         int max_turns
         int limit_from_upcard
@@ -191,6 +191,22 @@ cdef extern from "rummykit/rummykit.h" nogil:
         int big_gin_bonus
         int collect_differences, losers_charged
         int gin_loser_multiplier, gin_loser_extra, undercut_knocker_extra
+
+    ctypedef enum rk_field_type:
+        RK_FIELD_INT
+        RK_FIELD_INT_OR_NONE
+        RK_FIELD_FLAG
+        RK_FIELD_IS
+        RK_FIELD_CHOICE
+
+    ctypedef struct rk_field:
+        const char *name
+        size_t offset
+        rk_field_type type
+        int lo, hi
+        const char *text
+
+    const rk_field *rk_knock_rules_fields(size_t *n)
 
     ctypedef struct rk_position:
         rk_mask hands[4]
@@ -235,21 +251,21 @@ cdef extern from "rummykit/rummykit.h" nogil:
         uint8_t dest[52]
         uint8_t group_end[52]
 
-    rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num_players)
-    rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t *deck, int dealer,
+    rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_players)
+    rk_status rk_position_deal(const rk_knock_rules *pr, const uint8_t *deck, int dealer,
                                uint64_t shuffle_seed, rk_position *pos)
-    rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos)
-    int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+    rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos)
+    int rk_legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                          int *actions)
-    int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+    int rk_policy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                          rk_policy policy, rk_rng *rng)
-    rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+    rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                               int action, rk_playout_result *out)
-    rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+    rk_status rk_playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                          rk_policy policy, rk_rng *rng, rk_playout_result *out)
-    rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
+    rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                              int upcard, int big_gin, rk_playout_result *out)
-    rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
+    rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
                           const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                           size_t n, int32_t *points, uint8_t *outcomes)
 

@@ -69,47 +69,16 @@ _CODES = {name: code for code, name in enumerate(OUTCOMES)}
 #: policy names
 POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}
 
-_SCORING = (
-    "knock_bonus",
-    "undercut_bonus",
-    "gin_bonus",
-    "collect_differences",
-    "losers_charged",
-    "gin_loser_multiplier",
-    "gin_loser_extra",
-    "undercut_knocker_extra",
-)
 
-
-def playout_rules(rules: KnockRules) -> dict[str, int]:
-    """The ``rk_playout_rules`` fields of a knock variant;
-    :class:`InvalidOptionError` for an option the C kernel does not play."""
+def playout_rules(rules: KnockRules) -> KnockRules:
+    """The rules, checked playable by the C kernel (which reads them through
+    its field table, ``_core.KNOCK_RULES_FIELDS``);
+    :class:`InvalidOptionError` for an option it does not play."""
     if not rules.auto_showdown:
         raise InvalidOptionError("playouts: auto_showdown=False (the manual showdown) is not supported")
     if rules.partnerships:
         raise InvalidOptionError("playouts: partnerships are not supported")
-    values = {
-        "num_players": rules.num_players,
-        "upcard_offer": rules.first_turn_procedure == "upcard_offer",
-        "forbid_taken_discard": rules.forbid_discarding_taken_card,
-        "refused_upcard_set_aside": rules.refused_upcard_set_aside,
-        "stock_end": _core.STOCK_END_RULES[rules.stock_end_rule],
-        "max_restocks": rules.max_restocks,
-        "max_turns": rules.max_turns,
-        "limit_from_upcard": rules.knock_limit_mode == "upcard",
-        "knock_limit": rules.knock_limit,
-        "knock_compare_lt": rules.knock_compare == "lt",
-        "ace_upcard_gin_only": rules.ace_upcard_gin_only,
-        "spade_multiplier": rules.spade_multiplier,
-        "allow_layoff_on_knock": rules.allow_layoff_on_knock,
-        "layoff_onto_prior_layoffs": rules.layoff_onto_prior_layoffs,
-        "best_score_arrangement": rules.knocker_arrangement == "best_score",
-        "classic_two_player": rules.scoring_model == "classic_two_player",
-        "undercut_on_tie": rules.undercut_on_tie,
-        "big_gin_bonus": -1 if rules.big_gin_bonus is None else rules.big_gin_bonus,
-    }
-    values.update({name: getattr(rules, name) for name in _SCORING})
-    return {k: int(v) for k, v in values.items()}
+    return rules
 
 
 def _position(state: KnockState, hands: tuple[int, ...], stock: tuple[int, ...]) -> tuple[Any, ...]:

@@ -62,12 +62,12 @@ typedef enum rk_base_game {
 
 /* The options of docs/rules.md, Dealing and turn options, Knock options, Knock scoring options that change play or a hand's points
  * (names as in rummykit.knock.rules.KnockRules; flags are 0 or 1). */
-typedef struct rk_playout_rules {
+typedef struct rk_knock_rules {
     int num_players;               /* 2, 3 or 4 */
     int upcard_offer;              /* first_turn_procedure == "upcard_offer" (used by rk_position_deal) */
     int forbid_taken_discard;      /* forbid_discarding_taken_card */
     int refused_upcard_set_aside;  /* refused_upcard_set_aside */
-    rk_stock_end stock_end;        /* stock_end_rule */
+    int stock_end;                 /* stock_end_rule: an rk_stock_end */
     int max_restocks;              /* -1: unlimited */
     int max_turns;                 /* -1: no cap */
     int limit_from_upcard;         /* knock_limit_mode == "upcard" */
@@ -85,7 +85,29 @@ typedef struct rk_playout_rules {
     int big_gin_bonus; /* -1: big gin is off */
     int collect_differences, losers_charged;
     int gin_loser_multiplier, gin_loser_extra, undercut_knocker_extra;
-} rk_playout_rules;
+} rk_knock_rules;
+
+/* How a KnockRules option sets an (int) field of rk_knock_rules. */
+typedef enum rk_field_type {
+    RK_FIELD_INT = 0,         /* an integer option */
+    RK_FIELD_INT_OR_NONE = 1, /* an integer option or None, stored as -1 */
+    RK_FIELD_FLAG = 2,        /* a true/false option: 0 or 1 */
+    RK_FIELD_IS = 3,          /* a text option: 1 when it equals text, else 0 */
+    RK_FIELD_CHOICE = 4       /* a text option: its index in text, a '|'-separated list */
+} rk_field_type;
+
+typedef struct rk_field {
+    const char *name;   /* the option (a rummykit.knock.rules.KnockRules attribute) */
+    size_t offset;      /* of the int field in rk_knock_rules */
+    rk_field_type type;
+    int lo, hi;         /* the values the field accepts */
+    const char *text;   /* RK_FIELD_IS and RK_FIELD_CHOICE, else NULL */
+} rk_field;
+
+/* The field table: one entry per field of rk_knock_rules, in struct order
+ * (static storage); *n (if not NULL) receives the number of entries.  A
+ * binding fills the struct from a KnockRules by walking it. */
+const rk_field *rk_knock_rules_fields(size_t *n);
 
 /* A hand in progress (the fields of KnockState that play needs). */
 typedef struct rk_position {
@@ -119,11 +141,11 @@ typedef struct rk_playout_result {
 } rk_playout_result;
 
 /* The options of a base game with its defaults (KnockRules' BASE_GAMES). */
-rk_status rk_playout_rules_init(rk_playout_rules *pr, rk_base_game game, int num_players);
+rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_players);
 /* Deal a fresh hand from a deck (52 distinct card ids, top first) exactly as
  * KnockState does: one card at a time from the dealer's left, then the
  * upcard, the rest is the stock. */
-rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
+rk_status rk_position_deal(const rk_knock_rules *pr, const uint8_t deck[RK_NUM_CARDS], int dealer,
                            uint64_t shuffle_seed, rk_position *pos);
 /* RK_OK if pos is a playable position under rules pr: pr within what
  * KnockRules can express (flags 0 or 1, integer options 0..1000000,
@@ -132,20 +154,20 @@ rk_status rk_position_deal(const rk_playout_rules *pr, const uint8_t deck[RK_NUM
  * top discard in the offer and last-chance phases, seats in range, turns
  * and restocks 0..2^30.  Every function below that takes a position checks
  * it first (RK_ERR_ARG, RK_ERR_BAD_MASK or RK_ERR_OVERLAP otherwise). */
-rk_status rk_position_check(const rk_playout_rules *pr, const rk_position *pos);
+rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos);
 /* The legal actions now, sorted (as KnockState.legal_actions); returns their
  * number (0 at the end) or a negative status. */
-int rk_legal_actions(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+int rk_legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                      int actions[RK_MAX_LEGAL]);
 /* Apply a legal action; when it ends the hand, *out (if not NULL) receives
  * the result and pos->phase becomes RK_PHASE_END.  An action that is not
  * legal now gives RK_ERR_ARG and leaves pos as it was. */
-rk_status rk_apply_action(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                           int action, rk_playout_result *out);
 /* Score a knock (auto showdown): hands in knock order (the knocker's final
  * cards first, then the defenders in turn order), upcard as in the
  * position; results in knock order. */
-rk_status rk_score_knock(const rk_rules *rules, const rk_playout_rules *pr, const rk_mask *hands,
+rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                          int upcard, int big_gin, rk_playout_result *out);
 
 #ifdef __cplusplus

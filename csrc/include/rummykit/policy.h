@@ -44,18 +44,18 @@ typedef struct rk_hidden {
 } rk_hidden;
 
 /* The policy's action now (an rng is needed for RK_POLICY_RANDOM). */
-int rk_policy_action(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *pos,
+int rk_policy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                      rk_policy policy, rk_rng *rng);
 /* Play pos to the end of the hand with the policy for every seat and score
  * it.  pos is left at the end. */
-rk_status rk_playout(const rk_rules *rules, const rk_playout_rules *pr, rk_position *pos,
+rk_status rk_playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                      rk_policy policy, rk_rng *rng, rk_playout_result *out);
 /* Playouts first .. first + n - 1 from determinizations of known + hidden
  * (hidden NULL: no resampling): playout i seeds an rk_rng with (seed, i),
  * deals the hidden cards, draws a fresh restock seed when hidden is given,
  * and plays.  points[i * num_players + seat], outcomes[i].  Results depend
  * on (seed, i) only, so any split over threads gives the same arrays. */
-rk_status rk_playouts(const rk_rules *rules, const rk_playout_rules *pr, const rk_position *known,
+rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
                       const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                       size_t n, int32_t *points, uint8_t *outcomes);
 

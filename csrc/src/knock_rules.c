@@ -1,0 +1,106 @@
+/* The knock rules: the base games' defaults, the field table that maps
+ * every KnockRules option the engine reads onto rk_knock_rules, and the
+ * range check, which reads its bounds from that table. */
+#include "knock_internal.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#define F(option, field, type, lo, hi, text) {option, offsetof(rk_knock_rules, field), type, lo, hi, text}
+#define MAXO RK__MAX_OPTION
+
+/* One entry per field, in struct order (csrc/tests/test_playout.c and
+ * tests/test_knock_rules_table.py check that every field is covered). */
+static const rk_field fields[] = {
+    F("num_players", num_players, RK_FIELD_INT, 2, RK_MAX_PLAYERS, NULL),
+    F("first_turn_procedure", upcard_offer, RK_FIELD_IS, 0, 1, "upcard_offer"),
+    F("forbid_discarding_taken_card", forbid_taken_discard, RK_FIELD_FLAG, 0, 1, NULL),
+    F("refused_upcard_set_aside", refused_upcard_set_aside, RK_FIELD_FLAG, 0, 1, NULL),
+    F("stock_end_rule", stock_end, RK_FIELD_CHOICE, RK_STOCK_DEAD_AT_2, RK_STOCK_RESHUFFLE,
+      "dead_at_2|dead_at_2_last_chance|dead_on_draw|reshuffle"),
+    F("max_restocks", max_restocks, RK_FIELD_INT, -1, MAXO, NULL),
+    F("max_turns", max_turns, RK_FIELD_INT, -1, MAXO, NULL),
+    F("knock_limit_mode", limit_from_upcard, RK_FIELD_IS, 0, 1, "upcard"),
+    F("knock_limit", knock_limit, RK_FIELD_INT, 0, MAXO, NULL),
+    F("knock_compare", knock_compare_lt, RK_FIELD_IS, 0, 1, "lt"),
+    F("ace_upcard_gin_only", ace_upcard_gin_only, RK_FIELD_FLAG, 0, 1, NULL),
+    F("spade_multiplier", spade_multiplier, RK_FIELD_INT, 1, 3, NULL),
+    F("allow_layoff_on_knock", allow_layoff_on_knock, RK_FIELD_FLAG, 0, 1, NULL),
+    F("layoff_onto_prior_layoffs", layoff_onto_prior_layoffs, RK_FIELD_FLAG, 0, 1, NULL),
+    F("knocker_arrangement", best_score_arrangement, RK_FIELD_IS, 0, 1, "best_score"),
+    F("scoring_model", classic_two_player, RK_FIELD_IS, 0, 1, "classic_two_player"),
+    F("undercut_on_tie", undercut_on_tie, RK_FIELD_FLAG, 0, 1, NULL),
+    F("knock_bonus", knock_bonus, RK_FIELD_INT, 0, MAXO, NULL),
+    F("undercut_bonus", undercut_bonus, RK_FIELD_INT, 0, MAXO, NULL),
+    F("gin_bonus", gin_bonus, RK_FIELD_INT, 0, MAXO, NULL),
+    F("big_gin_bonus", big_gin_bonus, RK_FIELD_INT_OR_NONE, -1, MAXO, NULL),
+    F("collect_differences", collect_differences, RK_FIELD_FLAG, 0, 1, NULL),
+    F("losers_charged", losers_charged, RK_FIELD_FLAG, 0, 1, NULL),
+    F("gin_loser_multiplier", gin_loser_multiplier, RK_FIELD_INT, 0, 100, NULL),
+    F("gin_loser_extra", gin_loser_extra, RK_FIELD_INT, 0, MAXO, NULL),
+    F("undercut_knocker_extra", undercut_knocker_extra, RK_FIELD_INT, 0, MAXO, NULL),
+};
+
+const rk_field *rk_knock_rules_fields(size_t *n) {
+    if (n) *n = sizeof fields / sizeof fields[0];
+    return fields;
+}
+
+rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_players) {
+    if (!pr) return RK_ERR_ARG;
+    memset(pr, 0, sizeof *pr);
+    pr->num_players = 2;
+    pr->upcard_offer = 1;
+    pr->forbid_taken_discard = 1;
+    pr->stock_end = RK_STOCK_DEAD_AT_2;
+    pr->max_restocks = -1;
+    pr->max_turns = 1000;
+    pr->knock_limit = 10;
+    pr->spade_multiplier = 1;
+    pr->allow_layoff_on_knock = 1;
+    pr->classic_two_player = 1;
+    pr->undercut_on_tie = 1;
+    pr->undercut_bonus = 25;
+    pr->gin_bonus = 25;
+    pr->big_gin_bonus = -1;
+    pr->collect_differences = 1;
+    pr->gin_loser_multiplier = 1;
+    switch (game) {
+    case RK_GAME_GIN:
+        if (num_players != 2) return RK_ERR_ARG;
+        return RK_OK;
+    case RK_GAME_OKLAHOMA_GIN:
+        if (num_players != 2) return RK_ERR_ARG;
+        pr->upcard_offer = 0;
+        pr->limit_from_upcard = 1;
+        pr->ace_upcard_gin_only = 1;
+        pr->spade_multiplier = 2;
+        return RK_OK;
+    case RK_GAME_OKLAHOMA_RUMMY: /* scoring_model net_collect */
+        if (num_players < 3 || num_players > 4) return RK_ERR_ARG;
+        pr->num_players = num_players;
+        pr->upcard_offer = 0;
+        pr->limit_from_upcard = 1;
+        pr->ace_upcard_gin_only = 1;
+        pr->spade_multiplier = 2;
+        pr->stock_end = RK_STOCK_RESHUFFLE;
+        pr->classic_two_player = 0;
+        pr->knock_bonus = 10;
+        pr->undercut_bonus = 10;
+        pr->gin_bonus = 20;
+        pr->losers_charged = 1;
+        return RK_OK;
+    }
+    return RK_ERR_ARG;
+}
+
+/* Every field within its table range: the options KnockRules can express. */
+rk_status rk__knock_rules_check(const rk_knock_rules *pr) {
+    if (!pr) return RK_ERR_ARG;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        int v;
+        memcpy(&v, (const char *)pr + fields[i].offset, sizeof v);
+        if (!rk__in_range(v, fields[i].lo, fields[i].hi)) return RK_ERR_ARG;
+    }
+    return RK_OK;
+}
