@@ -30,6 +30,7 @@ def test_every_name_exists(name: str, kind: int, lo: int, hi: int, text: str | N
     elif kind == _core.FIELD_IS:
         assert text in CHOICES[name] and (lo, hi) == (0, 1)
     elif kind == _core.FIELD_CHOICE:
+        assert text is not None
         assert tuple(text.split("|")) == CHOICES[name] and (lo, hi) == (0, len(CHOICES[name]) - 1)
     elif kind == _core.FIELD_INT_OR_NONE:
         assert None in CHOICES.get(name, (None,)) and lo == -1
