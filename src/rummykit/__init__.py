@@ -26,6 +26,8 @@ from rummykit.analysis import (
     melds,
 )
 from rummykit.cards import Card, cards_text, from_mask, parse_card, parse_cards, to_mask
+from rummykit.engine.hand_loop import play_hand
+from rummykit.engine.match import Match
 from rummykit.engine.options import Option, parse_value
 from rummykit.engine.protocol import GameState
 from rummykit.errors import (
@@ -38,7 +40,7 @@ from rummykit.errors import (
 from rummykit.games import Game, game_names, game_options, game_presets
 from rummykit.knock.actions import Action, parse_action
 from rummykit.knock.game import KnockGame
-from rummykit.knock.match import GameResult, Match, MatchResult
+from rummykit.knock.match import GameResult, KnockMatch, MatchResult
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
 from rummykit.playouts import playouts
@@ -71,6 +73,7 @@ __all__ = [
     "InvalidOptionError",
     "KnockChoice",
     "KnockGame",
+    "KnockMatch",
     "KnockState",
     "Layoff",
     "LayoffResult",
@@ -108,6 +111,7 @@ __all__ = [
     "melds",
     "parse_action",
     "parse_value",
+    "play_hand",
     "playouts",
     "parse_card",
     "parse_cards",

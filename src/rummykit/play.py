@@ -35,11 +35,11 @@ from typing import Any
 from rummykit.agents import GreedyAgent, make_agent
 from rummykit.analysis import discard_deadwoods
 from rummykit.cards import from_mask
+from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError, RummykitError
 from rummykit.games import Game
 from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action, parse_action
 from rummykit.knock.game import KnockGame
-from rummykit.knock.match import Match
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
 from rummykit.render import (
@@ -54,7 +54,6 @@ from rummykit.render import (
 )
 from rummykit.table.actions import DRAW as TABLE_DRAW
 from rummykit.table.actions import TAKE as TABLE_TAKE
-from rummykit.table.game import TableGame
 from rummykit.table.match import TableMatch
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
@@ -493,12 +492,10 @@ def play(
         if save is not None and person.states:
             Path(save).write_text(match_record(person.states, rules.name), encoding="utf-8")
 
-    if isinstance(chosen, KnockGame):
-        match: Any = Match(chosen, agents, seed=seed)
+    match: Any = Match(chosen, agents, seed=seed)
+    if knock:
         goal = f"target {match.rules.target_score}"
     else:
-        assert isinstance(chosen, TableGame)
-        match = TableMatch(chosen, agents, seed=seed)
         assert isinstance(person, _TablePerson)
         person.match = match
         goal = (

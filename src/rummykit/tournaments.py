@@ -45,10 +45,9 @@ from typing import Any, cast
 
 from rummykit._random import MAX_SEED
 from rummykit.agents import Agent, make_agent
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
+from rummykit.engine.hand_loop import play_out
+from rummykit.errors import InvalidOptionError, clip
 from rummykit.games import Game
-from rummykit.knock.game import KnockGame
-from rummykit.table.game import TableGame
 
 __all__ = ["AgentStats", "HandRecord", "TournamentResult", "tournament", "wilson_interval"]
 
@@ -296,7 +295,7 @@ def _seed_sequence(seed: int, *key: int) -> Any:
 Played = tuple[HandRecord, str | None]  # a hand's record and, when kept, its hand record text
 
 
-def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int, keep: bool = False) -> Played:
+def _play_hand(game: Game, specs: Sequence[str | Agent], seed: int, hand: int, keep: bool = False) -> Played:
     """Hand number ``hand``: its deal, seat rotation and agents all derive from ``seed``; with
     ``keep``, also the hand's record (``state.to_json()``)."""
     import numpy as np
@@ -306,13 +305,8 @@ def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int, ke
     seats = tuple((s - rotation) % n for s in range(n))  # the agent in each seat: j in (j + rotation) % n
     agents = [make_agent(spec, np.random.default_rng(_seed_sequence(seed, 1, hand, j))) for j, spec in enumerate(specs)]
     state = game.new_hand(seed=np.random.default_rng(_seed_sequence(seed, 0, deal)), dealer=0)
-    while not state.is_terminal():
-        seat = state.current_player
-        action = agents[seats[seat]](state)
-        try:
-            state.play(action)
-        except RummykitError as err:
-            raise IllegalActionError(f"agent {seats[seat]} ({clip(specs[seats[seat]])}) in seat {seat}: {err}") from err
+    names = [f"agent {seats[s]} ({clip(specs[seats[s]])}) in seat {s}" for s in range(n)]
+    play_out(state, [agents[seats[s]] for s in range(n)], names)
     result = state.result
     points = state.returns()
     by_agent = tuple(int(points[(j + rotation) % n]) for j in range(n))
@@ -322,7 +316,7 @@ def _play_hand(game: Any, specs: Sequence[str | Agent], seed: int, hand: int, ke
     return record, state.to_json() if keep else None
 
 
-def _play_chunk(game: Any, specs: Sequence[str | Agent], seed: int, hands: range, keep: bool = False) -> list[Played]:
+def _play_chunk(game: Game, specs: Sequence[str | Agent], seed: int, hands: range, keep: bool = False) -> list[Played]:
     return [_play_hand(game, specs, seed, i, keep) for i in hands]
 
 
@@ -500,7 +494,7 @@ def tournament(
         game = Game(game, **options)
     elif options:
         raise InvalidOptionError("options go with a game name, not with a game object")
-    if not isinstance(game, (KnockGame, TableGame)):
+    if not isinstance(game, Game):
         raise InvalidOptionError(f"game must be a game name or a Game object, got {clip(game)}")
     if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != game.num_players:
         raise InvalidOptionError(f"{game.name} needs {game.num_players} agents, one per seat, got {clip(agents)}")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from rummykit.engine.protocol import GameState
 
-__all__ = ["Game", "set_resolver"]
+__all__ = ["Game", "family_of", "set_resolver"]
 
 #: game name -> family name (``"knock"``, ``"table"``); raises for an unknown name
 _resolver: Callable[[object], str] | None = None
@@ -28,6 +28,16 @@ def set_resolver(resolver: Callable[[object], str]) -> None:
     """Install the function that tells the family of a game name."""
     global _resolver
     _resolver = resolver
+
+
+def family_of(game: object) -> str:
+    """The family name (``"knock"``, ``"table"``) of a game or a game name;
+    an unknown name raises :class:`~rummykit.errors.InvalidOptionError`."""
+    if isinstance(game, Game):
+        return game.family
+    if _resolver is None:
+        raise RuntimeError("no game names: import rummykit (rummykit.games installs them)")
+    return _resolver(game)
 
 
 class Game:
@@ -45,9 +55,7 @@ class Game:
 
     def __new__(cls, name: object = None, /, **options: Any) -> Game:
         if cls is Game:
-            if _resolver is None:
-                raise RuntimeError("no game names: import rummykit (rummykit.games installs them)")
-            cls = Game.families[_resolver(name)]
+            cls = Game.families[family_of(name)]
         return super().__new__(cls)
 
     # what every game has (the subclasses define them)

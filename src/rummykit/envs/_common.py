@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.engine.protocol import GameState
-from rummykit.errors import IllegalActionError, InvalidOptionError
+from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 from rummykit.knock.actions import NUM_ACTIONS as KNOCK_ACTIONS
 
@@ -33,12 +33,14 @@ DENSE_ACTIONS = 4096
 REWARDS = ("points", "win_loss")
 
 
-def make_game(game: Any, num_players: int | None, options: dict[str, Any]) -> Any:
+def make_game(game: Game | str, num_players: int | None, options: dict[str, Any]) -> Game:
     """``game`` as a game object: a name goes to ``Game(name, num_players=..., **options)``."""
     if isinstance(game, str):
         if num_players is not None:
             options = {"num_players": num_players, **options}
         return Game(game, **options)
+    if not isinstance(game, Game):
+        raise InvalidOptionError(f"game must be a game name or a Game, got {clip(game)}")
     if options or (num_players is not None and num_players != game.num_players):
         raise InvalidOptionError("num_players and options go with a game name, not with a game object")
     return game
@@ -51,7 +53,7 @@ def check_reward(reward: str) -> str:
     return reward
 
 
-def hand_rewards(state: Any, reward: str) -> list[float]:
+def hand_rewards(state: GameState, reward: str) -> list[float]:
     """Each seat's reward for a finished hand: its ``returns()`` (``points``), or +1 for the
     hand's winner and -1 for every other seat (``win_loss``; 0 for all in a dead hand)."""
     if reward == "points":
@@ -73,11 +75,11 @@ class ActionIndex:
     engine id is ``decode(state, k)`` and its text :func:`action_text`.
     """
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         self.dense = game.family != "knock"
         self.size = DENSE_ACTIONS if self.dense else KNOCK_ACTIONS
 
-    def legal(self, state: Any) -> list[int]:
+    def legal(self, state: GameState) -> list[int]:
         """The legal actions of ``state`` in this numbering, sorted."""
         legal: list[int] = state.legal_actions()
         if not self.dense:
@@ -86,13 +88,13 @@ class ActionIndex:
             raise IllegalActionError(f"{len(legal)} legal actions, more than the {self.size} action slots")
         return list(range(len(legal)))
 
-    def mask(self, state: Any) -> npt.NDArray[np.int8]:
+    def mask(self, state: GameState) -> npt.NDArray[np.int8]:
         """1 for each legal action of ``state`` (all 0 at the end of the hand)."""
         out = np.zeros(self.size, dtype=np.int8)
         out[self.legal(state)] = 1
         return out
 
-    def decode(self, state: Any, action: int) -> int:
+    def decode(self, state: GameState, action: int) -> int:
         """The engine id of ``action``; :class:`IllegalActionError` if it is not legal now."""
         action = int(action)
         legal: list[int] = state.legal_actions()
@@ -103,7 +105,7 @@ class ActionIndex:
             return action
         raise IllegalActionError(f"action {action} is not legal now (legal: {self.legal(state)})")
 
-    def encode(self, state: Any, action_id: int) -> int:
+    def encode(self, state: GameState, action_id: int) -> int:
         """The index of the legal engine id ``action_id`` in this numbering."""
         return state.legal_actions().index(action_id) if self.dense else action_id
 
@@ -113,13 +115,13 @@ def action_text(state: GameState, action_id: int) -> str:
     return state.action_text(action_id)
 
 
-def render_text(state: Any) -> str:
+def render_text(state: GameState) -> str:
     """The whole hand as text (every hand face up: for people watching, not for the seats)."""
     lines = [f"{state.rules.name}: {state.phase_name}, " + _to_act(state)]
     top = state.top_discard
     lines.append(f"stock {len(state.stock)}, discard pile {len(state.discards)}, top {top if top else '-'}")
     for seat in range(state.n):
-        cards = state.hand_text(seat) if hasattr(state, "hand_text") else " ".join(str(c) for c in state.hand(seat))
+        cards = " ".join(str(c) for c in state.hand(seat))
         lines.append(f"seat {seat}: {cards}")
     for slot, meld in enumerate(getattr(state, "table_text", list)(), start=1):
         lines.append(f"table {slot}: {meld}")
@@ -130,11 +132,11 @@ def render_text(state: Any) -> str:
     return "\n".join(lines)
 
 
-def _to_act(state: Any) -> str:
+def _to_act(state: GameState) -> str:
     return "hand over" if state.is_terminal() else f"seat {state.current_player} to act"
 
 
-def action_text_before(state: Any) -> str:
+def action_text_before(state: GameState) -> str:
     """The last action as text, named in the state it was played in."""
     before = state.clone()
     before.undo()

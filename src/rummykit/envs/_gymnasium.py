@@ -59,7 +59,7 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         mask = gymnasium.spaces.Box(low=0, high=1, shape=(self.index.size,), dtype=np.int8)
         self.observation_space = gymnasium.spaces.Dict({"observation": observation_box(self.game), "action_mask": mask})
         self.action_space = gymnasium.spaces.Discrete(self.index.size)
-        self.game_state: Any = None
+        self.game_state: Any = None  # a GameState after reset()
         self._agents: list[Agent] = []
 
     def reset(

@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from rummykit.engine.game import Game
+from rummykit.engine.protocol import GameState
 from rummykit.envs._common import ActionIndex, action_text, check_reward, hand_rewards, make_game
 from rummykit.errors import InvalidOptionError
 
@@ -41,7 +43,7 @@ def _game_type(variant: str) -> Any:
 class _Shared:
     """What every state of one game shares; a state's clone keeps the same one."""
 
-    def __init__(self, game: Any, reward: str) -> None:
+    def __init__(self, game: Game, reward: str) -> None:
         self.game, self.reward = game, reward
         self.index = ActionIndex(game)
         rules = game.rules
@@ -56,7 +58,7 @@ class _Hand:
     """The engine state; OpenSpiel clones a Python state by deep-copying its attributes, and
     this makes that copy the engine's own ``clone``."""
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: GameState) -> None:
         self.state = state
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Hand:
@@ -115,8 +117,8 @@ class RummykitSpielState(pyspiel.State):  # type: ignore[misc]
         self._hand: _Hand | None = None
 
     @property
-    def engine_state(self) -> Any:
-        """The engine state (``KnockState`` / ``TableState``); None while dealing."""
+    def engine_state(self) -> GameState | None:
+        """The engine state (a :class:`rummykit.GameState`: ``KnockState`` / ``TableState``); None while dealing."""
         return None if self._hand is None else self._hand.state
 
     def current_player(self) -> int:

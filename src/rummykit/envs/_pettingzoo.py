@@ -33,8 +33,8 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
     dense per-state index for Rummy and Kaluki (``info["legal_actions"]`` lists the engine ids
     behind the indices).  Rewards come only at the end of the hand (see ``reward``); the
     deal and the restock shuffles are drawn inside the environment from the generator that
-    ``reset(seed=...)`` seeds.  ``env.game_state`` is the engine state (``KnockState`` or
-    ``TableState``) for anything else.
+    ``reset(seed=...)`` seeds.  ``env.game_state`` is the engine state (a :class:`rummykit.GameState`:
+    ``KnockState`` or ``TableState``) for anything else.
     """
 
     metadata = {"name": "rummykit_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
@@ -63,7 +63,7 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
         }
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.index.size) for a in self.possible_agents}
         self._rng = np.random.default_rng()
-        self.game_state: Any = None
+        self.game_state: Any = None  # a GameState after reset()
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self.observation_spaces[agent]

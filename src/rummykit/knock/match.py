@@ -43,10 +43,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rummykit._random import as_generator
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
+from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
+from rummykit.engine.hand_loop import play_out
+from rummykit.engine.match import Match as AnyMatch
 from rummykit.games import Game
 from rummykit.knock.actions import Action
 from rummykit.knock.game import KnockGame
@@ -58,7 +60,7 @@ if TYPE_CHECKING:
     import numpy as np
 from rummykit.scoring import HollywoodSheet, match_points, ring_payout, settle
 
-__all__ = ["Agent", "GameResult", "Match", "MatchResult"]
+__all__ = ["Agent", "GameResult", "KnockMatch", "Match", "MatchResult"]
 
 #: What an agent may return: an action id, action text (``"discard 7H"``) or an :class:`Action`.
 AgentAction = int | str | Action
@@ -150,7 +152,9 @@ def _build_game(game: KnockGame | str, options: dict[str, Any]) -> KnockGame:
     else:
         raise InvalidOptionError(f"game must be a knock game or its name, got {clip(game)}")
     if not isinstance(built, KnockGame):
-        raise InvalidOptionError(f"Match plays the knock games only, got {clip(built)} (table games: TableMatch)")
+        raise InvalidOptionError(
+            f"KnockMatch plays the knock games only, got {clip(built)} (rummykit.Match plays every game)"
+        )
     return built
 
 
@@ -161,8 +165,9 @@ def _unique_best(values: Sequence[int]) -> int | None:
     return tied[0] if len(tied) == 1 else None
 
 
-class Match:
-    """A match of a knock game between agents, one per seat.
+class KnockMatch(AnyMatch):
+    """A match of a knock game between agents, one per seat (``rummykit.Match(game, ...)``
+    makes one for a knock game; this module's ``Match`` is this class).
 
     ``game`` is a :class:`KnockGame` or a game name (then ``Game(game, **options)``; with a
     KnockGame, ``options`` are added to its own).  ``agents[i]`` plays seat i: it is called with
@@ -193,6 +198,8 @@ class Match:
     >>> result.hand_count - result.dead_hands, sum(result.scores) >= 0
     (2, True)
     """
+
+    family = "knock"
 
     def __init__(
         self,
@@ -393,20 +400,7 @@ class Match:
         return result
 
     def _play_out(self, state: KnockState) -> HandResult:
-        while not state.is_terminal():
-            seat = state.current_player
-            before = len(state.history)
-            choice: object = self.agents[seat](state)
-            if len(state.history) != before or state.current_player != seat:
-                raise IllegalActionError(f"seat {seat}: the agent changed the state instead of returning an action")
-            if isinstance(choice, numbers.Integral) and not isinstance(choice, (bool, int)):
-                choice = int(choice)
-            if not isinstance(choice, (int, str, Action)):
-                raise IllegalActionError(f"seat {seat}: the agent returned {clip(choice)}, not an action")
-            try:
-                state.play(choice, player=seat)
-            except RummykitError as err:
-                raise IllegalActionError(f"seat {seat}: {err}") from err
+        play_out(state, self.agents)
         assert state.result is not None
         return state.result
 
@@ -570,3 +564,7 @@ class Match:
             match_points=mp,
             payout=payout,
         )
+
+
+#: the knock-game match (the name this module always had; ``rummykit.Match`` plays every game)
+Match = KnockMatch

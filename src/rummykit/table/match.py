@@ -24,6 +24,12 @@ scored (penalty scoring) and the deal passes on.
 >>> result = match.play()
 >>> result.winner is not None and max(result.scores) >= 30
 True
+
+``rummykit.Match`` makes a TableMatch for Rummy and Kaluki:
+
+>>> import rummykit as rk
+>>> type(rk.Match("kaluki", [agent] * 3, seed=2, num_players=3)).__name__
+'TableMatch'
 """
 
 from __future__ import annotations
@@ -34,8 +40,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit._random import as_generator
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
-from rummykit.table.actions import TableAction
+from rummykit.engine.hand_loop import play_out
+from rummykit.engine.match import Match
+from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.table.game import TableGame
 from rummykit.table.rules import TableRules
 from rummykit.table.scoring import TableResult
@@ -62,8 +69,9 @@ class TableMatchResult:
     dead_hands: int
 
 
-class TableMatch:
-    """A Rummy or Kaluki game between agents, one per seat.
+class TableMatch(Match):
+    """A Rummy or Kaluki game between agents, one per seat (``rummykit.Match(game, ...)``
+    makes one for a table game).
 
     ``game`` is a :class:`TableGame` or a name (then ``TableGame(game,
     **options)``).  Agents get the real state; like the knock ``Match`` they
@@ -71,6 +79,9 @@ class TableMatch:
     elimination are dealt to the remaining players: the state's seat i is
     match seat ``match.active[i]`` (:attr:`seats` of the hand).
     """
+
+    family = "table"
+    game: TableGame
 
     def __init__(
         self,
@@ -160,17 +171,7 @@ class TableMatch:
         return result
 
     def _play_out(self, state: TableState, seats: tuple[int, ...]) -> TableResult:
-        while not state.is_terminal():
-            seat = state.current_player
-            choice = self.agents[seats[seat]](state)
-            if isinstance(choice, numbers.Integral) and not isinstance(choice, (bool, int)):
-                choice = int(choice)
-            if not isinstance(choice, (int, str, TableAction)):
-                raise IllegalActionError(f"seat {seats[seat]}: the agent returned {clip(choice)}, not an action")
-            try:
-                state.play(choice, player=seat)
-            except RummykitError as err:
-                raise IllegalActionError(f"seat {seats[seat]}: {err}") from err
+        play_out(state, [self.agents[s] for s in seats], [f"seat {s}" for s in seats])
         assert state.result is not None
         return state.result
 

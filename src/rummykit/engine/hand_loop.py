@@ -1,0 +1,79 @@
+"""One hand played by agents, for every game: the loop that matches,
+tournaments and scripts share.
+
+An agent is a callable ``agent(state) -> action`` called when its seat is to
+act; the action is an id, action text or an action object (``Action``,
+``TableAction``), applied with the checked ``state.play``.  Agents get the
+real state, which shows every hand: an agent must look only at what its seat
+may know and must not change the state (that is checked).
+
+>>> import rummykit as rk
+>>> state = play_hand(rk.Game("rummy", num_players=3), [rk.GreedyAgent()] * 3, seed=4, dealer=0)
+>>> state.is_terminal(), len(state.returns())
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rummykit.engine.protocol import GameState
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
+
+if TYPE_CHECKING:
+    from rummykit.engine.game import Game
+
+__all__ = ["Agent", "play_hand", "play_out"]
+
+#: An agent: called with the hand's state when its seat is to act; returns an action id, text or action object.
+Agent = Callable[[Any], Any]
+
+S = TypeVar("S", bound=GameState)
+
+
+def _as_choice(choice: object) -> object:
+    """An agent's answer as ``state.play`` takes it, or None if it is no action at all."""
+    if isinstance(choice, (int, str)):
+        return choice
+    if isinstance(choice, numbers.Integral):  # a numpy integer
+        return int(choice)
+    if isinstance(getattr(choice, "id", None), int):  # Action, TableAction
+        return choice
+    return None
+
+
+def play_out(state: S, agents: Sequence[Agent], names: Sequence[str] | None = None) -> S:
+    """Let ``agents[seat]`` act for each seat until ``state`` ends; returns ``state``.
+
+    An illegal or malformed action, or an agent that changes the state, raises
+    :class:`IllegalActionError` naming the seat (``names[seat]`` when given, else
+    ``"seat i"``); the state is then left where it was (not rolled back).
+    """
+    if len(agents) != state.n:
+        raise InvalidOptionError(f"{state.n} agents needed, one per seat, got {len(agents)}")
+    while not state.is_terminal():
+        seat = state.current_player
+        before = len(state.history)
+        choice = agents[seat](state)
+        if len(state.history) != before or state.current_player != seat:
+            who = names[seat] if names is not None else f"seat {seat}"
+            raise IllegalActionError(f"{who}: the agent changed the state instead of returning an action")
+        action = _as_choice(choice)
+        if action is None:
+            who = names[seat] if names is not None else f"seat {seat}"
+            raise IllegalActionError(f"{who}: the agent returned {clip(choice)}, not an action")
+        try:
+            state.play(action, player=seat)
+        except RummykitError as err:
+            who = names[seat] if names is not None else f"seat {seat}"
+            raise IllegalActionError(f"{who}: {err}") from err
+    return state
+
+
+def play_hand(game: Game, agents: Sequence[Agent], seed: Any = None, dealer: int | None = None) -> GameState:
+    """Deal a hand of ``game`` (``game.new_hand(seed, dealer)``) and let the
+    agents, one per seat, play it to the end (:func:`play_out`); returns the
+    finished state (``returns()``, ``result``, ``to_json()``...)."""
+    return play_out(game.new_hand(seed=seed, dealer=dealer), agents)
