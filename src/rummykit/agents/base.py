@@ -1,0 +1,101 @@
+"""What every agent shares: the :class:`Agent` protocol, the checks of agent
+settings, and the registry of agent names behind :func:`make_agent`
+(:func:`register` adds one)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rummykit.errors import InvalidOptionError, clip
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["AGENT_NAMES", "MAX_COUNT", "Agent", "make_agent", "register"]
+
+
+class Agent(Protocol):
+    """What the tournament runner, ``rummykit.Match`` and ``rummykit play`` call: the action
+    id for ``state`` (a :class:`rummykit.GameState` of any game)."""
+
+    def __call__(self, state: Any) -> int: ...
+
+
+#: the largest count setting (iterations, rollouts, samples...): a C int
+MAX_COUNT = 2**31 - 1
+
+
+def _check_int(name: str, value: object, minimum: int) -> int:
+    """An int setting minimum..MAX_COUNT (numpy integers too), or InvalidOptionError naming it."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not minimum <= int(value) <= MAX_COUNT:
+        raise InvalidOptionError(f"{name} must be an int {minimum}..{MAX_COUNT}, got {clip(value)}")
+    return int(value)
+
+
+def _is_number(value: object) -> bool:
+    """A finite real number (numpy ones too), not a bool."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+# --- by name ------------------------------------------------------------------
+
+_FACTORIES: dict[str, Callable[..., Any]] = {}
+#: the agent names :func:`make_agent` knows (filled as :mod:`rummykit.agents` registers them)
+AGENT_NAMES: tuple[str, ...] = ()
+
+
+def register(name: str, factory: Callable[..., Any]) -> None:
+    """Make ``factory(seed=..., **settings)`` the agent called ``name`` for :func:`make_agent`."""
+    global AGENT_NAMES
+    _FACTORIES[name] = factory
+    AGENT_NAMES = tuple(_FACTORIES)
+
+
+def _option_value(text: str) -> object:
+    if text.lower() == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None) -> Agent:
+    """An agent from a name (``"random"``, ``"greedy"``, ``"ismcts"``) with optional
+    settings after a colon (``"ismcts:iterations=100,exploration=1.0"``,
+    ``"greedy:max_knock_deadwood=5"``), seeded with ``seed``; an agent with a ``spawn``
+    method is spawned with ``seed``; any other callable is used as it is.
+
+    >>> make_agent("ismcts:iterations=50", seed=1)
+    ISMCTSAgent(iterations=50)
+    """
+    if not isinstance(spec, str):
+        if not callable(spec):
+            raise InvalidOptionError(f"an agent must be a name or a callable, got {clip(spec)}")
+        spawn = getattr(spec, "spawn", None)
+        return spawn(seed) if callable(spawn) else spec
+    name, _, settings = spec.partition(":")
+    factory = _FACTORIES.get(name.strip().lower())
+    if factory is None:
+        raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")
+    options: dict[str, object] = {}
+    for item in filter(None, (s.strip() for s in settings.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isidentifier() or key.strip() in ("seed", "rollout"):
+            raise InvalidOptionError(f"bad agent setting {clip(item)} in {clip(spec)} (expected name=value)")
+        options[key.strip()] = _option_value(value.strip())
+    try:
+        agent: Agent = factory(seed=seed, **options)
+    except TypeError as err:
+        raise InvalidOptionError(f"bad settings for agent {clip(name)}: {clip(str(err), 120)}") from None
+    return agent
