@@ -45,6 +45,8 @@ VARIANTS = [
     ),
     ("rummy_4_ring", "oklahoma_ring_seed003", {"num_players": 4, "max_restocks": 1}, 3),
     ("gin_multi_3", "gin_multi", {"max_turns": 60}, None),
+    ("partnership_oklahoma", "partnership_oklahoma", {}, None),
+    ("partnership_lt_no_tie", "partnership_oklahoma", {"knock_compare": "lt", "undercut_on_tie": False}, 2),
 ]
 
 
@@ -110,6 +112,8 @@ SCORING_VARIANTS = [
     ("oklahoma_seed002", {"num_players": 4, "knocker_arrangement": "best_score"}),
     ("oklahoma_ring_seed003", {}),
     ("gin_multi", {"num_players": 4, "allow_ace_high_run": True}),
+    ("partnership_oklahoma", {}),
+    ("partnership_oklahoma", {"knocker_arrangement": "best_score", "layoff_onto_prior_layoffs": True}),
 ]
 
 
@@ -266,9 +270,6 @@ def test_playouts_errors() -> None:
     manual = rk.Game("gin", auto_showdown=False).new_hand(seed=1)
     with pytest.raises(rk.InvalidOptionError, match="manual showdown"):
         rk.playouts(manual, 10)
-    partners = rk.Game("partnership_oklahoma").new_hand(seed=1)
-    with pytest.raises(rk.InvalidOptionError, match="partnerships"):
-        rk.playouts(partners, 10)
 
 
 def test_finished_hand() -> None:

@@ -30,6 +30,7 @@ static const rk_field fields[] = {
     F("knocker_arrangement", best_score_arrangement, RK_FIELD_IS, 0, 1, "best_score"),
     F("scoring_model", classic_two_player, RK_FIELD_IS, 0, 1, "classic_two_player"),
     F("undercut_on_tie", undercut_on_tie, RK_FIELD_FLAG, 0, 1, NULL),
+    F("partnerships", partnerships, RK_FIELD_FLAG, 0, 1, NULL),
     F("knock_bonus", knock_bonus, RK_FIELD_INT, 0, MAXO, NULL),
     F("undercut_bonus", undercut_bonus, RK_FIELD_INT, 0, MAXO, NULL),
     F("gin_bonus", gin_bonus, RK_FIELD_INT, 0, MAXO, NULL),
@@ -102,5 +103,7 @@ rk_status rk__knock_rules_check(const rk_knock_rules *pr) {
         memcpy(&v, (const char *)pr + fields[i].offset, sizeof v);
         if (!rk__in_range(v, fields[i].lo, fields[i].hi)) return RK_ERR_ARG;
     }
+    /* sides 0+2 against 1+3, settled as a two-player hand */
+    if (pr->partnerships && (pr->num_players != 4 || !pr->classic_two_player)) return RK_ERR_ARG;
     return RK_OK;
 }

@@ -9,8 +9,8 @@
 
 /* showdown._outcome and scoring.score_hand, knock order; fills outcome,
  * winner (knock order), points. */
-static void score(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
-                  rk_playout_result *out) {
+static void score_seats(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
+                        rk_playout_result *out) {
     int k = dw[0], winner = 0, outcome, bonus;
     if (k == 0) {
         outcome = big_gin ? RK_OUTCOME_BIG_GIN : RK_OUTCOME_GIN;
@@ -44,6 +44,27 @@ static void score(const rk_knock_rules *pr, int n, const int *dw, int big_gin, i
     }
     out->outcome = outcome;
     out->winner = winner;
+}
+
+/* showdown._score: with partnerships (docs/rules.md, D30) the knocker (0)
+ * and partner (2) against 1 and 3, settled as a two-player hand on the side
+ * totals (after gin: the side difference, not below 0); both members of a
+ * side get its points; the hand winner is the knocker or the opponent with
+ * less deadwood (1 on a tie). */
+static void score(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
+                  rk_playout_result *out) {
+    if (!pr->partnerships) {
+        score_seats(pr, n, dw, big_gin, multiplier, out);
+        return;
+    }
+    int k_side = dw[0] + dw[2], d_side = dw[1] + dw[3], side[2];
+    rk_playout_result two;
+    side[0] = dw[0] == 0 ? 0 : k_side;
+    side[1] = dw[0] == 0 ? (d_side > k_side ? d_side - k_side : 0) : d_side;
+    score_seats(pr, 2, side, big_gin, multiplier, &two);
+    for (int i = 0; i < 4; i++) out->points[i] = two.points[i % 2];
+    out->outcome = two.outcome;
+    out->winner = two.winner == 0 ? 0 : dw[1] <= dw[3] ? 1 : 3;
 }
 
 /* showdown._defender_replies: final deadwood per player, knock order. */

@@ -105,10 +105,11 @@ static void test_rules_fields(void) {
     }
 }
 
-static void play_many(rk_base_game game, int players, rk_policy policy, int hands, int stock_end) {
+static void play_many(rk_base_game game, int players, rk_policy policy, int hands, int stock_end, int partners) {
     rk_knock_rules pr;
     CHECK(rk_knock_rules_init(&pr, game, players) == RK_OK);
     if (stock_end >= 0) pr.stock_end = (rk_stock_end)stock_end;
+    if (partners) pr.partnerships = pr.classic_two_player = 1; /* partnership_oklahoma */
     rk_rng rng;
     rk_rng_seed(&rng, 99, (uint64_t)(game * 10 + players));
     int outcomes[5] = {0};
@@ -149,7 +150,9 @@ static void play_many(rk_base_game game, int players, rk_policy policy, int hand
         for (int s = 0; s < players; s++) sum += r.points[s];
         if (!pr.losers_charged) {
             CHECK(r.points[r.winner] > 0 || (r.outcome == RK_OUTCOME_KNOCK && pr.knock_bonus == 0));
-            CHECK(sum == r.points[r.winner]);
+            /* with partnerships both members of the winning side score */
+            CHECK(sum == (partners ? 2 : 1) * r.points[r.winner]);
+            if (partners) CHECK(r.points[(r.winner + 2) % 4] == r.points[r.winner]);
         } else {
             CHECK(sum == 0 || pr.knock_bonus || pr.gin_bonus || pr.undercut_bonus); /* net_collect: bonuses */
         }
@@ -162,15 +165,16 @@ static void test_playouts(void) {
     rk_policy greedy = {RK_POLICY_GREEDY, -1}, gin_only = {RK_POLICY_GREEDY, 0}, random = {RK_POLICY_RANDOM, -1};
     for (int i = 0; i < 2; i++) {
         rk_policy p = i ? random : greedy;
-        play_many(RK_GAME_GIN, 2, p, 2000, -1);
-        play_many(RK_GAME_OKLAHOMA_GIN, 2, p, 2000, -1);
-        play_many(RK_GAME_OKLAHOMA_RUMMY, 3, p, 1000, -1);
-        play_many(RK_GAME_OKLAHOMA_RUMMY, 4, p, 1000, -1);
-        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_DEAD_AT_2_LAST_CHANCE);
-        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_DEAD_ON_DRAW);
-        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_RESHUFFLE);
+        play_many(RK_GAME_GIN, 2, p, 2000, -1, 0);
+        play_many(RK_GAME_OKLAHOMA_GIN, 2, p, 2000, -1, 0);
+        play_many(RK_GAME_OKLAHOMA_RUMMY, 3, p, 1000, -1, 0);
+        play_many(RK_GAME_OKLAHOMA_RUMMY, 4, p, 1000, -1, 0);
+        play_many(RK_GAME_OKLAHOMA_RUMMY, 4, p, 1000, -1, 1);
+        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_DEAD_AT_2_LAST_CHANCE, 0);
+        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_DEAD_ON_DRAW, 0);
+        play_many(RK_GAME_GIN, 2, p, 1000, RK_STOCK_RESHUFFLE, 0);
     }
-    play_many(RK_GAME_GIN, 2, gin_only, 1000, RK_STOCK_RESHUFFLE);
+    play_many(RK_GAME_GIN, 2, gin_only, 1000, RK_STOCK_RESHUFFLE, 0);
 }
 
 static void test_scoring(void) {

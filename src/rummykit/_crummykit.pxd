@@ -187,6 +187,7 @@ cdef extern from "rummykit/rummykit.h" nogil:
         int best_score_arrangement
         int classic_two_player
         int undercut_on_tie
+        int partnerships
         int knock_bonus, undercut_bonus, gin_bonus
         int big_gin_bonus
         int collect_differences, losers_charged

@@ -36,7 +36,7 @@ arrays for any number of threads.  Points are each seat's hand points
 (``KnockState.returns()``: after the multiplier, 0 for a dead hand); match
 options (boxes, game bonuses, Hollywood sheets) do not enter.  Not
 supported (``InvalidOptionError``): ``auto_showdown=False`` (the manual
-showdown) and ``partnerships``.
+showdown).
 """
 
 from __future__ import annotations
@@ -76,8 +76,6 @@ def playout_rules(rules: KnockRules) -> KnockRules:
     :class:`InvalidOptionError` for an option it does not play."""
     if not rules.auto_showdown:
         raise InvalidOptionError("playouts: auto_showdown=False (the manual showdown) is not supported")
-    if rules.partnerships:
-        raise InvalidOptionError("playouts: partnerships are not supported")
     return rules
 
 

@@ -80,6 +80,7 @@ typedef struct rk_knock_rules {
     int best_score_arrangement;    /* knocker_arrangement == "best_score" */
     int classic_two_player;        /* scoring_model == "classic_two_player" */
     int undercut_on_tie;           /* undercut_on_tie */
+    int partnerships;              /* partnerships: seats 0+2 against 1+3 (4 players) */
     /* the docs/rules.md "Multi-player scoring models" hand-scoring parameters */
     int knock_bonus, undercut_bonus, gin_bonus;
     int big_gin_bonus; /* -1: big gin is off */
