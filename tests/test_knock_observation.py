@@ -323,7 +323,7 @@ def many_players(options: dict[str, Any]) -> bool:
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_determinize_at_every_node(name: str, options: dict[str, Any]) -> None:
     """Every node of a few hands, some nodes of more (RUMMYKIT_LONG=1: many)."""
-    sampled = 8 if many_players(options) else 16
+    sampled = 6 if many_players(options) else 8
     seen = check_hands(name, options, 1, sampled, seed=1, deep_every=8, longest=150)
     assert seen["nodes"] > 50 and seen["showdowns"] > 0
 

@@ -5,7 +5,8 @@
   actions, hands, outcome, deadwood) and the same points: 300 hands per
   variant by default, 10,000 with ``RUMMYKIT_LONG=1`` (marker ``long``).
 * The C scoring (``rk_score_knock``) against ``showdown.resolve_knock`` on
-  random knocks, every scoring model and showdown option.
+  random knocks, every scoring model and showdown option (60 knocks per
+  variant by default, 300 with ``RUMMYKIT_LONG=1``).
 * ``rummykit.playouts``: determinization, seeds, threads, errors.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import LONG as LONG_RUN
 
 import rummykit as rk
 from rummykit import _core
@@ -135,7 +137,7 @@ def test_c_scoring_equals_resolve_knock(game: str, options: dict) -> None:
     rng = np.random.default_rng(len(options) * 31 + len(game))
     size = rules.hand_size
     tried = 0
-    while tried < 300:
+    while tried < (300 if LONG_RUN else 60):
         free = list(range(52))
         upcard = int(rng.integers(52))
         free.remove(upcard)
