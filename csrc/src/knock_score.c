@@ -166,24 +166,42 @@ static int layoff_possible(const rk_rules *rules, rk_mask knocker, rk_mask defen
     return 0;
 }
 
-rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
-                         int upcard, int big_gin, rk_playout_result *out) {
+/* The checks of both scoring entry points: the arguments, and whether the
+ * knocker's hand may knock at all (showdown.knocker_arrangement: its least
+ * deadwood within the limit); *least receives that deadwood. */
+static rk_status check_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                             const rk_playout_result *out, rk__limits *l, int *least) {
     if (!rules || rk__knock_rules_check(pr) != RK_OK || !hands || !out || upcard < 0 || upcard >= RK_NUM_CARDS)
         return RK_ERR_ARG;
-    int n = pr->num_players;
     rk_mask seen = 0; /* the upcard may be in a hand: it only sets the limit */
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < pr->num_players; i++) {
         if (hands[i] & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
         if (rk__popcount(hands[i]) > rk__hand_size(pr) + 1) return RK_ERR_ARG;
         if (hands[i] & seen) return RK_ERR_OVERLAP;
         seen |= hands[i];
     }
-    rk__limits l = rk__limits_of(pr, upcard);
-    int least = rk__deadwood_unchecked(rules, hands[0]);
-    /* showdown._within */
-    if (least > 0 && (l.gin_only || least > l.limit - (pr->knock_compare_lt ? 1 : 0)))
-        return RK_ERR_NO_KNOCK;
-    if (big_gin && least > 0) return RK_ERR_NO_KNOCK;
+    *l = rk__limits_of(pr, upcard);
+    *least = rk__deadwood_unchecked(rules, hands[0]);
+    if (*least > l->knock_max) return RK_ERR_NO_KNOCK; /* showdown._within (gin is always allowed) */
+    return RK_OK;
+}
+
+static void finish(const rk_knock_rules *pr, const int *dw, int big_gin, const rk__limits *l,
+                   rk_playout_result *out) {
+    score(pr, pr->num_players, dw, big_gin, l->multiplier, out);
+    for (int i = 0; i < pr->num_players; i++) out->deadwood[i] = dw[i];
+    out->knocker = 0;
+    out->multiplier = l->multiplier;
+}
+
+rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                         int upcard, int big_gin, rk_playout_result *out) {
+    rk__limits l;
+    int least;
+    rk_status st = check_knock(rules, pr, hands, upcard, out, &l, &least);
+    if (st != RK_OK) return st;
+    if (big_gin && least > 0) return RK_ERR_NO_KNOCK; /* big gin shows every card melded */
+    int n = pr->num_players;
     int dw[RK_MAX_PLAYERS];
     memset(out, 0, sizeof *out);
     if (least == 0) {
@@ -208,7 +226,7 @@ rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const 
             m.defender = hands[1];
             m.plain = rk__deadwood_unchecked(rules, hands[1]);
             m.best = -1;
-            rk_status st = rk__visit_arrangements(rules, hands[0], bound, consider_margin, &m);
+            st = rk__visit_arrangements(rules, hands[0], bound, consider_margin, &m);
             if (st != RK_OK) return st;
             if (m.best < 0) return RK_ERR_NO_KNOCK;
             dw[0] = least;
@@ -217,7 +235,7 @@ rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const 
             rk_knock_choice choice;
             unsigned flags = (bound == least ? RK_KNOCK_MIN_DEADWOOD_ONLY : 0u) |
                              (pr->allow_layoff_on_knock ? 0u : RK_KNOCK_NO_LAYOFFS);
-            rk_status st = rk__choose_knock(rules, hands[0], hands[1], bound, flags, &choice);
+            st = rk__choose_knock(rules, hands[0], hands[1], bound, flags, &choice);
             if (st != RK_OK) return st;
             dw[0] = choice.knocker.deadwood; /* the defender's reply is the one replies() finds */
             dw[1] = choice.defender.deadwood;
@@ -229,16 +247,40 @@ rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const 
             s.n = n;
             s.multiplier = l.multiplier;
             s.hands = hands;
-            rk_status st = rk__visit_arrangements(rules, hands[0], bound, consider_arrangement, &s);
+            st = rk__visit_arrangements(rules, hands[0], bound, consider_arrangement, &s);
             if (st != RK_OK) return st;
             if (!s.found) return RK_ERR_NO_KNOCK;
             replies(rules, pr, n, hands, &s.best, dw);
         }
     }
 scored:
-    score(pr, n, dw, big_gin, l.multiplier, out);
-    for (int i = 0; i < n; i++) out->deadwood[i] = dw[i];
-    out->knocker = 0;
-    out->multiplier = l.multiplier;
+    finish(pr, dw, big_gin, &l, out);
+    return RK_OK;
+}
+
+rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                               int big_gin, const rk_mask *melds, int n_melds, rk_playout_result *out) {
+    rk__limits l;
+    int least;
+    rk_status st = check_knock(rules, pr, hands, upcard, out, &l, &least);
+    if (st != RK_OK) return st;
+    if (n_melds < 0 || n_melds > RK_MAX_MELDS || (n_melds && !melds)) return RK_ERR_ARG;
+    rk_arrangement shown;
+    rk_mask used = 0;
+    shown.n_melds = n_melds;
+    for (int i = 0; i < n_melds; i++) {
+        if (melds[i] & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+        if (rk_meld_kind_of(rules, melds[i]) == RK_MELD_NONE) return RK_ERR_BAD_MELD;
+        if ((melds[i] & used) || (melds[i] & ~hands[0])) return RK_ERR_OVERLAP;
+        used |= melds[i];
+        shown.melds[i] = melds[i]; /* in the order given: the lay-off table's order */
+    }
+    shown.deadwood_cards = hands[0] & ~used;
+    shown.deadwood = rk_mask_value(rules, shown.deadwood_cards);
+    if (shown.deadwood > l.knock_max || (big_gin && shown.deadwood > 0)) return RK_ERR_NO_KNOCK;
+    int dw[RK_MAX_PLAYERS];
+    memset(out, 0, sizeof *out);
+    replies(rules, pr, pr->num_players, hands, &shown, dw);
+    finish(pr, dw, big_gin, &l, out);
     return RK_OK;
 }

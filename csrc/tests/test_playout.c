@@ -177,6 +177,29 @@ static void test_playouts(void) {
     play_many(RK_GAME_GIN, 2, gin_only, 1000, RK_STOCK_RESHUFFLE, 0);
 }
 
+/* rk_score_knock_shown: the knocker's own melds, checked. */
+static void test_shown_melds(void) {
+    rk_knock_rules pr;
+    rk_playout_result r, best;
+    rk_knock_rules_init(&pr, RK_GAME_GIN, 2);
+    rk_mask hands[2] = {parse("AC 2C 3C 4D 5D 6D 7H 8H 9H 2S"), parse("4C KD KH KS 9C 9D 9S QC QD JH")};
+    rk_mask melds[3] = {parse("AC 2C 3C"), parse("4D 5D 6D"), parse("7H 8H 9H")};
+    CHECK(rk_score_knock(&rules, &pr, hands, 51, 0, &best) == RK_OK);
+    CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, melds, 3, &r) == RK_OK);
+    CHECK(r.outcome == best.outcome && r.points[0] == best.points[0] && r.deadwood[1] == best.deadwood[1]);
+    CHECK(r.deadwood[1] == best.deadwood[1] && r.deadwood[0] == 2);
+    /* showing fewer melds leaves more deadwood: over the limit */
+    CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, melds, 2, &r) == RK_ERR_NO_KNOCK);
+    rk_mask bad[2] = {parse("AC 2C 3C"), parse("AC 4D 5D")};
+    CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, bad, 2, &r) == RK_ERR_BAD_MELD);
+    bad[1] = parse("3C 4C 5C"); /* overlaps, and 4C 5C are not the knocker's */
+    CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, bad, 2, &r) == RK_ERR_OVERLAP);
+    CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, NULL, 1, &r) == RK_ERR_ARG);
+    CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, melds, RK_MAX_MELDS + 1, &r) == RK_ERR_ARG);
+    pr.big_gin_bonus = 31; /* big gin needs every card melded */
+    CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 1, melds, 3, &r) == RK_ERR_NO_KNOCK);
+}
+
 static void test_scoring(void) {
     rk_knock_rules pr;
     rk_playout_result r;
@@ -377,6 +400,7 @@ int main(void) {
     test_deal();
     test_rules_fields();
     test_scoring();
+    test_shown_melds();
     test_playouts();
     test_batches();
     test_hostile_positions();

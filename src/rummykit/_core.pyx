@@ -530,6 +530,26 @@ def score_knock(Rules rules, object playout_rules, hands, int upcard, bint big_g
     return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
 
 
+def score_knock_shown(Rules rules, object playout_rules, hands, int upcard, bint big_gin, melds):
+    """rk_score_knock_shown: score_knock with the knocker's melds given, in order."""
+    cdef rk_knock_rules pr
+    cdef rk_mask h[4]
+    cdef rk_mask m[17]
+    cdef rk_playout_result r
+    fill_rules(&pr, playout_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    if len(melds) > 17:
+        raise InvalidMeldError("too many melds")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    for i in range(len(melds)):
+        m[i] = as_mask(melds[i])
+    check(rk_score_knock_shown(rules.ptr, &pr, h, upcard, big_gin, m, len(melds), &r))
+    n = pr.num_players
+    return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
+
+
 def replay_actions(Rules rules, PlayoutSpec spec, actions):
     """Apply the given actions with rk_apply_action, each checked against
     rk_legal_actions: ([legal actions before each step], result tuple or

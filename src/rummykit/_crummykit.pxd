@@ -266,6 +266,9 @@ cdef extern from "rummykit/rummykit.h" nogil:
                          rk_policy policy, rk_rng *rng, rk_playout_result *out)
     rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                              int upcard, int big_gin, rk_playout_result *out)
+    rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                                   int upcard, int big_gin, const rk_mask *melds, int n_melds,
+                                   rk_playout_result *out)
     rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
                           const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                           size_t n, int32_t *points, uint8_t *outcomes)

@@ -170,6 +170,14 @@ rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_po
  * position; results in knock order. */
 rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                          int upcard, int big_gin, rk_playout_result *out);
+/* rk_score_knock with the knocker's melds given (KnockState.knock(card,
+ * melds=...)): melds[0 .. n_melds - 1] in the order shown, the rest of
+ * hands[0] deadwood.  RK_ERR_BAD_MELD for a meld that is not a set or run,
+ * RK_ERR_OVERLAP for melds sharing cards or using cards the knocker does
+ * not hold, RK_ERR_NO_KNOCK when the hand cannot knock or the melds shown
+ * leave too much deadwood (any, for big gin). */
+rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                               int big_gin, const rk_mask *melds, int n_melds, rk_playout_result *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,104 @@
+"""The C scoring of a knock with explicit knocker melds
+(``rk_score_knock_shown``, for ``KnockState.knock(card, melds=...)``)
+against ``showdown.resolve_knock(knocker_melds=...)``: the same result, or
+both refuse (a bad or overlapping meld, too much deadwood left)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import LONG
+
+import rummykit as rk
+from rummykit import _core
+from rummykit.analysis import arrangements
+from rummykit.errors import IllegalActionError, InvalidMeldError
+from rummykit.knock.showdown import limit_and_multiplier, resolve_knock
+from rummykit.playouts import OUTCOMES
+
+VARIANTS = [
+    ("gin", {}),
+    ("gin", {"knock_compare": "lt", "big_gin_bonus": 31}),
+    ("gin", {"allow_layoff_on_knock": False}),
+    ("oklahoma-gin", {}),
+    ("oklahoma-rummy", {"layoff_onto_prior_layoffs": True}),
+    ("oklahoma-rummy", {"num_players": 4}),
+    ("oklahoma_ring_seed003", {}),
+    ("partnership_oklahoma", {}),
+    ("gin_multi", {"num_players": 3, "allow_ace_high_run": True}),
+]
+
+
+def near_hand(rng: np.random.Generator, free: list[int], size: int) -> list[int]:
+    """``size`` cards from ``free``, most near one rank (melds and lay-offs)."""
+    start = int(rng.integers(13))
+    window = [c for c in free if (c % 13 - start) % 13 < 5]
+    rng.shuffle(window)
+    take = window[: size - 2]
+    rest = [c for c in free if c not in take]
+    rng.shuffle(rest)
+    return take + rest[: size - len(take)]
+
+
+def shown_candidates(rng: np.random.Generator, hand: int, limit: int, aces: str) -> list[int]:
+    """Melds to show: an arrangement in a random order, sometimes one meld
+    dropped (more deadwood), sometimes a random non-meld or a stray card."""
+    cands = arrangements(hand, max_deadwood=limit + 12, aces=aces)
+    melds = [m.mask for m in cands[int(rng.integers(len(cands)))].melds] if cands else []
+    rng.shuffle(melds)
+    roll = rng.random()
+    if roll < 0.15 and melds:
+        melds.pop()
+    elif roll < 0.2:
+        cards = [c for c in range(52) if hand >> c & 1]
+        melds.append(sum(1 << int(c) for c in rng.choice(cards, 3, replace=False)))
+    elif roll < 0.23:
+        melds.append(next(1 << c for c in range(52) if not hand >> c & 1) | 3)
+    return melds
+
+
+@pytest.mark.parametrize(("game", "options"), VARIANTS)
+def test_shown_melds_equal_resolve_knock(game: str, options: dict[str, object]) -> None:
+    rules = rk.Game(game, **options).rules
+    core = rk.KnockGame(game, **options).new_hand(seed=0)._core_rules
+    rng = np.random.default_rng(len(options) * 17 + len(game))
+    agreed = refused = 0
+    while agreed + refused < (2000 if LONG else 150):
+        free = list(range(52))
+        upcard = int(rng.integers(52))
+        free.remove(upcard)
+        hands = []
+        for _ in range(rules.num_players):
+            hand = near_hand(rng, free, rules.hand_size)
+            free = [c for c in free if c not in hand]
+            hands.append(sum(1 << c for c in hand))
+        limit, gin_only, multiplier = limit_and_multiplier(rules, rk.Card(upcard))
+        least = _core.deadwood(core, hands[0])
+        if least and (gin_only or least > limit - (rules.knock_compare == "lt")):
+            continue  # the hand cannot knock at all
+        melds = shown_candidates(rng, hands[0], limit, rules.aces)
+        big = bool(rules.big_gin_bonus is not None and rng.integers(4) == 0)
+        try:
+            want = resolve_knock(
+                rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier, knocker_melds=melds, big_gin=big
+            )
+        except InvalidMeldError:
+            with pytest.raises(InvalidMeldError):
+                _core.score_knock_shown(core, rules, hands, upcard, big, melds)
+            refused += 1
+            continue
+        except IllegalActionError:  # over the limit, or big gin with deadwood
+            with pytest.raises(_core.NoKnockError):
+                _core.score_knock_shown(core, rules, hands, upcard, big, melds)
+            refused += 1
+            continue
+        outcome, winner, points, deadwood, mult = _core.score_knock_shown(core, rules, hands, upcard, big, melds)
+        assert (OUTCOMES[outcome], winner, points, deadwood, mult) == (
+            want.outcome,
+            want.winner,
+            want.points,
+            want.deadwood,
+            want.multiplier,
+        )
+        agreed += 1
+    assert agreed > 20 and refused > 5
