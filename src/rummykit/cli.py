@@ -46,10 +46,10 @@ def _game_options(game: str, texts: Sequence[str]) -> dict[str, Any]:
 def _is_kaluki(game: str | None) -> bool:
     if game is None:
         return False
-    from rummykit.games import Game
+    from rummykit.games import Game, TableGame
 
-    rules: Any = Game(game).rules
-    return bool(getattr(rules, "is_kaluki", False))
+    chosen = Game(game)
+    return isinstance(chosen, TableGame) and chosen.rules.is_kaluki
 
 
 def _analyse(args: argparse.Namespace) -> int:
@@ -60,8 +60,7 @@ def _analyse(args: argparse.Namespace) -> int:
     if args.game is not None:
         from rummykit.games import Game
 
-        rules: Any = Game(args.game).rules
-        if not hasattr(rules, "aces"):
+        if Game(args.game).family != "knock":
             raise InvalidOptionError(f"analyse --game: {args.game} is not a one-deck knock game or kaluki")
     try:
         hand = to_mask(text)

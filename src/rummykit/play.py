@@ -42,6 +42,7 @@ from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Actio
 from rummykit.knock.game import KnockGame
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
+from rummykit.records import from_json
 from rummykit.render import (
     card_markup,
     cards_in_text,
@@ -530,13 +531,9 @@ def play(
 
 
 def _load_hand(text: str) -> KnockState | TableState:
-    try:
-        family = json.loads(text).get("family") if text.lstrip().startswith("{") else None
-    except json.JSONDecodeError:
-        family = None  # the record reader names the problem
-    if family == "table":
-        return TableState.from_json(text)
-    return KnockState.from_json(text)
+    state = from_json(text)  # either family: the record names it
+    assert isinstance(state, (KnockState, TableState))
+    return state
 
 
 def load_records(text: str) -> list[KnockState | TableState]:
