@@ -1,7 +1,10 @@
-"""The C scoring of a knock with explicit knocker melds
-(``rk_score_knock_shown``, for ``KnockState.knock(card, melds=...)``)
-against ``showdown.resolve_knock(knocker_melds=...)``: the same result, or
-both refuse (a bad or overlapping meld, too much deadwood left)."""
+"""The knocker's melds in C against the Python showdown: the scoring of a
+knock with explicit knocker melds (``rk_score_knock_shown``, for
+``KnockState.knock(card, melds=...)``) against
+``showdown.resolve_knock(knocker_melds=...)`` (the same result, or both
+refuse: a bad or overlapping meld, too much deadwood left), and the
+automatic arrangement (``rk_knock_arrangement``) against
+``showdown.knocker_arrangement``."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import rummykit as rk
 from rummykit import _core
 from rummykit.analysis import arrangements
 from rummykit.errors import IllegalActionError, InvalidMeldError
-from rummykit.knock.showdown import limit_and_multiplier, resolve_knock
+from rummykit.knock.showdown import knocker_arrangement, limit_and_multiplier, resolve_knock
 from rummykit.playouts import OUTCOMES
 
 VARIANTS = [
@@ -102,3 +105,37 @@ def test_shown_melds_equal_resolve_knock(game: str, options: dict[str, object]) 
         )
         agreed += 1
     assert agreed > 20 and refused > 5
+
+
+ARRANGEMENT_VARIANTS = [
+    *VARIANTS,
+    ("gin", {"knocker_arrangement": "best_score"}),
+    ("oklahoma-rummy", {"knocker_arrangement": "best_score", "layoff_onto_prior_layoffs": True}),
+    ("partnership_oklahoma", {"knocker_arrangement": "best_score"}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), ARRANGEMENT_VARIANTS)
+def test_automatic_arrangement_equals_knocker_arrangement(game: str, options: dict[str, object]) -> None:
+    rules = rk.Game(game, **options).rules
+    core = rk.KnockGame(game, **options).new_hand(seed=0)._core_rules
+    rng = np.random.default_rng(len(options) * 13 + len(game))
+    tried = 0
+    while tried < (1000 if LONG else 100):
+        free = list(range(52))
+        upcard = int(rng.integers(52))
+        free.remove(upcard)
+        hands = []
+        for _ in range(rules.num_players):
+            hand = near_hand(rng, free, rules.hand_size)
+            free = [c for c in free if c not in hand]
+            hands.append(sum(1 << c for c in hand))
+        limit, gin_only, multiplier = limit_and_multiplier(rules, rk.Card(upcard))
+        least = _core.deadwood(core, hands[0])
+        if least and (gin_only or least > limit - (rules.knock_compare == "lt")):
+            continue
+        tried += 1
+        want = knocker_arrangement(rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier)
+        melds, rest, deadwood = _core.knock_arrangement(core, rules, hands, upcard, False)
+        assert melds == tuple(m.mask for m in want.melds)
+        assert (rest, deadwood) == (sum(c.mask for c in want.deadwood_cards), want.deadwood)

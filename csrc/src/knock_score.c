@@ -166,11 +166,46 @@ static int layoff_possible(const rk_rules *rules, rk_mask knocker, rk_mask defen
     return 0;
 }
 
+/* showdown._choose_arrangement, least deadwood > 0: the knocker's arrangement
+ * among those with deadwood <= bound that scores best against the defenders'
+ * replies (two players, classic scoring: rk_choose_knock); *shown receives
+ * it and dw (if not NULL) each player's final deadwood, knock order. */
+static rk_status choose_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                                    int bound, int multiplier, rk_arrangement *shown, int *dw) {
+    int n = pr->num_players, least = rk__deadwood_unchecked(rules, hands[0]);
+    if (n == 2 && pr->classic_two_player) {
+        rk_knock_choice choice;
+        unsigned flags = (bound == least ? RK_KNOCK_MIN_DEADWOOD_ONLY : 0u) |
+                         (pr->allow_layoff_on_knock ? 0u : RK_KNOCK_NO_LAYOFFS);
+        rk_status st = rk__choose_knock(rules, hands[0], hands[1], bound, flags, &choice);
+        if (st != RK_OK) return st;
+        *shown = choice.knocker;
+        if (dw) {
+            dw[0] = choice.knocker.deadwood; /* the defender's reply is the one replies() finds */
+            dw[1] = choice.defender.deadwood;
+        }
+        return RK_OK;
+    }
+    arrangement_search s;
+    memset(&s, 0, sizeof s);
+    s.rules = rules;
+    s.pr = pr;
+    s.n = n;
+    s.multiplier = multiplier;
+    s.hands = hands;
+    rk_status st = rk__visit_arrangements(rules, hands[0], bound, consider_arrangement, &s);
+    if (st != RK_OK) return st;
+    if (!s.found) return RK_ERR_NO_KNOCK;
+    *shown = s.best;
+    if (dw) replies(rules, pr, n, hands, &s.best, dw);
+    return RK_OK;
+}
+
 /* The checks of both scoring entry points: the arguments, and whether the
  * knocker's hand may knock at all (showdown.knocker_arrangement: its least
  * deadwood within the limit); *least receives that deadwood. */
 static rk_status check_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
-                             const rk_playout_result *out, rk__limits *l, int *least) {
+                             const void *out, rk__limits *l, int *least) {
     if (!rules || rk__knock_rules_check(pr) != RK_OK || !hands || !out || upcard < 0 || upcard >= RK_NUM_CARDS)
         return RK_ERR_ARG;
     rk_mask seen = 0; /* the upcard may be in a hand: it only sets the limit */
@@ -231,31 +266,27 @@ rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const 
             if (m.best < 0) return RK_ERR_NO_KNOCK;
             dw[0] = least;
             dw[1] = m.best;
-        } else if (n == 2 && pr->classic_two_player) {
-            rk_knock_choice choice;
-            unsigned flags = (bound == least ? RK_KNOCK_MIN_DEADWOOD_ONLY : 0u) |
-                             (pr->allow_layoff_on_knock ? 0u : RK_KNOCK_NO_LAYOFFS);
-            st = rk__choose_knock(rules, hands[0], hands[1], bound, flags, &choice);
-            if (st != RK_OK) return st;
-            dw[0] = choice.knocker.deadwood; /* the defender's reply is the one replies() finds */
-            dw[1] = choice.defender.deadwood;
         } else {
-            arrangement_search s;
-            memset(&s, 0, sizeof s);
-            s.rules = rules;
-            s.pr = pr;
-            s.n = n;
-            s.multiplier = l.multiplier;
-            s.hands = hands;
-            st = rk__visit_arrangements(rules, hands[0], bound, consider_arrangement, &s);
+            rk_arrangement shown;
+            st = choose_arrangement(rules, pr, hands, bound, l.multiplier, &shown, dw);
             if (st != RK_OK) return st;
-            if (!s.found) return RK_ERR_NO_KNOCK;
-            replies(rules, pr, n, hands, &s.best, dw);
         }
     }
 scored:
     finish(pr, dw, big_gin, &l, out);
     return RK_OK;
+}
+
+rk_status rk_knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                               int big_gin, rk_arrangement *out) {
+    rk__limits l;
+    int least;
+    rk_status st = check_knock(rules, pr, hands, upcard, out, &l, &least);
+    if (st != RK_OK) return st;
+    if (big_gin && least > 0) return RK_ERR_NO_KNOCK;
+    if (least == 0) return rk_best_arrangement(rules, hands[0], out); /* showdown: best_melds */
+    return choose_arrangement(rules, pr, hands, pr->best_score_arrangement ? l.knock_max : least, l.multiplier, out,
+                              NULL);
 }
 
 rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,

@@ -196,6 +196,11 @@ static void test_shown_melds(void) {
     CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, bad, 2, &r) == RK_ERR_OVERLAP);
     CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, NULL, 1, &r) == RK_ERR_ARG);
     CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 0, melds, RK_MAX_MELDS + 1, &r) == RK_ERR_ARG);
+    rk_arrangement a;
+    CHECK(rk_knock_arrangement(&rules, &pr, hands, 51, 0, &a) == RK_OK);
+    CHECK(a.n_melds == 3 && a.deadwood == 2 && a.deadwood_cards == parse("2S"));
+    for (int i = 0; i < 3; i++) CHECK(a.melds[i] == melds[i]);
+    CHECK(rk_knock_arrangement(&rules, &pr, hands, 13 * 3, 1, &a) == RK_ERR_NO_KNOCK); /* big gin off, deadwood */
     pr.big_gin_bonus = 31; /* big gin needs every card melded */
     CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 1, melds, 3, &r) == RK_ERR_NO_KNOCK);
 }

@@ -530,6 +530,20 @@ def score_knock(Rules rules, object playout_rules, hands, int upcard, bint big_g
     return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
 
 
+def knock_arrangement(Rules rules, object playout_rules, hands, int upcard, bint big_gin):
+    """rk_knock_arrangement: the knocker's automatic arrangement, (melds, deadwood cards, deadwood)."""
+    cdef rk_knock_rules pr
+    cdef rk_mask h[4]
+    cdef rk_arrangement a
+    fill_rules(&pr, playout_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    check(rk_knock_arrangement(rules.ptr, &pr, h, upcard, big_gin, &a))
+    return arrangement_tuple(&a)
+
+
 def score_knock_shown(Rules rules, object playout_rules, hands, int upcard, bint big_gin, melds):
     """rk_score_knock_shown: score_knock with the knocker's melds given, in order."""
     cdef rk_knock_rules pr

@@ -266,6 +266,8 @@ cdef extern from "rummykit/rummykit.h" nogil:
                          rk_policy policy, rk_rng *rng, rk_playout_result *out)
     rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                              int upcard, int big_gin, rk_playout_result *out)
+    rk_status rk_knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                                   int upcard, int big_gin, rk_arrangement *out)
     rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                                    int upcard, int big_gin, const rk_mask *melds, int n_melds,
                                    rk_playout_result *out)

@@ -170,6 +170,14 @@ rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_po
  * position; results in knock order. */
 rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                          int upcard, int big_gin, rk_playout_result *out);
+/* The arrangement the knocker shows when the engine chooses it (docs/rules.md,
+ * D26; showdown.knocker_arrangement): after gin the best arrangement, else
+ * among the least-deadwood ones (every one within the limit with
+ * best_score_arrangement) the one that scores best for the knocker against
+ * the defenders' replies, ties to the smaller deadwood, then the smallest
+ * sorted list of melds.  Same arguments and errors as rk_score_knock. */
+rk_status rk_knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                               int big_gin, rk_arrangement *out);
 /* rk_score_knock with the knocker's melds given (KnockState.knock(card,
  * melds=...)): melds[0 .. n_melds - 1] in the order shown, the rest of
  * hands[0] deadwood.  RK_ERR_BAD_MELD for a meld that is not a set or run,
