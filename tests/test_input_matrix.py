@@ -33,6 +33,9 @@ from rummykit.table import cards as _table_cards
 class Opaque:
     """A value of no type rummykit knows."""
 
+    def __repr__(self) -> str:  # the same test ids in every process (pytest-xdist compares them)
+        return "Opaque()"
+
 
 HAND = "AS 2S 3S 7H 7D 7C 9S TS JS KD 5C"
 
