@@ -2,8 +2,9 @@
 
 The default run checks 10,000 random hands of 10 cards and 2,000 of 11 (the
 reference's discards are slower), meld-dense hands, every size 0..20,
-crafted adversarial hands and every subset of a few dense rank blocks; RUMMYKIT_LONG=1 (or -m long) checks 100,000 hands
-of 10 and 11 cards and thousands of every size 0..20.
+crafted adversarial hands and every subset of a few dense rank blocks;
+RUMMYKIT_LONG=1 (or -m long) checks 100,000 hands of 10 and 11 cards and
+thousands of every size 0..20.
 """
 
 from __future__ import annotations
