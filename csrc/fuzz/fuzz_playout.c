@@ -27,6 +27,7 @@ static void fuzz_playout_rules(reader *r, rk_knock_rules *pr) {
     pr->max_restocks = (int)((more >> 2) & 3u) - 1;
     pr->max_turns = 1 + (int)rd_u8(r);
     pr->undercut_on_tie = (more >> 4) & 1u;
+    pr->auto_showdown = !((more >> 5) & 1u); /* 0: the defenders declare */
     if (more >> 7) { /* a raw field: rules KnockRules cannot express must be refused */
         int value = (int)rd_u32(r); /* every field is an int or an int-sized enum */
         size_t k = rd_u8(r) % (sizeof *pr / sizeof(int));

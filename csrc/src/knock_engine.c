@@ -33,7 +33,7 @@ rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) {
     rk_status st = rk__knock_rules_check(pr);
     if (st != RK_OK || !pos) return RK_ERR_ARG;
     int n = pr->num_players;
-    if (pos->phase < RK_PHASE_OFFER_NONDEALER || pos->phase > RK_PHASE_KNOCK_ONLY) return RK_ERR_ARG;
+    if (pos->phase < RK_PHASE_OFFER_NONDEALER || pos->phase > RK_PHASE_SHOWDOWN) return RK_ERR_ARG;
     if (pos->player < 0 || pos->player >= n || pos->dealer < 0 || pos->dealer >= n) return RK_ERR_ARG;
     if (pos->upcard < 0 || pos->upcard >= RK_NUM_CARDS) return RK_ERR_ARG;
     if (!rk__in_range(pos->n_stock, 0, RK_NUM_CARDS) || !rk__in_range(pos->n_discards, 0, RK_NUM_CARDS) ||
@@ -61,7 +61,18 @@ rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) {
         if ((seen >> c) & 1u) return RK_ERR_OVERLAP;
         seen |= (rk_mask)1 << c;
     }
-    if (pos->taken >= 0 && !((pos->hands[pos->player] >> pos->taken) & 1u)) return RK_ERR_ARG;
+    if (pos->phase != RK_PHASE_SHOWDOWN)
+        return pos->taken >= 0 && !((pos->hands[pos->player] >> pos->taken) & 1u) ? RK_ERR_ARG : RK_OK;
+    /* the manual showdown (taken stays the card the knocker took, as in KnockState) */
+    /* the manual showdown: the knocker's melds, the cards declared within each hand */
+    if (pr->auto_showdown || pos->knocker < 0 || pos->knocker >= n || pos->player == pos->knocker ||
+        !rk__in_range(pos->n_shown, 0, RK_LAYOFF_SLOTS) || !rk__in_range(pos->big_gin, 0, 1) ||
+        !rk__in_range(pos->can_lay_off, 0, 1) || !rk__in_range(pos->shown_deadwood, 0, RK__MAX_OPTION))
+        return RK_ERR_ARG;
+    for (int i = 0; i < pos->n_shown; i++)
+        if ((pos->shown[i] | pos->table[i]) & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
+    for (int s = 0; s < RK_MAX_PLAYERS; s++)
+        if (pos->used[s] & ~pos->hands[s]) return RK_ERR_ARG;
     return RK_OK;
 }
 
@@ -93,6 +104,21 @@ static void end_dead(rk_position *pos, const rk__limits *l, rk_playout_result *o
     }
 }
 
+/* A result in knock order, knocker p, moved to seats. */
+static void seat_result(const rk_knock_rules *pr, int p, const rk_playout_result *r, rk_playout_result *out) {
+    int n = pr->num_players;
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    out->outcome = r->outcome;
+    out->knocker = p;
+    out->winner = (p + r->winner) % n;
+    out->multiplier = r->multiplier;
+    for (int i = 0; i < n; i++) {
+        out->points[(p + i) % n] = r->points[i];
+        out->deadwood[(p + i) % n] = r->deadwood[i];
+    }
+}
+
 static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                            rk_mask final, int big_gin, rk_playout_result *out) {
     int n = pr->num_players, p = pos->player;
@@ -101,20 +127,63 @@ static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     for (int i = 0; i < n; i++) hands[i] = pos->hands[(p + i) % n];
     hands[0] = final;
     pos->hands[p] = final;
+    if (!pr->auto_showdown) { /* KnockState._end_with_knock: the knocker shows, the defenders declare */
+        rk__limits l = rk__limits_of(pr, pos->upcard);
+        rk_arrangement shown;
+        rk_status st = rk__knock_arrangement(rules, pr, hands, &l, &shown);
+        if (st != RK_OK) return st;
+        if (shown.n_melds > RK_LAYOFF_SLOTS) return RK_ERR_CAPACITY;
+        pos->knocker = p;
+        pos->big_gin = big_gin;
+        pos->n_shown = shown.n_melds;
+        pos->shown_deadwood = shown.deadwood;
+        pos->can_lay_off = shown.deadwood > 0 && pr->allow_layoff_on_knock && shown.n_melds > 0;
+        memset(pos->shown, 0, sizeof pos->shown);
+        memcpy(pos->shown, shown.melds, sizeof(rk_mask) * (size_t)shown.n_melds);
+        memcpy(pos->table, pos->shown, sizeof pos->table);
+        memset(pos->used, 0, sizeof pos->used);
+        pos->player = (p + 1) % n;
+        pos->phase = RK_PHASE_SHOWDOWN;
+        return RK_OK;
+    }
     pos->phase = RK_PHASE_END;
     rk_status st = rk_score_knock(rules, pr, hands, pos->upcard, big_gin, &r);
     if (st != RK_OK) return st;
-    if (out) {
-        memset(out, 0, sizeof *out);
-        out->outcome = r.outcome;
-        out->knocker = p;
-        out->winner = (p + r.winner) % n;
-        out->multiplier = r.multiplier;
-        for (int i = 0; i < n; i++) {
-            out->points[(p + i) % n] = r.points[i];
-            out->deadwood[(p + i) % n] = r.deadwood[i];
-        }
+    seat_result(pr, p, &r, out);
+    return RK_OK;
+}
+
+/* KnockState._declare: a defender's meld, lay-off or done. */
+static rk_status declare(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
+                         rk_playout_result *out) {
+    int p = pos->player, n = pr->num_players;
+    if (action < RK_ACTION_LAYOFF) {
+        pos->used[p] |= rk__meld_of_id(action - RK_ACTION_MELD);
+        return RK_OK;
     }
+    if (action < RK_ACTION_DONE) {
+        int card = (action - RK_ACTION_LAYOFF) / RK_LAYOFF_SLOTS, slot = (action - RK_ACTION_LAYOFF) % RK_LAYOFF_SLOTS;
+        pos->used[p] |= (rk_mask)1 << card;
+        pos->table[slot] |= (rk_mask)1 << card;
+        return RK_OK;
+    }
+    int next = (p + 1) % n;
+    if (next != pos->knocker) {
+        if (!pr->layoff_onto_prior_layoffs) memcpy(pos->table, pos->shown, sizeof pos->table);
+        pos->player = next;
+        return RK_OK;
+    }
+    /* KnockState._end_declared: what is not declared is deadwood */
+    int dw[RK_MAX_PLAYERS];
+    rk_playout_result r;
+    dw[0] = pos->shown_deadwood;
+    for (int i = 1; i < n; i++) {
+        int s = (pos->knocker + i) % n;
+        dw[i] = rk_mask_value(rules, pos->hands[s] & ~pos->used[s]);
+    }
+    rk__score_declared(pr, dw, pos->big_gin, pos->upcard, &r);
+    pos->phase = RK_PHASE_END;
+    seat_result(pr, pos->knocker, &r, out);
     return RK_OK;
 }
 
@@ -162,6 +231,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
         next_turn(pr, pos, &l, out);
         return RK_OK;
     }
+    if (action >= RK_ACTION_MELD) return declare(rules, pr, pos, action, out);
     if (action < RK_ACTION_DRAW_STOCK) /* knock */
         return end_knock(rules, pr, pos, pos->hands[p] & ~((rk_mask)1 << (action - RK_ACTION_KNOCK)), 0, out);
     switch (action) {
@@ -199,6 +269,33 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     default:
         return RK_ERR_ARG;
     }
+}
+
+/* KnockState._showdown_actions: the melds among the defender's undeclared
+ * cards, their lay-offs on the knocker's melds, done; sorted. */
+static int showdown_actions(const rk_rules *rules, const rk_position *pos, int actions[RK_MAX_LEGAL]) {
+    rk_mask melds[RK_MAX_LEGAL], rest = pos->hands[pos->player] & ~pos->used[pos->player];
+    size_t count;
+    int k = 0;
+    rk_status st = rk_enumerate_melds(rules, rest, melds, RK_MAX_LEGAL, &count);
+    if (st != RK_OK) return st;
+    for (size_t i = 0; i < count; i++) actions[k++] = RK_ACTION_MELD + rk__meld_id(melds[i]);
+    for (int slot = 0; slot < pos->n_shown && pos->can_lay_off; slot++)
+        for (rk_mask r = rest; r; r &= r - 1) {
+            int card = rk__ctz(r);
+            if (rk_meld_kind_of(rules, pos->table[slot] | (rk_mask)1 << card) == RK_MELD_NONE) continue;
+            if (k >= RK_MAX_LEGAL - 1) return RK_ERR_CAPACITY; /* room for done */
+            actions[k++] = RK_ACTION_LAYOFF + card * RK_LAYOFF_SLOTS + slot;
+        }
+    if (k >= RK_MAX_LEGAL) return RK_ERR_CAPACITY;
+    actions[k++] = RK_ACTION_DONE;
+    for (int i = 1; i < k; i++) /* insertion sort: a few dozen ids */
+        for (int j = i; j > 0 && actions[j - 1] > actions[j]; j--) {
+            int t = actions[j];
+            actions[j] = actions[j - 1];
+            actions[j - 1] = t;
+        }
+    return k;
 }
 
 /* KnockState._last_chance_knock_exists */
@@ -250,6 +347,8 @@ int rk__legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_
         if (rk__last_chance_knock_exists(rules, pr, pos, &l)) actions[k++] = RK_ACTION_TAKE;
         actions[k++] = RK_ACTION_PASS;
         return k;
+    case RK_PHASE_SHOWDOWN:
+        return showdown_actions(rules, pos, actions);
     default:
         return 0;
     }

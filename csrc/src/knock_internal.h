@@ -34,6 +34,18 @@ int rk__legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_
 rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                            rk_playout_result *out);
 
+/* The meld of a manual-showdown meld id (0 if none), and the id of a meld (-1 if none). */
+rk_mask rk__meld_of_id(int index);
+int rk__meld_id(rk_mask meld);
+
+/* rk_knock_arrangement without the argument checks (a legal knock). */
+rk_status rk__knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                                const rk__limits *l, rk_arrangement *out);
+
+/* The declared result of a finished manual showdown: players' final deadwood
+ * (knock order) scored as rk_score_knock does. */
+void rk__score_declared(const rk_knock_rules *pr, const int *dw, int big_gin, int upcard, rk_playout_result *out);
+
 /* rk_playout on a checked position. */
 rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_policy policy,
                       rk_rng *rng, rk_playout_result *out);

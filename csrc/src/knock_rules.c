@@ -30,6 +30,7 @@ static const rk_field fields[] = {
     F("knocker_arrangement", best_score_arrangement, RK_FIELD_IS, 0, 1, "best_score"),
     F("scoring_model", classic_two_player, RK_FIELD_IS, 0, 1, "classic_two_player"),
     F("undercut_on_tie", undercut_on_tie, RK_FIELD_FLAG, 0, 1, NULL),
+    F("auto_showdown", auto_showdown, RK_FIELD_FLAG, 0, 1, NULL),
     F("partnerships", partnerships, RK_FIELD_FLAG, 0, 1, NULL),
     F("knock_bonus", knock_bonus, RK_FIELD_INT, 0, MAXO, NULL),
     F("undercut_bonus", undercut_bonus, RK_FIELD_INT, 0, MAXO, NULL),
@@ -61,6 +62,7 @@ rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_pla
     pr->allow_layoff_on_knock = 1;
     pr->classic_two_player = 1;
     pr->undercut_on_tie = 1;
+    pr->auto_showdown = 1;
     pr->undercut_bonus = 25;
     pr->gin_bonus = 25;
     pr->big_gin_bonus = -1;

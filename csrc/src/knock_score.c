@@ -284,9 +284,21 @@ rk_status rk_knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, 
     rk_status st = check_knock(rules, pr, hands, upcard, out, &l, &least);
     if (st != RK_OK) return st;
     if (big_gin && least > 0) return RK_ERR_NO_KNOCK;
+    return rk__knock_arrangement(rules, pr, hands, &l, out);
+}
+
+rk_status rk__knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                                const rk__limits *l, rk_arrangement *out) {
+    int least = rk__deadwood_unchecked(rules, hands[0]);
     if (least == 0) return rk_best_arrangement(rules, hands[0], out); /* showdown: best_melds */
-    return choose_arrangement(rules, pr, hands, pr->best_score_arrangement ? l.knock_max : least, l.multiplier, out,
-                              NULL);
+    return choose_arrangement(rules, pr, hands, pr->best_score_arrangement ? l->knock_max : least, l->multiplier,
+                              out, NULL);
+}
+
+void rk__score_declared(const rk_knock_rules *pr, const int *dw, int big_gin, int upcard, rk_playout_result *out) {
+    rk__limits l = rk__limits_of(pr, upcard);
+    memset(out, 0, sizeof *out);
+    finish(pr, dw, big_gin, &l, out);
 }
 
 rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,

@@ -205,6 +205,43 @@ static void test_shown_melds(void) {
     CHECK(rk_score_knock_shown(&rules, &pr, hands, 51, 1, melds, 3, &r) == RK_ERR_NO_KNOCK);
 }
 
+/* auto_showdown 0: greedy play to the knock, then random declarations;
+ * every hand ends, the legal actions stay sorted, a defender's declared
+ * cards stay in its hand. */
+static void test_manual_showdown(void) {
+    rk_knock_rules pr;
+    rk_rng rng;
+    uint8_t deck[52];
+    int declared = 0;
+    rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 3);
+    pr.auto_showdown = 0;
+    rk_rng_seed(&rng, 5, 0);
+    for (int h = 0; h < 300; h++) {
+        rk_position pos;
+        rk_playout_result r;
+        random_deck(&rng, deck);
+        CHECK(rk_position_deal(&pr, deck, h % 3, 1, &pos) == RK_OK);
+        for (int step = 0; step < 2000 && pos.phase != RK_PHASE_END; step++) {
+            int legal[RK_MAX_LEGAL], a;
+            int k = rk_legal_actions(&rules, &pr, &pos, legal);
+            CHECK(k > 0);
+            if (k <= 0) return;
+            for (int i = 1; i < k; i++) CHECK(legal[i - 1] < legal[i]);
+            if (pos.phase == RK_PHASE_SHOWDOWN) {
+                CHECK(legal[k - 1] == RK_ACTION_DONE);
+                a = legal[rk_rng_below(&rng, (uint32_t)k)];
+                declared += a != RK_ACTION_DONE;
+            } else {
+                a = rk_policy_action(&rules, &pr, &pos, (rk_policy){RK_POLICY_GREEDY, -1}, NULL);
+            }
+            CHECK(rk_apply_action(&rules, &pr, &pos, a, &r) == RK_OK);
+            for (int s = 0; s < 3; s++) CHECK(!(pos.used[s] & ~pos.hands[s]));
+        }
+        CHECK(pos.phase == RK_PHASE_END);
+    }
+    CHECK(declared > 100);
+}
+
 static void test_scoring(void) {
     rk_knock_rules pr;
     rk_playout_result r;
@@ -406,6 +443,7 @@ int main(void) {
     test_rules_fields();
     test_scoring();
     test_shown_melds();
+    test_manual_showdown();
     test_playouts();
     test_batches();
     test_hostile_positions();

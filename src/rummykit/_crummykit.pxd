@@ -157,6 +157,9 @@ cdef extern from "rummykit/rummykit.h" nogil:
     int RK_ACTION_PASS
     int RK_ACTION_BIG_GIN
     int RK_MAX_LEGAL
+    int RK_ACTION_MELD
+    int RK_ACTION_LAYOFF
+    int RK_ACTION_DONE
 
     ctypedef enum rk_stock_end:
         RK_STOCK_DEAD_AT_2
@@ -187,6 +190,7 @@ cdef extern from "rummykit/rummykit.h" nogil:
         int best_score_arrangement
         int classic_two_player
         int undercut_on_tie
+        int auto_showdown
         int partnerships
         int knock_bonus, undercut_bonus, gin_bonus
         int big_gin_bonus
@@ -221,6 +225,10 @@ cdef extern from "rummykit/rummykit.h" nogil:
         int restocks
         int turns
         uint64_t shuffle_seed
+        int knocker, big_gin, can_lay_off, n_shown, shown_deadwood
+        rk_mask shown[4]
+        rk_mask table[4]
+        rk_mask used[4]
 
     ctypedef enum rk_policy_kind:
         RK_POLICY_RANDOM

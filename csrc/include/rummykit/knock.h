@@ -35,7 +35,7 @@ typedef enum rk_phase {
     RK_PHASE_DISCARD = 4,     /* discard or knock */
     RK_PHASE_LAST_CHANCE = 5, /* dead_at_2_last_chance: take the discard to knock, or pass */
     RK_PHASE_KNOCK_ONLY = 6,  /* after taking the last-chance discard */
-    RK_PHASE_SHOWDOWN = 7,    /* manual showdown: not played by rk_playout */
+    RK_PHASE_SHOWDOWN = 7,    /* manual showdown (auto_showdown 0): not played by rk_playout */
     RK_PHASE_END = 8
 } rk_phase;
 
@@ -45,7 +45,14 @@ typedef enum rk_phase {
 #define RK_ACTION_TAKE 105
 #define RK_ACTION_PASS 106
 #define RK_ACTION_BIG_GIN 107
-#define RK_MAX_LEGAL 108 /* more than any phase's legal actions */
+#define RK_ACTION_MELD 108   /* + the meld's index in rummykit.knock.actions.MELD_TABLE */
+#define RK_NUM_MELD_IDS 369  /* every meld of the deck, aces low or high */
+#define RK_ACTION_LAYOFF 477 /* + card id * RK_LAYOFF_SLOTS + the knocker's meld slot */
+#define RK_LAYOFF_SLOTS 4    /* the knocker shows at most 3 melds (11 cards) */
+#define RK_ACTION_DONE 685   /* a defender ends its declaration */
+/* More than any phase's legal actions: in the showdown at most 45 melds
+ * (11 cards of one suit) + 11 * 3 lay-offs + done. */
+#define RK_MAX_LEGAL 108
 
 typedef enum rk_stock_end {
     RK_STOCK_DEAD_AT_2 = 0,
@@ -80,6 +87,7 @@ typedef struct rk_knock_rules {
     int best_score_arrangement;    /* knocker_arrangement == "best_score" */
     int classic_two_player;        /* scoring_model == "classic_two_player" */
     int undercut_on_tie;           /* undercut_on_tie */
+    int auto_showdown;             /* auto_showdown (0: the defenders declare, RK_PHASE_SHOWDOWN) */
     int partnerships;              /* partnerships: seats 0+2 against 1+3 (4 players) */
     /* the docs/rules.md "Multi-player scoring models" hand-scoring parameters */
     int knock_bonus, undercut_bonus, gin_bonus;
@@ -123,6 +131,13 @@ typedef struct rk_position {
     int restocks; /* restocks so far */
     int turns;    /* completed turns */
     uint64_t shuffle_seed; /* seeds the restocks */
+    /* the manual showdown (RK_PHASE_SHOWDOWN; KnockState.showdown) */
+    int knocker, big_gin;
+    int can_lay_off;        /* not after gin, nor without allow_layoff_on_knock */
+    int n_shown, shown_deadwood;
+    rk_mask shown[RK_LAYOFF_SLOTS];  /* the knocker's melds, in the order shown */
+    rk_mask table[RK_LAYOFF_SLOTS];  /* the same as the defender to move may extend them */
+    rk_mask used[RK_MAX_PLAYERS];    /* per seat: cards declared (melded or laid off) */
 } rk_position;
 
 /* Outcome codes (rummykit.playouts.GIN, ...). */
@@ -151,18 +166,24 @@ rk_status rk_position_deal(const rk_knock_rules *pr, const uint8_t deck[RK_NUM_C
 /* RK_OK if pos is a playable position under rules pr: pr within what
  * KnockRules can express (flags 0 or 1, integer options 0..1000000,
  * spade_multiplier 1..3), cards disjoint and in the deck, no hand over its
- * deal size + 1, the phase before the end (not the manual showdown), a
- * top discard in the offer and last-chance phases, seats in range, turns
- * and restocks 0..2^30.  Every function below that takes a position checks
+ * deal size + 1, the phase before the end (the manual showdown only with
+ * auto_showdown 0, its declared cards within their hands), a top discard
+ * in the offer and last-chance phases, seats in range, turns and restocks
+ * 0..2^30.  Every function below that takes a position checks
  * it first (RK_ERR_ARG, RK_ERR_BAD_MASK or RK_ERR_OVERLAP otherwise). */
 rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos);
 /* The legal actions now, sorted (as KnockState.legal_actions); returns their
  * number (0 at the end) or a negative status. */
 int rk_legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                      int actions[RK_MAX_LEGAL]);
-/* Apply a legal action; when it ends the hand, *out (if not NULL) receives
- * the result and pos->phase becomes RK_PHASE_END.  An action that is not
- * legal now gives RK_ERR_ARG and leaves pos as it was. */
+/* Apply a legal action (with auto_showdown 0 a knock leads to
+ * RK_PHASE_SHOWDOWN, where each defender in turn declares melds
+ * (RK_ACTION_MELD + id), lays cards off on the knocker's melds
+ * (RK_ACTION_LAYOFF + card * RK_LAYOFF_SLOTS + slot) and ends with
+ * RK_ACTION_DONE; its undeclared cards are deadwood).  When the action
+ * ends the hand, *out (if not NULL) receives the result and pos->phase
+ * becomes RK_PHASE_END.  An action that is not legal now gives RK_ERR_ARG
+ * and leaves pos as it was. */
 rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                           int action, rk_playout_result *out);
 /* Score a knock (auto showdown): hands in knock order (the knocker's final
