@@ -14,7 +14,9 @@ from conftest import LONG
 import rummykit as rk
 from rummykit import _core
 from rummykit.agents import GreedyAgent
-from rummykit.knock.actions import DONE, MELD
+from rummykit.analysis import arrangements
+from rummykit.errors import IllegalActionError, InvalidMeldError
+from rummykit.knock.actions import DONE, DRAW_STOCK, KNOCK, MELD
 from rummykit.knock.state import SHOWDOWN
 from rummykit.playouts import OUTCOMES, _position
 
@@ -68,3 +70,65 @@ def test_manual_showdown_lockstep(game: str, options: dict[str, object]) -> None
             assert (knocker, winner, tuple(deadwood)) == (want.knocker, want.winner, want.deadwood)
             showdowns += any(MELD <= a < DONE for a in state.history)
     assert showdowns > 5
+
+
+KNOCK_VARIANTS = [
+    ("gin", {}),
+    ("gin", {"auto_showdown": False}),
+    ("oklahoma-gin", {"auto_showdown": False, "knock_compare": "lt"}),
+    ("oklahoma-rummy", {}),
+    ("oklahoma-rummy", {"num_players": 4, "auto_showdown": False, "layoff_onto_prior_layoffs": True}),
+    ("partnership_oklahoma", {"auto_showdown": False}),
+]
+
+
+@pytest.mark.parametrize(("game", "options"), KNOCK_VARIANTS)
+def test_knock_with_melds_lockstep(game: str, options: dict[str, object]) -> None:
+    """``state.knock(card, melds=...)`` against ``rk_knock_melds``: the same
+    refusals (bad melds, too much deadwood), the same showdown and result."""
+    g = rk.KnockGame(game, **options)
+    rng = np.random.default_rng(len(game) * 5 + len(options))
+    greedy = GreedyAgent()
+    knocked = refused = 0
+    for i in range(200 if LONG else 30):
+        state = g.new_hand(seed=rng, dealer=i % g.rules.num_players)
+        spec = _core.PlayoutSpec(state.rules, _position(state, state.hands, state.stock))
+        while not state.is_terminal() and not any(KNOCK <= a < DRAW_STOCK for a in state.legal_actions()):
+            state.apply_action(greedy(state))
+        if state.is_terminal():
+            continue
+        before = list(state.history)
+        card = int(rng.choice([a - KNOCK for a in state.legal_actions() if KNOCK <= a < DRAW_STOCK]))
+        final = state.hands[state.player] & ~(1 << card)
+        cands = arrangements(final, max_deadwood=state.limit + 10, aces=state.rules.aces)
+        melds = [m.mask for m in cands[int(rng.integers(len(cands)))].melds] if cands else []
+        rng.shuffle(melds)
+        if melds and rng.random() < 0.2:
+            melds.pop()
+        try:
+            state.knock(card, melds)
+        except (InvalidMeldError, IllegalActionError) as e:
+            expected = InvalidMeldError if isinstance(e, InvalidMeldError) else _core.NoKnockError
+            with pytest.raises(expected):
+                _core.replay_knock_melds(state._core_rules, spec, before, card, melds, [])
+            refused += 1
+            continue
+        python_legal = []
+        while not state.is_terminal():
+            python_legal.append(state.legal_actions())
+            state.apply_action(pick(rng, state, greedy))
+        after = state.history[len(before) + 1 :]
+        steps, result, hands = _core.replay_knock_melds(state._core_rules, spec, before, card, melds, after)
+        assert steps == python_legal and hands == state.hands, f"hand {i}"
+        want = state.result
+        assert result is not None and want is not None
+        outcome, knocker, winner, points, deadwood, _, _ = result
+        assert (OUTCOMES[outcome], knocker, winner, tuple(points), tuple(deadwood)) == (
+            want.outcome,
+            want.knocker,
+            want.winner,
+            want.points,
+            want.deadwood,
+        ), f"hand {i}"
+        knocked += 1
+    assert knocked > 5

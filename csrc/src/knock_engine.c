@@ -119,19 +119,25 @@ static void seat_result(const rk_knock_rules *pr, int p, const rk_playout_result
     }
 }
 
-static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
-                           rk_mask final, int big_gin, rk_playout_result *out) {
+/* KnockState._end_with_knock: the knocker p keeps final and shows *given
+ * (checked by the caller) or the automatic arrangement. */
+static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_mask final,
+                           int big_gin, const rk_arrangement *given, rk_playout_result *out) {
     int n = pr->num_players, p = pos->player;
     rk_mask hands[RK_MAX_PLAYERS];
     rk_playout_result r;
+    rk__limits l = rk__limits_of(pr, pos->upcard);
     for (int i = 0; i < n; i++) hands[i] = pos->hands[(p + i) % n];
     hands[0] = final;
     pos->hands[p] = final;
-    if (!pr->auto_showdown) { /* KnockState._end_with_knock: the knocker shows, the defenders declare */
-        rk__limits l = rk__limits_of(pr, pos->upcard);
+    if (!pr->auto_showdown) { /* the knocker shows, the defenders declare */
         rk_arrangement shown;
-        rk_status st = rk__knock_arrangement(rules, pr, hands, &l, &shown);
-        if (st != RK_OK) return st;
+        if (given) {
+            shown = *given;
+        } else {
+            rk_status st = rk__knock_arrangement(rules, pr, hands, &l, &shown);
+            if (st != RK_OK) return st;
+        }
         if (shown.n_melds > RK_LAYOFF_SLOTS) return RK_ERR_CAPACITY;
         pos->knocker = p;
         pos->big_gin = big_gin;
@@ -147,8 +153,12 @@ static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_p
         return RK_OK;
     }
     pos->phase = RK_PHASE_END;
-    rk_status st = rk_score_knock(rules, pr, hands, pos->upcard, big_gin, &r);
-    if (st != RK_OK) return st;
+    if (given) {
+        rk__score_shown(rules, pr, hands, given, big_gin, &l, &r);
+    } else {
+        rk_status st = rk_score_knock(rules, pr, hands, pos->upcard, big_gin, &r);
+        if (st != RK_OK) return st;
+    }
     seat_result(pr, p, &r, out);
     return RK_OK;
 }
@@ -233,7 +243,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     }
     if (action >= RK_ACTION_MELD) return declare(rules, pr, pos, action, out);
     if (action < RK_ACTION_DRAW_STOCK) /* knock */
-        return end_knock(rules, pr, pos, pos->hands[p] & ~((rk_mask)1 << (action - RK_ACTION_KNOCK)), 0, out);
+        return end_knock(rules, pr, pos, pos->hands[p] & ~((rk_mask)1 << (action - RK_ACTION_KNOCK)), 0, NULL, out);
     switch (action) {
     case RK_ACTION_DRAW_STOCK:
         if (pos->n_stock == 0 && !restock(pr, pos)) {
@@ -265,7 +275,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
         }
         return RK_OK;
     case RK_ACTION_BIG_GIN:
-        return end_knock(rules, pr, pos, pos->hands[p], 1, out);
+        return end_knock(rules, pr, pos, pos->hands[p], 1, NULL, out);
     default:
         return RK_ERR_ARG;
     }
@@ -369,4 +379,18 @@ rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_po
     for (int i = 0; i < k; i++)
         if (actions[i] == action) return rk__apply_action(rules, pr, pos, action, out);
     return RK_ERR_ARG; /* not legal now: the position is untouched */
+}
+
+rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int card,
+                         const rk_mask *melds, int n_melds, rk_playout_result *out) {
+    int actions[RK_MAX_LEGAL], legal = 0;
+    int k = rk_legal_actions(rules, pr, pos, actions);
+    if (k < 0) return (rk_status)k;
+    for (int i = 0; i < k; i++) legal |= actions[i] == RK_ACTION_KNOCK + card;
+    if (!legal) return RK_ERR_ARG;
+    rk__limits l = rk__limits_of(pr, pos->upcard);
+    rk_mask final = pos->hands[pos->player] & ~((rk_mask)1 << card);
+    rk_arrangement shown;
+    rk_status st = rk__shown_arrangement(rules, final, melds, n_melds, &l, 0, &shown);
+    return st != RK_OK ? st : end_knock(rules, pr, pos, final, 0, &shown, out);
 }

@@ -42,6 +42,13 @@ int rk__meld_id(rk_mask meld);
 rk_status rk__knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                                 const rk__limits *l, rk_arrangement *out);
 
+/* The knocker's explicit melds checked into *shown (rk_score_knock_shown's
+ * errors), and the score of a knock showing them (hands in knock order). */
+rk_status rk__shown_arrangement(const rk_rules *rules, rk_mask hand, const rk_mask *melds, int n_melds,
+                                const rk__limits *l, int big_gin, rk_arrangement *shown);
+void rk__score_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                     const rk_arrangement *shown, int big_gin, const rk__limits *l, rk_playout_result *out);
+
 /* The declared result of a finished manual showdown: players' final deadwood
  * (knock order) scored as rk_score_knock does. */
 void rk__score_declared(const rk_knock_rules *pr, const int *dw, int big_gin, int upcard, rk_playout_result *out);

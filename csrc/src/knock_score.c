@@ -307,23 +307,35 @@ rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, 
     int least;
     rk_status st = check_knock(rules, pr, hands, upcard, out, &l, &least);
     if (st != RK_OK) return st;
-    if (n_melds < 0 || n_melds > RK_MAX_MELDS || (n_melds && !melds)) return RK_ERR_ARG;
     rk_arrangement shown;
+    st = rk__shown_arrangement(rules, hands[0], melds, n_melds, &l, big_gin, &shown);
+    if (st != RK_OK) return st;
+    rk__score_shown(rules, pr, hands, &shown, big_gin, &l, out);
+    return RK_OK;
+}
+
+rk_status rk__shown_arrangement(const rk_rules *rules, rk_mask hand, const rk_mask *melds, int n_melds,
+                                const rk__limits *l, int big_gin, rk_arrangement *shown) {
+    if (n_melds < 0 || n_melds > RK_MAX_MELDS || (n_melds && !melds)) return RK_ERR_ARG;
     rk_mask used = 0;
-    shown.n_melds = n_melds;
+    shown->n_melds = n_melds;
     for (int i = 0; i < n_melds; i++) {
         if (melds[i] & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
         if (rk_meld_kind_of(rules, melds[i]) == RK_MELD_NONE) return RK_ERR_BAD_MELD;
-        if ((melds[i] & used) || (melds[i] & ~hands[0])) return RK_ERR_OVERLAP;
+        if ((melds[i] & used) || (melds[i] & ~hand)) return RK_ERR_OVERLAP;
         used |= melds[i];
-        shown.melds[i] = melds[i]; /* in the order given: the lay-off table's order */
+        shown->melds[i] = melds[i]; /* in the order given: the lay-off table's order */
     }
-    shown.deadwood_cards = hands[0] & ~used;
-    shown.deadwood = rk_mask_value(rules, shown.deadwood_cards);
-    if (shown.deadwood > l.knock_max || (big_gin && shown.deadwood > 0)) return RK_ERR_NO_KNOCK;
+    shown->deadwood_cards = hand & ~used;
+    shown->deadwood = rk_mask_value(rules, shown->deadwood_cards);
+    if (shown->deadwood > l->knock_max || (big_gin && shown->deadwood > 0)) return RK_ERR_NO_KNOCK;
+    return RK_OK;
+}
+
+void rk__score_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
+                     const rk_arrangement *shown, int big_gin, const rk__limits *l, rk_playout_result *out) {
     int dw[RK_MAX_PLAYERS];
     memset(out, 0, sizeof *out);
-    replies(rules, pr, pr->num_players, hands, &shown, dw);
-    finish(pr, dw, big_gin, &l, out);
-    return RK_OK;
+    replies(rules, pr, pr->num_players, hands, shown, dw);
+    finish(pr, dw, big_gin, l, out);
 }

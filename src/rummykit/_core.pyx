@@ -564,6 +564,35 @@ def score_knock_shown(Rules rules, object playout_rules, hands, int upcard, bint
     return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
 
 
+def replay_knock_melds(Rules rules, PlayoutSpec spec, before, int card, melds, after):
+    """Apply the actions ``before``, knock discarding ``card`` with the
+    knocker's ``melds`` (rk_knock_melds), then the actions ``after`` (as
+    replay_actions): ([legal actions before each step after the knock],
+    result tuple or None, final hands).  For tests of the C state machine."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef rk_mask m[17]
+    cdef int legal[108]
+    cdef int k
+    check(rk_position_check(&spec.pr, &pos))
+    for a in before:
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    if len(melds) > 17:
+        raise InvalidMeldError("too many melds")
+    for i in range(len(melds)):
+        m[i] = as_mask(melds[i])
+    check(rk_knock_melds(rules.ptr, &spec.pr, &pos, card, m, len(melds), &r))
+    steps = []
+    for a in after:
+        k = rk_legal_actions(rules.ptr, &spec.pr, &pos, legal)
+        if k < 0:
+            check(<rk_status>k)
+        steps.append([legal[i] for i in range(k)])
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)])
+
+
 def replay_actions(Rules rules, PlayoutSpec spec, actions):
     """Apply the given actions with rk_apply_action, each checked against
     rk_legal_actions: ([legal actions before each step], result tuple or

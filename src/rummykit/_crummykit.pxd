@@ -276,6 +276,8 @@ cdef extern from "rummykit/rummykit.h" nogil:
                              int upcard, int big_gin, rk_playout_result *out)
     rk_status rk_knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                                    int upcard, int big_gin, rk_arrangement *out)
+    rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int card,
+                             const rk_mask *melds, int n_melds, rk_playout_result *out)
     rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                                    int upcard, int big_gin, const rk_mask *melds, int n_melds,
                                    rk_playout_result *out)

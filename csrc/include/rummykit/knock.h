@@ -186,6 +186,13 @@ int rk_legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_p
  * and leaves pos as it was. */
 rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                           int action, rk_playout_result *out);
+/* The knock action RK_ACTION_KNOCK + card with the knocker's own melds
+ * (KnockState.knock(card, melds=...)): melds[0 .. n_melds - 1] shown in
+ * that order, the rest deadwood; then as rk_apply_action (the score, or the
+ * manual showdown on those melds).  RK_ERR_ARG if that knock is not legal
+ * now, else rk_score_knock_shown's errors; on any error pos is unchanged. */
+rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int card,
+                         const rk_mask *melds, int n_melds, rk_playout_result *out);
 /* Score a knock (auto showdown): hands in knock order (the knocker's final
  * cards first, then the defenders in turn order), upcard as in the
  * position; results in knock order. */
