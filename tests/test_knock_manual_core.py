@@ -23,9 +23,9 @@ from rummykit.playouts import OUTCOMES, _position
 VARIANTS = [
     ("gin", {}),
     ("gin", {"big_gin_bonus": 31, "knock_compare": "lt"}),
-    ("gin", {"allow_layoff_on_knock": False}),
+    ("gin", {"allow_layoff_on_knock": False, "gin_extra_boxes": 1, "undercut_extra_boxes": 2}),
     ("gin", {"allow_ace_high_run": True, "knocker_arrangement": "best_score"}),
-    ("oklahoma-gin", {}),
+    ("oklahoma-gin", {"spade_double_boxes": True}),
     ("oklahoma-rummy", {}),
     ("oklahoma-rummy", {"num_players": 4, "layoff_onto_prior_layoffs": True}),
     ("partnership_oklahoma", {}),
@@ -59,13 +59,14 @@ def test_manual_showdown_lockstep(game: str, options: dict[str, object]) -> None
         while not state.is_terminal():
             python_legal.append(state.legal_actions())
             state.apply_action(pick(rng, state, greedy))
-        steps, result, final = _core.replay_actions(state._core_rules, spec, state.history)
+        steps, result, final, details = _core.replay_actions(state._core_rules, spec, state.history, True)
         assert steps == python_legal, f"hand {i}"
         assert final == state.hands
         want = state.result
         assert result is not None and want is not None
         outcome, knocker, winner, points, deadwood, multiplier, _ = result
         assert OUTCOMES[outcome] == want.outcome and tuple(points) == want.points, f"hand {i}"
+        assert details == (want.credits, want.charges, want.boxes, want.knock_limit), f"hand {i}"
         if want.outcome != "dead":
             assert (knocker, winner, tuple(deadwood)) == (want.knocker, want.winner, want.deadwood)
             showdowns += any(MELD <= a < DONE for a in state.history)
@@ -118,10 +119,11 @@ def test_knock_with_melds_lockstep(game: str, options: dict[str, object]) -> Non
             python_legal.append(state.legal_actions())
             state.apply_action(pick(rng, state, greedy))
         after = state.history[len(before) + 1 :]
-        steps, result, hands = _core.replay_knock_melds(state._core_rules, spec, before, card, melds, after)
+        steps, result, hands, details = _core.replay_knock_melds(state._core_rules, spec, before, card, melds, after)
         assert steps == python_legal and hands == state.hands, f"hand {i}"
         want = state.result
         assert result is not None and want is not None
+        assert details == (want.credits, want.charges, want.boxes, want.knock_limit), f"hand {i}"
         outcome, knocker, winner, points, deadwood, _, _ = result
         assert (OUTCOMES[outcome], knocker, winner, tuple(points), tuple(deadwood)) == (
             want.outcome,

@@ -22,8 +22,8 @@ from rummykit.playouts import OUTCOMES
 VARIANTS = [
     ("gin", {}),
     ("gin", {"knock_compare": "lt", "big_gin_bonus": 31}),
-    ("gin", {"allow_layoff_on_knock": False}),
-    ("oklahoma-gin", {}),
+    ("gin", {"allow_layoff_on_knock": False, "gin_extra_boxes": 2, "undercut_extra_boxes": 1}),
+    ("oklahoma-gin", {"spade_double_boxes": True}),
     ("oklahoma-rummy", {"layoff_onto_prior_layoffs": True}),
     ("oklahoma-rummy", {"num_players": 4}),
     ("oklahoma_ring_seed003", {}),
@@ -95,7 +95,8 @@ def test_shown_melds_equal_resolve_knock(game: str, options: dict[str, object]) 
                 _core.score_knock_shown(core, rules, hands, upcard, big, melds)
             refused += 1
             continue
-        outcome, winner, points, deadwood, mult = _core.score_knock_shown(core, rules, hands, upcard, big, melds)
+        got = _core.score_knock_shown(core, rules, hands, upcard, big, melds)
+        outcome, winner, points, deadwood, mult, credits, charges, boxes, limit = got
         assert (OUTCOMES[outcome], winner, points, deadwood, mult) == (
             want.outcome,
             want.winner,
@@ -103,6 +104,7 @@ def test_shown_melds_equal_resolve_knock(game: str, options: dict[str, object]) 
             want.deadwood,
             want.multiplier,
         )
+        assert (credits, charges, boxes, limit) == (want.credits, want.charges, want.boxes, want.knock_limit)
         agreed += 1
     assert agreed > 20 and refused > 5
 

@@ -101,6 +101,7 @@ static void end_dead(rk_position *pos, const rk__limits *l, rk_playout_result *o
         out->outcome = RK_OUTCOME_DEAD;
         out->knocker = out->winner = -1;
         out->multiplier = l->multiplier;
+        out->knock_limit = l->limit;
     }
 }
 
@@ -113,9 +114,14 @@ static void seat_result(const rk_knock_rules *pr, int p, const rk_playout_result
     out->knocker = p;
     out->winner = (p + r->winner) % n;
     out->multiplier = r->multiplier;
+    out->knock_limit = r->knock_limit;
     for (int i = 0; i < n; i++) {
-        out->points[(p + i) % n] = r->points[i];
-        out->deadwood[(p + i) % n] = r->deadwood[i];
+        int s = (p + i) % n;
+        out->points[s] = r->points[i];
+        out->deadwood[s] = r->deadwood[i];
+        out->credits[s] = r->credits[i];
+        out->charges[s] = r->charges[i];
+        out->boxes[s] = r->boxes[i];
     }
 }
 

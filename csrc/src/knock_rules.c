@@ -41,6 +41,9 @@ static const rk_field fields[] = {
     F("gin_loser_multiplier", gin_loser_multiplier, RK_FIELD_INT, 0, 100, NULL),
     F("gin_loser_extra", gin_loser_extra, RK_FIELD_INT, 0, MAXO, NULL),
     F("undercut_knocker_extra", undercut_knocker_extra, RK_FIELD_INT, 0, MAXO, NULL),
+    F("gin_extra_boxes", gin_extra_boxes, RK_FIELD_INT, 0, MAXO, NULL),
+    F("undercut_extra_boxes", undercut_extra_boxes, RK_FIELD_INT, 0, MAXO, NULL),
+    F("spade_double_boxes", spade_double_boxes, RK_FIELD_FLAG, 0, 1, NULL),
 };
 
 const rk_field *rk_knock_rules_fields(size_t *n) {

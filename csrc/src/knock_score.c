@@ -8,7 +8,7 @@
 /* ---- scoring -------------------------------------------------------- */
 
 /* showdown._outcome and scoring.score_hand, knock order; fills outcome,
- * winner (knock order), points. */
+ * winner (knock order), points, credits and charges. */
 static void score_seats(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
                         rk_playout_result *out) {
     int k = dw[0], winner = 0, outcome, bonus;
@@ -32,16 +32,17 @@ static void score_seats(const rk_knock_rules *pr, int n, const int *dw, int big_
     int w = dw[winner], gin = k == 0, collected = 0;
     for (int i = 0; i < n; i++)
         if (i != winner) collected += dw[i] - w;
-    for (int i = 0; i < n; i++) out->points[i] = 0;
-    out->points[winner] = (bonus + (pr->collect_differences ? collected : 0)) * multiplier;
+    for (int i = 0; i < n; i++) out->credits[i] = out->charges[i] = 0;
+    out->credits[winner] = (bonus + (pr->collect_differences ? collected : 0)) * multiplier;
     if (pr->losers_charged) {
         for (int i = 0; i < n; i++) {
             if (i == winner) continue;
             int charge = gin ? pr->gin_loser_multiplier * dw[i] + pr->gin_loser_extra : dw[i] - w;
             if (outcome == RK_OUTCOME_UNDERCUT && i == 0) charge += pr->undercut_knocker_extra;
-            out->points[i] = -charge * multiplier;
+            out->charges[i] = charge * multiplier;
         }
     }
+    for (int i = 0; i < n; i++) out->points[i] = out->credits[i] - out->charges[i];
     out->outcome = outcome;
     out->winner = winner;
 }
@@ -62,7 +63,11 @@ static void score(const rk_knock_rules *pr, int n, const int *dw, int big_gin, i
     side[0] = dw[0] == 0 ? 0 : k_side;
     side[1] = dw[0] == 0 ? (d_side > k_side ? d_side - k_side : 0) : d_side;
     score_seats(pr, 2, side, big_gin, multiplier, &two);
-    for (int i = 0; i < 4; i++) out->points[i] = two.points[i % 2];
+    for (int i = 0; i < 4; i++) {
+        out->points[i] = two.points[i % 2];
+        out->credits[i] = two.credits[i % 2];
+        out->charges[i] = two.charges[i % 2];
+    }
     out->outcome = two.outcome;
     out->winner = two.winner == 0 ? 0 : dw[1] <= dw[3] ? 1 : 3;
 }
@@ -221,12 +226,23 @@ static rk_status check_knock(const rk_rules *rules, const rk_knock_rules *pr, co
     return RK_OK;
 }
 
+/* showdown.declared_result: the score, the deadwood and the boxes. */
 static void finish(const rk_knock_rules *pr, const int *dw, int big_gin, const rk__limits *l,
                    rk_playout_result *out) {
-    score(pr, pr->num_players, dw, big_gin, l->multiplier, out);
-    for (int i = 0; i < pr->num_players; i++) out->deadwood[i] = dw[i];
+    int n = pr->num_players;
+    score(pr, n, dw, big_gin, l->multiplier, out);
+    int extra = out->outcome == RK_OUTCOME_UNDERCUT ? pr->undercut_extra_boxes
+                : out->outcome == RK_OUTCOME_KNOCK  ? 0
+                                                    : pr->gin_extra_boxes;
+    int won = (1 + extra) * (pr->spade_double_boxes ? l->multiplier : 1);
+    for (int i = 0; i < n; i++) {
+        out->deadwood[i] = dw[i];
+        /* with partnerships both members of the winning side */
+        out->boxes[i] = i == out->winner || (pr->partnerships && i == (out->winner + 2) % 4) ? won : 0;
+    }
     out->knocker = 0;
     out->multiplier = l->multiplier;
+    out->knock_limit = l->limit;
 }
 
 rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,

@@ -424,6 +424,11 @@ cdef int fill_position(rk_position *pos, tuple position) except -1:
     return 0
 
 
+cdef tuple result_details(const rk_playout_result *r, int n):
+    return (tuple([r.credits[i] for i in range(n)]), tuple([r.charges[i] for i in range(n)]),
+            tuple([r.boxes[i] for i in range(n)]), r.knock_limit)
+
+
 cdef tuple result_tuple(const rk_playout_result *r, int n):
     return (r.outcome, r.knocker, r.winner, tuple([r.points[i] for i in range(n)]),
             tuple([r.deadwood[i] for i in range(n)]), r.multiplier, r.actions)
@@ -561,7 +566,8 @@ def score_knock_shown(Rules rules, object playout_rules, hands, int upcard, bint
         m[i] = as_mask(melds[i])
     check(rk_score_knock_shown(rules.ptr, &pr, h, upcard, big_gin, m, len(melds), &r))
     n = pr.num_players
-    return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
+    return (r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]),
+            r.multiplier) + result_details(&r, n)
 
 
 def replay_knock_melds(Rules rules, PlayoutSpec spec, before, int card, melds, after):
@@ -590,13 +596,15 @@ def replay_knock_melds(Rules rules, PlayoutSpec spec, before, int card, melds, a
         steps.append([legal[i] for i in range(k)])
         check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
     result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
-    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)])
+    details = result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)]), details
 
 
-def replay_actions(Rules rules, PlayoutSpec spec, actions):
+def replay_actions(Rules rules, PlayoutSpec spec, actions, bint details=False):
     """Apply the given actions with rk_apply_action, each checked against
     rk_legal_actions: ([legal actions before each step], result tuple or
-    None, final hands).  For tests of the C state machine."""
+    None, final hands), plus (credits, charges, boxes, knock limit) with
+    ``details``.  For tests of the C state machine."""
     cdef rk_position pos = spec.known
     cdef rk_playout_result r
     cdef int legal[108]
@@ -615,7 +623,10 @@ def replay_actions(Rules rules, PlayoutSpec spec, actions):
             raise RummykitError(f"illegal action {a}")
         check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
     result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
-    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)])
+    final = tuple([pos.hands[i] for i in range(spec.num_players)])
+    if details:
+        return steps, result, final, result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    return steps, result, final
 
 
 def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):

@@ -196,6 +196,7 @@ cdef extern from "rummykit/rummykit.h" nogil:
         int big_gin_bonus
         int collect_differences, losers_charged
         int gin_loser_multiplier, gin_loser_extra, undercut_knocker_extra
+        int gin_extra_boxes, undercut_extra_boxes, spade_double_boxes
 
     ctypedef enum rk_field_type:
         RK_FIELD_INT
@@ -248,6 +249,10 @@ cdef extern from "rummykit/rummykit.h" nogil:
         int outcome
         int knocker, winner
         int points[4]
+        int credits[4]
+        int charges[4]
+        int boxes[4]
+        int knock_limit
         int deadwood[4]
         int multiplier
         int actions

@@ -94,6 +94,8 @@ typedef struct rk_knock_rules {
     int big_gin_bonus; /* -1: big gin is off */
     int collect_differences, losers_charged;
     int gin_loser_multiplier, gin_loser_extra, undercut_knocker_extra;
+    /* boxes (hands-won credits): extra ones for gin and undercut, doubled with the spade multiplier */
+    int gin_extra_boxes, undercut_extra_boxes, spade_double_boxes;
 } rk_knock_rules;
 
 /* How a KnockRules option sets an (int) field of rk_knock_rules. */
@@ -150,7 +152,11 @@ typedef struct rk_position {
 typedef struct rk_playout_result {
     int outcome;                     /* RK_OUTCOME_* */
     int knocker, winner;             /* seats, -1 for a dead hand */
-    int points[RK_MAX_PLAYERS];      /* per seat, after the multiplier (0 for a dead hand) */
+    int points[RK_MAX_PLAYERS];      /* per seat, after the multiplier (0 for a dead hand): credits - charges */
+    int credits[RK_MAX_PLAYERS];     /* per seat, scoring.HandScore.credits */
+    int charges[RK_MAX_PLAYERS];     /* per seat, scoring.HandScore.charges */
+    int boxes[RK_MAX_PLAYERS];       /* per seat, boxes won (HandResult.boxes) */
+    int knock_limit;                 /* the hand's knock limit */
     int deadwood[RK_MAX_PLAYERS];    /* per seat, final (after lay-offs); 0 for a dead hand */
     int multiplier;
     int actions;                     /* actions played */
