@@ -59,7 +59,8 @@ def test_manual_showdown_lockstep(game: str, options: dict[str, object]) -> None
         while not state.is_terminal():
             python_legal.append(state.legal_actions())
             state.apply_action(pick(rng, state, greedy))
-        steps, result, final, details = _core.replay_actions(state._core_rules, spec, state.history, True)
+        steps, result, final, details, seen = _core.replay_actions(state._core_rules, spec, state.history, True)
+        assert seen == (state.known, state.set_aside, int(state.knock_card)), f"hand {i}"
         assert steps == python_legal, f"hand {i}"
         assert final == state.hands
         want = state.result
@@ -119,7 +120,10 @@ def test_knock_with_melds_lockstep(game: str, options: dict[str, object]) -> Non
             python_legal.append(state.legal_actions())
             state.apply_action(pick(rng, state, greedy))
         after = state.history[len(before) + 1 :]
-        steps, result, hands, details = _core.replay_knock_melds(state._core_rules, spec, before, card, melds, after)
+        steps, result, hands, details, seen = _core.replay_knock_melds(
+            state._core_rules, spec, before, card, melds, after
+        )
+        assert seen == (state.known, state.set_aside, int(state.knock_card)), f"hand {i}"
         assert steps == python_legal and hands == state.hands, f"hand {i}"
         want = state.result
         assert result is not None and want is not None

@@ -25,6 +25,7 @@ rk_status rk_position_deal(const rk_knock_rules *pr, const uint8_t deck[RK_NUM_C
     pos->player = (dealer + 1) % n;
     pos->phase = pr->upcard_offer ? RK_PHASE_OFFER_NONDEALER : RK_PHASE_DRAW;
     pos->taken = -1;
+    pos->set_aside = pos->knock_card = -1;
     pos->shuffle_seed = shuffle_seed;
     return RK_OK;
 }
@@ -61,6 +62,10 @@ rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) {
         if ((seen >> c) & 1u) return RK_ERR_OVERLAP;
         seen |= (rk_mask)1 << c;
     }
+    if (!rk__in_range(pos->set_aside, -1, RK_NUM_CARDS - 1) || !rk__in_range(pos->knock_card, -1, RK_NUM_CARDS - 1))
+        return RK_ERR_ARG;
+    for (int s = 0; s < RK_MAX_PLAYERS; s++)
+        if (pos->known[s] & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
     if (pos->phase != RK_PHASE_SHOWDOWN)
         return pos->taken >= 0 && !((pos->hands[pos->player] >> pos->taken) & 1u) ? RK_ERR_ARG : RK_OK;
     /* the manual showdown (taken stays the card the knocker took, as in KnockState) */
@@ -233,6 +238,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     rk__limits l = rk__limits_of(pr, pos->upcard);
     if (action < RK_ACTION_KNOCK) { /* discard */
         pos->hands[p] &= ~((rk_mask)1 << action);
+        pos->known[p] &= ~((rk_mask)1 << action);
         pos->discards[pos->n_discards++] = (uint8_t)action;
         if (pr->stock_end != RK_STOCK_RESHUFFLE && pos->n_stock <= 2) {
             if (pr->stock_end == RK_STOCK_DEAD_AT_2_LAST_CHANCE && pos->phase == RK_PHASE_DISCARD) {
@@ -248,8 +254,10 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
         return RK_OK;
     }
     if (action >= RK_ACTION_MELD) return declare(rules, pr, pos, action, out);
-    if (action < RK_ACTION_DRAW_STOCK) /* knock */
+    if (action < RK_ACTION_DRAW_STOCK) { /* knock: known keeps the card if the others saw it taken */
+        pos->knock_card = action - RK_ACTION_KNOCK;
         return end_knock(rules, pr, pos, pos->hands[p] & ~((rk_mask)1 << (action - RK_ACTION_KNOCK)), 0, NULL, out);
+    }
     switch (action) {
     case RK_ACTION_DRAW_STOCK:
         if (pos->n_stock == 0 && !restock(pr, pos)) {
@@ -264,6 +272,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     case RK_ACTION_TAKE: {
         int card = pos->discards[--pos->n_discards];
         pos->hands[p] |= (rk_mask)1 << card;
+        pos->known[p] |= (rk_mask)1 << card; /* the others saw it taken */
         pos->taken = card;
         pos->phase = pos->phase == RK_PHASE_LAST_CHANCE ? RK_PHASE_KNOCK_ONLY : RK_PHASE_DISCARD;
         return RK_OK;
@@ -275,7 +284,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
         } else if (pos->phase == RK_PHASE_OFFER_DEALER) {
             pos->player = (pos->dealer + 1) % n;
             pos->phase = RK_PHASE_FORCED_STOCK_DRAW;
-            if (pr->refused_upcard_set_aside) pos->n_discards--;
+            if (pr->refused_upcard_set_aside) pos->set_aside = pos->discards[--pos->n_discards];
         } else {
             end_dead(pos, &l, out);
         }
@@ -398,5 +407,7 @@ rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_pos
     rk_mask final = pos->hands[pos->player] & ~((rk_mask)1 << card);
     rk_arrangement shown;
     rk_status st = rk__shown_arrangement(rules, final, melds, n_melds, &l, 0, &shown);
-    return st != RK_OK ? st : end_knock(rules, pr, pos, final, 0, &shown, out);
+    if (st != RK_OK) return st;
+    pos->knock_card = card;
+    return end_knock(rules, pr, pos, final, 0, &shown, out);
 }

@@ -421,7 +421,12 @@ cdef int fill_position(rk_position *pos, tuple position) except -1:
     pos.n_stock, pos.n_discards = len(stock), len(discards)
     pos.dealer, pos.player, pos.phase = dealer, player, <rk_phase>phase
     pos.upcard, pos.taken, pos.restocks, pos.turns, pos.shuffle_seed = upcard, taken, restocks, turns, seed
+    pos.set_aside = pos.knock_card = -1
     return 0
+
+
+cdef tuple seen_tuple(const rk_position *pos, int n):
+    return (tuple([pos.known[i] for i in range(n)]), pos.set_aside, pos.knock_card)
 
 
 cdef tuple result_details(const rk_playout_result *r, int n):
@@ -597,7 +602,7 @@ def replay_knock_melds(Rules rules, PlayoutSpec spec, before, int card, melds, a
         check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
     result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
     details = result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
-    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)]), details
+    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)]), details, seen_tuple(&pos, spec.num_players)
 
 
 def replay_actions(Rules rules, PlayoutSpec spec, actions, bint details=False):
@@ -625,7 +630,8 @@ def replay_actions(Rules rules, PlayoutSpec spec, actions, bint details=False):
     result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
     final = tuple([pos.hands[i] for i in range(spec.num_players)])
     if details:
-        return steps, result, final, result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+        return (steps, result, final, result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None,
+                seen_tuple(&pos, spec.num_players))
     return steps, result, final
 
 

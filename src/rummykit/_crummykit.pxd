@@ -226,6 +226,8 @@ cdef extern from "rummykit/rummykit.h" nogil:
         int restocks
         int turns
         uint64_t shuffle_seed
+        rk_mask known[4]
+        int set_aside, knock_card
         int knocker, big_gin, can_lay_off, n_shown, shown_deadwood
         rk_mask shown[4]
         rk_mask table[4]

@@ -133,6 +133,10 @@ typedef struct rk_position {
     int restocks; /* restocks so far */
     int turns;    /* completed turns */
     uint64_t shuffle_seed; /* seeds the restocks */
+    /* what the others saw (KnockState.known, set_aside, knock_card) */
+    rk_mask known[RK_MAX_PLAYERS]; /* per seat: cards seen taken from the pile and not discarded since */
+    int set_aside;                 /* the refused upcard set aside, or -1 */
+    int knock_card;                /* the knocker's face-down discard, or -1 */
     /* the manual showdown (RK_PHASE_SHOWDOWN; KnockState.showdown) */
     int knocker, big_gin;
     int can_lay_off;        /* not after gin, nor without allow_layoff_on_knock */
