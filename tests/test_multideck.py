@@ -169,7 +169,7 @@ def test_random_hands_against_brute_force() -> None:
 
 @pytest.mark.long
 def test_long_random_hands_against_brute_force() -> None:
-    for hand, include, ace_low_runs, jp in random_cases(7, 5000):
+    for hand, include, ace_low_runs, jp in random_cases(7, 2000):
         check(hand, include, ace_low_runs, jp)
 
 

@@ -12,7 +12,7 @@ from table_helpers import check_invariants, position, random_hand
 import rummykit as rk
 from rummykit.table.record import from_json, to_json
 
-HANDS = 200 if LONG else 6
+HANDS = 80 if LONG else 6
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
