@@ -1,6 +1,7 @@
-/* The knock games' state machine: KnockState (docs/rules.md, Decision points)
- * with automatic showdown; the deal, the legal actions and their effects.
- * The rules are in knock_rules.c, scoring in knock_score.c. */
+/* The knock games' state machine: KnockState (docs/rules.md, Decision points);
+ * the deal, the legal actions and their effects, the manual showdown.  The
+ * rules are in knock_rules.c, scoring in knock_score.c, the meld ids in
+ * knock_melds.c. */
 #include "knock_internal.h"
 
 #include <string.h>

@@ -1,6 +1,7 @@
-/* Scoring a knock with automatic showdown: the knocker's arrangement
- * (docs/rules.md, D26), the defenders' lay-offs and the "Multi-player
- * scoring models" points (showdown.resolve_knock, scoring.score_hand). */
+/* Scoring a knock: the knocker's arrangement (docs/rules.md, D26) or its
+ * own melds, the defenders' lay-offs (or their declarations) and the
+ * "Multi-player scoring models" points and boxes (showdown.resolve_knock,
+ * declared_result, scoring.score_hand). */
 #include "knock_internal.h"
 
 #include <string.h>

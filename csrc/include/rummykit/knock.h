@@ -1,11 +1,13 @@
 /*
  * rummykit knock games (Gin, Oklahoma Gin, Oklahoma Rummy): the hand state
  * machine of rummykit.knock.state.KnockState (docs/rules.md, Decision
- * points) with automatic showdown, and the scoring of a knock: the
- * knocker's arrangement (docs/rules.md, D26), optimal lay-offs, undercuts,
- * the spade multiplier, big gin and the stock-floor rules.  The same deck,
- * options and actions reach the same end and the same points in both
- * engines.
+ * points) with the automatic or the manual showdown, partnerships and
+ * explicit knocker melds, and the scoring of a knock: the knocker's
+ * arrangement (docs/rules.md, D26), optimal lay-offs, undercuts, the spade
+ * multiplier, big gin, boxes and the stock-floor rules.  The same deck,
+ * options and actions reach the same legal actions, end and result in
+ * both engines (tests/test_playouts.py, test_knock_manual_core.py,
+ * test_knock_shown_melds.py).
  *
  * RESTOCKS (stock_end_rule reshuffle, docs/rules.md, Restocking reshuffle_keep_top): the
  * discard pile but its top card is shuffled with rk_restock_shuffle(hand's
