@@ -55,9 +55,10 @@ static void walk(const rk_rules *rules, const rk_knock_rules *pr, rk_position *p
         }
         FUZZ_CHECK(st == RK_OK);
         /* the refused upcard may be set aside, and a knock's discard goes face down at the
-         * end; otherwise every card stays in play */
+         * end or the manual showdown; otherwise every card stays in play */
         int now = count_cards(pr, pos);
-        FUZZ_CHECK(now == cards || ((pr->refused_upcard_set_aside || pos->phase == RK_PHASE_END) && now == cards - 1));
+        int knocked = pos->phase == RK_PHASE_END || pos->phase == RK_PHASE_SHOWDOWN;
+        FUZZ_CHECK(now == cards || ((pr->refused_upcard_set_aside || knocked) && now == cards - 1));
         cards = now;
         if (pos->phase == RK_PHASE_END) {
             FUZZ_CHECK(res.outcome >= RK_OUTCOME_DEAD && res.outcome <= RK_OUTCOME_UNDERCUT);
