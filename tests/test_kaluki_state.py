@@ -15,7 +15,7 @@ from rummykit.table.cards import JOKER, parse_types
 from rummykit.table.record import from_json, to_json
 
 ALL = 0b11111
-HANDS = 40 if LONG else 4
+HANDS = 40 if LONG else 2
 
 
 def test_presets_and_deck() -> None:

@@ -15,10 +15,10 @@ from rummykit.tournaments import wilson_interval
 
 
 def test_same_seed_same_result_for_any_worker_count() -> None:
-    one = rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=6, seed=4)
-    two = rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=6, seed=4, workers=2)
+    one = rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=4, seed=4)
+    two = rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=4, seed=4, workers=2)
     assert one == two and one.records == two.records
-    assert one != rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=6, seed=5)
+    assert one != rk.tournament(["greedy", "ismcts:iterations=8"], "gin", hands=4, seed=5)
 
 
 def test_seats_rotate_over_each_deal() -> None:
