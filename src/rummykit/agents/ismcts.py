@@ -94,7 +94,7 @@ class _Node:
 
 
 def _c_playable(state: KnockState) -> bool:
-    """Whether the C playouts play this variant (not the manual showdown, not partnerships)."""
+    """Whether the C playouts play this variant (not the manual showdown)."""
     try:
         playout_rules(state.rules)
     except InvalidOptionError:
