@@ -331,7 +331,7 @@ def test_determinize_at_every_node(name: str, options: dict[str, Any]) -> None:
 @pytest.mark.long
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_long_determinize_at_every_node(name: str, options: dict[str, Any]) -> None:
-    seen = check_hands(name, options, 10, 150, seed=2, deep_every=1)
+    seen = check_hands(name, options, 10, 500, seed=2, deep_every=1)
     if options.get("stock_end_rule") == "dead_at_2_last_chance":
         assert seen["knock_only"] > 0
     if options.get("auto_showdown") is False:
