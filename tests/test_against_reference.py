@@ -1,6 +1,6 @@
 """The C core against the brute-force reference (tests/reference.py).
 
-The default run checks 10,000 random hands of 10 cards and 2,000 of 11 (the
+The default run checks 10,000 random hands of 10 cards and 1,000 of 11 (the
 reference's discards are slower), meld-dense hands, every size 0..20,
 crafted adversarial hands and every subset of a few dense rank blocks;
 RUMMYKIT_LONG=1 (or -m long) checks 40,000 hands of 10 and 11 cards and
@@ -59,8 +59,8 @@ def test_ten_card_deadwood_10000_hands() -> None:
     check_deadwood(hands(1, 10_000, 10))
 
 
-def test_eleven_card_discards_2000_hands() -> None:
-    check_discards(hands(2, 2_000, 11))
+def test_eleven_card_discards_1000_hands() -> None:
+    check_discards(hands(2, 1_000, 11))
 
 
 @pytest.mark.parametrize("aces", ACES)

@@ -2,7 +2,7 @@
 
 * From fresh deals with fixed decks, the C greedy playout and ``KnockState``
   driven by :class:`rummykit.agents.GreedyAgent` reach the same end (the same
-  actions, hands, outcome, deadwood) and the same points: 300 hands per
+  actions, hands, outcome, deadwood) and the same points: 150 hands per
   variant by default, 3,000 with ``RUMMYKIT_LONG=1`` (marker ``long``).
 * The C scoring (``rk_score_knock``) against ``showdown.resolve_knock`` on
   random knocks, every scoring model and showdown option (60 knocks per
@@ -22,7 +22,7 @@ from rummykit.agents import GreedyAgent, RandomAgent
 from rummykit.knock.showdown import limit_and_multiplier, resolve_knock
 from rummykit.playouts import DEAD, OUTCOMES, exact_spec, hidden_spec, playout_rules
 
-SHORT = 300
+SHORT = 150
 LONG = 3_000
 
 #: (id, game, options, max_knock_deadwood)
