@@ -97,6 +97,7 @@ def playout_once(
     rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int
 ) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]: ...
 def policy_trace(rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int) -> list[int]: ...
+
 _Details: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 _Seen: TypeAlias = tuple[tuple[int, ...], int, int]
 
