@@ -32,22 +32,23 @@ import csv
 import io
 import json
 import math
-import multiprocessing
 import numbers
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rummykit._random import MAX_SEED
 from rummykit.agents import Agent, make_agent
 from rummykit.engine.hand_loop import play_out
 from rummykit.errors import InvalidOptionError, clip
 from rummykit.games import Game
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 __all__ = ["AgentStats", "HandRecord", "TournamentResult", "tournament", "wilson_interval"]
 
@@ -377,6 +378,10 @@ def _run(
             records += _collect(_play_chunk(game, specs, seed, chunk, keep), save)
             tick(len(chunk))
         return records
+    # imported here: process pools cost ~15 ms of import time that most users never need
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     records = []
     # spawn: the same behaviour on every platform, and no fork of a threaded parent
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
