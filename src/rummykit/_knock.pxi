@@ -1,0 +1,337 @@
+# Included by _core.pyx: the knock games (csrc/include/rummykit/knock.h).
+
+# ---- playouts (csrc/src/knock_engine.c, knock_score.c, policy.c, playouts.c) ------------------------------------------
+
+OUTCOME_DEAD = RK_OUTCOME_DEAD
+OUTCOME_GIN = RK_OUTCOME_GIN
+OUTCOME_BIG_GIN = RK_OUTCOME_BIG_GIN
+OUTCOME_KNOCK = RK_OUTCOME_KNOCK
+OUTCOME_UNDERCUT = RK_OUTCOME_UNDERCUT
+POLICY_RANDOM = RK_POLICY_RANDOM
+POLICY_GREEDY = RK_POLICY_GREEDY
+FIELD_INT, FIELD_INT_OR_NONE, FIELD_FLAG, FIELD_IS, FIELD_CHOICE = (
+    RK_FIELD_INT, RK_FIELD_INT_OR_NONE, RK_FIELD_FLAG, RK_FIELD_IS, RK_FIELD_CHOICE)
+
+
+cdef tuple _knock_fields():
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&n)
+    return tuple([(f[i].name.decode(), <int>f[i].type, f[i].lo, f[i].hi,
+                   f[i].text.decode() if f[i].text != NULL else None) for i in range(n)])
+
+
+#: rk_knock_rules_fields(): (option, type, lo, hi, text) per field of
+#: rk_knock_rules, in struct order; fill_rules walks it
+KNOCK_RULES_FIELDS = _knock_fields()
+KNOCK_RULES_SIZE = sizeof(rk_knock_rules)
+
+
+def restock_shuffle(uint64_t seed, int restock, cards):
+    """The restock order of rk_restock_shuffle: ``cards`` (the discard pile
+    without its top card, bottom first) shuffled; the last is the new top."""
+    cdef uint8_t buf[108]  # the table games' physical cards (two decks and four jokers)
+    n = len(cards)
+    if n > 108:
+        raise ValueError("at most 108 cards")
+    for i in range(n):
+        buf[i] = cards[i]
+    rk_restock_shuffle(seed, restock, buf, n)
+    return tuple([buf[i] for i in range(n)])
+
+
+cdef int fill_rules(rk_knock_rules *pr, object rules) except -1:
+    """Fill *pr from a KnockRules by the C field table (option name, type)."""
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&n)
+    cdef int v
+    memset(pr, 0, sizeof(rk_knock_rules))
+    for i in range(n):
+        value = getattr(rules, f[i].name.decode())
+        if f[i].type == RK_FIELD_IS:
+            v = value == f[i].text.decode()
+        elif f[i].type == RK_FIELD_CHOICE:
+            v = f[i].text.decode().split("|").index(value)
+        elif f[i].type == RK_FIELD_INT_OR_NONE and value is None:
+            v = -1
+        else:
+            v = value
+        memcpy(<char *>pr + f[i].offset, &v, sizeof(int))
+    return 0
+
+
+cdef dict rules_values(const rk_knock_rules *pr):
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&n)
+    cdef int v
+    values = {}
+    for i in range(n):
+        memcpy(&v, <const char *>pr + f[i].offset, sizeof(int))
+        values[f[i].name.decode()] = v
+    return values
+
+
+def knock_rules_values(rules):
+    """The rk_knock_rules that fill_rules makes of a KnockRules, by option name."""
+    cdef rk_knock_rules pr
+    fill_rules(&pr, rules)
+    return rules_values(&pr)
+
+
+def knock_rules_defaults(int game, int num_players):
+    """rk_knock_rules_init(game, num_players), by option name."""
+    cdef rk_knock_rules pr
+    check(rk_knock_rules_init(&pr, <rk_base_game>game, num_players))
+    return rules_values(&pr)
+
+
+cdef int fill_position(rk_position *pos, tuple position) except -1:
+    hands, stock, discards, dealer, player, phase, upcard, taken, restocks, turns, seed = position
+    memset(pos, 0, sizeof(rk_position))
+    if len(hands) > 4 or len(stock) + len(discards) > 52:
+        raise RummykitError("too many hands or cards")
+    for i in range(len(hands)):
+        pos.hands[i] = as_mask(hands[i])
+    for i in range(len(stock)):
+        pos.stock[i] = stock[i]
+    for i in range(len(discards)):
+        pos.discards[i] = discards[i]
+    pos.n_stock, pos.n_discards = len(stock), len(discards)
+    pos.dealer, pos.player, pos.phase = dealer, player, <rk_phase>phase
+    pos.upcard, pos.taken, pos.restocks, pos.turns, pos.shuffle_seed = upcard, taken, restocks, turns, seed
+    pos.set_aside = pos.knock_card = -1
+    return 0
+
+
+cdef tuple seen_tuple(const rk_position *pos, int n):
+    return (tuple([pos.known[i] for i in range(n)]), pos.set_aside, pos.knock_card)
+
+
+cdef tuple result_details(const rk_playout_result *r, int n):
+    return (tuple([r.credits[i] for i in range(n)]), tuple([r.charges[i] for i in range(n)]),
+            tuple([r.boxes[i] for i in range(n)]), r.knock_limit)
+
+
+cdef tuple result_tuple(const rk_playout_result *r, int n):
+    return (r.outcome, r.knocker, r.winner, tuple([r.points[i] for i in range(n)]),
+            tuple([r.deadwood[i] for i in range(n)]), r.multiplier, r.actions)
+
+
+cdef class PlayoutSpec:
+    """Playout rules, the known part of a position and (optionally) its hidden
+    cards: ``hidden`` is None or (cards, dest, group_end) of rk_hidden, with
+    dest -1 for the stock."""
+
+    cdef rk_knock_rules pr
+    cdef rk_position known
+    cdef rk_hidden hidden
+    cdef readonly bint has_hidden
+    cdef readonly int num_players
+
+    def __cinit__(self, object rules, tuple position, hidden=None):
+        fill_rules(&self.pr, rules)
+        fill_position(&self.known, position)
+        self.num_players = self.pr.num_players
+        self.has_hidden = hidden is not None
+        memset(&self.hidden, 0, sizeof(rk_hidden))
+        if hidden is not None:
+            cards, dest, group_end = hidden
+            if len(cards) != len(dest) or len(cards) > 52 or len(group_end) > 52:
+                raise RummykitError("bad hidden cards")
+            self.hidden.n_slots, self.hidden.n_groups = len(cards), len(group_end)
+            for i in range(len(cards)):
+                self.hidden.cards[i] = cards[i]
+                self.hidden.dest[i] = RK_DEST_STOCK if dest[i] < 0 else dest[i]
+            for i in range(len(group_end)):
+                self.hidden.group_end[i] = group_end[i]
+
+
+def playout_check(Rules rules, PlayoutSpec spec):
+    """Check the spec by running zero playouts (raises on a bad position)."""
+    cdef int32_t p = 0
+    cdef uint8_t o = 0
+    check(rk_playouts(rules.ptr, &spec.pr, &spec.known, &spec.hidden if spec.has_hidden else NULL,
+                      rk_policy(RK_POLICY_GREEDY, -1), 0, 0, 0, &p, &o))
+
+
+def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed,
+                 size_t first, int32_t[:, ::1] points, uint8_t[::1] outcomes):
+    """Playouts first .. first + len(outcomes) - 1 into the given arrays (GIL released)."""
+    cdef size_t n = outcomes.shape[0]
+    cdef rk_status st
+    cdef rk_policy pol = rk_policy(<rk_policy_kind>policy, max_knock_deadwood)
+    if points.shape[0] != n or points.shape[1] != spec.num_players:
+        raise ValueError("points must have shape (n, num_players)")
+    if n == 0:
+        return
+    with nogil:
+        st = rk_playouts(rules.ptr, &spec.pr, &spec.known, &spec.hidden if spec.has_hidden else NULL,
+                         pol, seed, first, n, &points[0, 0], &outcomes[0])
+    check(st)
+
+
+def playout_once(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed):
+    """Play the spec's position as it is (no resampling): (outcome, knocker,
+    winner, points, deadwood, multiplier, actions, final hands)."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef rk_rng rng
+    cdef rk_status st
+    check(rk_position_check(&spec.pr, &pos))
+    rk_rng_seed(&rng, seed, 0)
+    with nogil:
+        st = rk_playout(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood), &rng, &r)
+    check(st)
+    return result_tuple(&r, spec.num_players) + (tuple([pos.hands[i] for i in range(spec.num_players)]),)
+
+
+def policy_trace(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed):
+    """The actions of playout_once, in order (for tests)."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef rk_rng rng
+    cdef int a
+    check(rk_position_check(&spec.pr, &pos))
+    rk_rng_seed(&rng, seed, 0)
+    actions = []
+    while pos.phase != RK_PHASE_END:
+        a = rk_policy_action(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood), &rng)
+        if a < 0:
+            check(<rk_status>a)
+        actions.append(a)
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    return actions
+
+
+def score_knock(Rules rules, object playout_rules, hands, int upcard, bint big_gin):
+    """rk_score_knock: (outcome, winner, points, deadwood, multiplier), knock order."""
+    cdef rk_knock_rules pr
+    cdef rk_mask h[4]
+    cdef rk_playout_result r
+    fill_rules(&pr, playout_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    check(rk_score_knock(rules.ptr, &pr, h, upcard, big_gin, &r))
+    n = pr.num_players
+    return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
+
+
+def knock_arrangement(Rules rules, object playout_rules, hands, int upcard, bint big_gin):
+    """rk_knock_arrangement: the knocker's automatic arrangement, (melds, deadwood cards, deadwood)."""
+    cdef rk_knock_rules pr
+    cdef rk_mask h[4]
+    cdef rk_arrangement a
+    fill_rules(&pr, playout_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    check(rk_knock_arrangement(rules.ptr, &pr, h, upcard, big_gin, &a))
+    return arrangement_tuple(&a)
+
+
+def score_knock_shown(Rules rules, object playout_rules, hands, int upcard, bint big_gin, melds):
+    """rk_score_knock_shown: score_knock with the knocker's melds given, in order."""
+    cdef rk_knock_rules pr
+    cdef rk_mask h[4]
+    cdef rk_mask m[17]
+    cdef rk_playout_result r
+    fill_rules(&pr, playout_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    if len(melds) > 17:
+        raise InvalidMeldError("too many melds")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    for i in range(len(melds)):
+        m[i] = as_mask(melds[i])
+    check(rk_score_knock_shown(rules.ptr, &pr, h, upcard, big_gin, m, len(melds), &r))
+    n = pr.num_players
+    return (r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]),
+            r.multiplier) + result_details(&r, n)
+
+
+def replay_knock_melds(Rules rules, PlayoutSpec spec, before, int card, melds, after):
+    """Apply the actions ``before``, knock discarding ``card`` with the
+    knocker's ``melds`` (rk_knock_melds), then the actions ``after`` (as
+    replay_actions): ([legal actions before each step after the knock],
+    result tuple or None, final hands).  For tests of the C state machine."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef rk_mask m[17]
+    cdef int legal[108]
+    cdef int k
+    check(rk_position_check(&spec.pr, &pos))
+    for a in before:
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    if len(melds) > 17:
+        raise InvalidMeldError("too many melds")
+    for i in range(len(melds)):
+        m[i] = as_mask(melds[i])
+    check(rk_knock_melds(rules.ptr, &spec.pr, &pos, card, m, len(melds), &r))
+    steps = []
+    for a in after:
+        k = rk_legal_actions(rules.ptr, &spec.pr, &pos, legal)
+        if k < 0:
+            check(<rk_status>k)
+        steps.append([legal[i] for i in range(k)])
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    details = result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)]), details, seen_tuple(&pos, spec.num_players)
+
+
+def replay_actions(Rules rules, PlayoutSpec spec, actions, bint details=False):
+    """Apply the given actions with rk_apply_action, each checked against
+    rk_legal_actions: ([legal actions before each step], result tuple or
+    None, final hands), plus (credits, charges, boxes, knock limit) with
+    ``details``.  For tests of the C state machine."""
+    cdef rk_position pos = spec.known
+    cdef rk_playout_result r
+    cdef int legal[108]
+    cdef int k
+    check(rk_position_check(&spec.pr, &pos))
+    steps = []
+    for a in actions:
+        if pos.phase == RK_PHASE_END:
+            raise RummykitError("the hand is over")
+        k = rk_legal_actions(rules.ptr, &spec.pr, &pos, legal)
+        if k < 0:
+            check(<rk_status>k)
+        now = [legal[i] for i in range(k)]
+        steps.append(now)
+        if a not in now:
+            raise RummykitError(f"illegal action {a}")
+        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
+    result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
+    final = tuple([pos.hands[i] for i in range(spec.num_players)])
+    if details:
+        return (steps, result, final, result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None,
+                seen_tuple(&pos, spec.num_players))
+    return steps, result, final
+
+
+def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
+    """The deal playout ``index`` of rk_playouts would play: (hands, stock)."""
+    cdef rk_position pos = spec.known
+    cdef rk_rng rng
+    cdef uint8_t cards[52]
+    cdef int start = 0, end, g, k
+    if not spec.has_hidden:
+        raise RummykitError("no hidden cards")
+    rk_rng_seed(&rng, seed, index)
+    # the same steps as determinize() in playouts.c
+    for i in range(spec.hidden.n_slots):
+        cards[i] = spec.hidden.cards[i]
+    for g in range(spec.hidden.n_groups):
+        end = spec.hidden.group_end[g]
+        rk_rng_shuffle(&rng, cards + start, end - start)
+        start = end
+    for k in range(spec.hidden.n_slots):
+        if spec.hidden.dest[k] == RK_DEST_STOCK:
+            pos.stock[pos.n_stock] = cards[k]
+            pos.n_stock += 1
+        else:
+            pos.hands[spec.hidden.dest[k]] |= (<rk_mask>1) << cards[k]
+    return tuple([pos.hands[i] for i in range(spec.num_players)]), tuple([pos.stock[i] for i in range(pos.n_stock)])
