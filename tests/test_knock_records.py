@@ -100,7 +100,7 @@ def snapshot(state: rk.KnockState) -> tuple[Any, ...]:
         state.drawn,
         state.showdown,
         state.history,
-        state._stack,
+        state._undo_depth,
         state.legal_actions(),
     )
 

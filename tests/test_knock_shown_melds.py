@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import LONG
+from reference_knock import knocker_arrangement, limit_and_multiplier, resolve_knock
 
 import rummykit as rk
 from rummykit import _core
 from rummykit.analysis import arrangements
 from rummykit.errors import IllegalActionError, InvalidMeldError
-from rummykit.knock.showdown import knocker_arrangement, limit_and_multiplier, resolve_knock
 from rummykit.playouts import OUTCOMES
 
 VARIANTS = [

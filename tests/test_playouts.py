@@ -15,11 +15,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import LONG as LONG_RUN
+from reference_knock import ReferenceKnockState, limit_and_multiplier, resolve_knock
+from reference_knock import _knock_greedy as reference_greedy
 
 import rummykit as rk
 from rummykit import _core
 from rummykit.agents import GreedyAgent, RandomAgent
-from rummykit.knock.showdown import limit_and_multiplier, resolve_knock
 from rummykit.playouts import DEAD, OUTCOMES, exact_spec, hidden_spec, playout_rules
 
 SHORT = 150
@@ -52,15 +53,14 @@ VARIANTS = [
 ]
 
 
-def python_hand(state: rk.KnockState, agent: GreedyAgent) -> list[int]:
+def python_hand(state: ReferenceKnockState, knock_at: int | None) -> list[int]:
     while not state.is_terminal():
-        state.apply_action(agent(state))
+        state.apply_action(reference_greedy(state, knock_at))
     return state.history
 
 
 def compare(game_name: str, options: dict, knock_at: int | None, hands: int, seed: int) -> dict[str, int]:
     game = rk.Game(game_name, **options)
-    agent = GreedyAgent(knock_at)
     c_knock_at = -1 if knock_at is None else knock_at
     rng = np.random.default_rng(seed)
     outcomes: dict[str, int] = {}
@@ -69,15 +69,16 @@ def compare(game_name: str, options: dict, knock_at: int | None, hands: int, see
         spec = exact_spec(state)
         c = _core.playout_once(state._core_rules, spec, _core.POLICY_GREEDY, c_knock_at, 0)
         c_actions = _core.policy_trace(state._core_rules, spec, _core.POLICY_GREEDY, c_knock_at, 0)
-        actions = python_hand(state, agent)
+        ref = ReferenceKnockState(game, list(state.deck), state.dealer, state.shuffle_seed)
+        actions = python_hand(ref, knock_at)
         assert c_actions == actions, f"hand {i}: the actions differ"
-        result = state.result
+        result = ref.result
         assert result is not None
         outcome, knocker, winner, points, deadwood, multiplier, n_actions, final = c
         assert OUTCOMES[outcome] == result.outcome, f"hand {i}"
         assert tuple(points) == tuple(result.points), f"hand {i}: points"
         assert n_actions == len(actions)
-        assert final == state.hands
+        assert final == ref.hands
         if result.outcome != "dead":
             assert (knocker, winner) == (result.knocker, result.winner), f"hand {i}"
             assert tuple(deadwood) == tuple(result.deadwood), f"hand {i}: deadwood"
@@ -270,6 +271,10 @@ def test_playouts_errors() -> None:
     with pytest.raises(rk.InvalidOptionError, match="KnockState"):
         rk.playouts("not a state", 10)  # type: ignore[arg-type]
     manual = rk.Game("gin", auto_showdown=False).new_hand(seed=1)
+    points, outcomes = rk.playouts(manual, 20, seed=1)  # every seat declares greedily
+    assert points.shape == (20, 2) and (outcomes != DEAD).any()
+    while manual.phase_name != "showdown":
+        manual.apply_action(GreedyAgent(30)(manual))
     with pytest.raises(rk.InvalidOptionError, match="manual showdown"):
         rk.playouts(manual, 10)
 
@@ -310,13 +315,14 @@ RANDOM_VARIANTS = [
 @pytest.mark.parametrize(("game", "options"), RANDOM_VARIANTS)
 def test_c_state_machine_under_random_play(game: str, options: dict) -> None:
     """Random hands (long ones: restocks, the stock floor, the turn cap) from
-    the Python engine, replayed in C: the same legal actions at every step,
-    the same end and points."""
+    the Python reference engine, replayed in C: the same legal actions at
+    every step, the same end and points."""
     g = rk.Game(game, **options)
     ends: dict[str, int] = {}
     for i in range(60):
-        state = g.new_hand(seed=1000 + i)
-        spec = exact_spec(state)
+        dealt = g.new_hand(seed=1000 + i)
+        spec = exact_spec(dealt)
+        state = ReferenceKnockState(g, list(dealt.deck), dealt.dealer, dealt.shuffle_seed)
         agent = RandomAgent(seed=i)
         legal = []
         while not state.is_terminal():

@@ -26,16 +26,18 @@ rk_status rk_position_deal(const rk_knock_rules *pr, const uint8_t deck[RK_NUM_C
     pos->player = (dealer + 1) % n;
     pos->phase = pr->upcard_offer ? RK_PHASE_OFFER_NONDEALER : RK_PHASE_DRAW;
     pos->taken = -1;
-    pos->set_aside = pos->knock_card = -1;
+    pos->set_aside = pos->knock_card = pos->knocker = -1;
     pos->shuffle_seed = shuffle_seed;
     return RK_OK;
 }
 
-rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) {
+/* rk_position_check, or with end 1 the same checks of a finished hand. */
+static rk_status check_position(const rk_knock_rules *pr, const rk_position *pos, int end) {
     rk_status st = rk__knock_rules_check(pr);
     if (st != RK_OK || !pos) return RK_ERR_ARG;
     int n = pr->num_players;
-    if (pos->phase < RK_PHASE_OFFER_NONDEALER || pos->phase > RK_PHASE_SHOWDOWN) return RK_ERR_ARG;
+    if (end ? pos->phase != RK_PHASE_END : pos->phase < RK_PHASE_OFFER_NONDEALER || pos->phase > RK_PHASE_SHOWDOWN)
+        return RK_ERR_ARG;
     if (pos->player < 0 || pos->player >= n || pos->dealer < 0 || pos->dealer >= n) return RK_ERR_ARG;
     if (pos->upcard < 0 || pos->upcard >= RK_NUM_CARDS) return RK_ERR_ARG;
     if (!rk__in_range(pos->n_stock, 0, RK_NUM_CARDS) || !rk__in_range(pos->n_discards, 0, RK_NUM_CARDS) ||
@@ -67,20 +69,25 @@ rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) {
         return RK_ERR_ARG;
     for (int s = 0; s < RK_MAX_PLAYERS; s++)
         if (pos->known[s] & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
-    if (pos->phase != RK_PHASE_SHOWDOWN)
-        return pos->taken >= 0 && !((pos->hands[pos->player] >> pos->taken) & 1u) ? RK_ERR_ARG : RK_OK;
-    /* the manual showdown (taken stays the card the knocker took, as in KnockState) */
-    /* the manual showdown: the knocker's melds, the cards declared within each hand */
-    if (pr->auto_showdown || pos->knocker < 0 || pos->knocker >= n || pos->player == pos->knocker ||
-        !rk__in_range(pos->n_shown, 0, RK_LAYOFF_SLOTS) || !rk__in_range(pos->big_gin, 0, 1) ||
-        !rk__in_range(pos->can_lay_off, 0, 1) || !rk__in_range(pos->shown_deadwood, 0, RK__MAX_OPTION))
+    /* the knock's fields (read only in the showdown and at the end) */
+    if (!rk__in_range(pos->knocker, -1, n - 1) || !rk__in_range(pos->shown_given, 0, 1) ||
+        !rk__in_range(pos->n_shown, 0, RK_LAYOFF_SLOTS))
+        return RK_ERR_ARG;
+    if (!rk__in_range(pos->big_gin, 0, 1) || !rk__in_range(pos->can_lay_off, 0, 1) ||
+        !rk__in_range(pos->shown_deadwood, 0, RK__MAX_OPTION))
         return RK_ERR_ARG;
     for (int i = 0; i < pos->n_shown; i++)
         if ((pos->shown[i] | pos->table[i]) & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
     for (int s = 0; s < RK_MAX_PLAYERS; s++)
         if (pos->used[s] & ~pos->hands[s]) return RK_ERR_ARG;
-    return RK_OK;
+    if (end) return RK_OK; /* taken may have gone in the knock or the last discard */
+    if (pos->phase != RK_PHASE_SHOWDOWN)
+        return pos->taken >= 0 && !((pos->hands[pos->player] >> pos->taken) & 1u) ? RK_ERR_ARG : RK_OK;
+    /* the manual showdown (taken stays the card the knocker took) */
+    return pr->auto_showdown || pos->knocker < 0 || pos->player == pos->knocker ? RK_ERR_ARG : RK_OK;
 }
+
+rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) { return check_position(pr, pos, 0); }
 
 /* showdown.limit_and_multiplier and KnockState._knock_max */
 rk__limits rk__limits_of(const rk_knock_rules *pr, int upcard) {
@@ -142,6 +149,16 @@ static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     for (int i = 0; i < n; i++) hands[i] = pos->hands[(p + i) % n];
     hands[0] = final;
     pos->hands[p] = final;
+    pos->knocker = p;
+    pos->big_gin = big_gin;
+    pos->shown_given = given != NULL;
+    if (given) {
+        if (given->n_melds > RK_LAYOFF_SLOTS) return RK_ERR_CAPACITY;
+        pos->n_shown = given->n_melds;
+        pos->shown_deadwood = given->deadwood;
+        memset(pos->shown, 0, sizeof pos->shown);
+        memcpy(pos->shown, given->melds, sizeof(rk_mask) * (size_t)given->n_melds);
+    }
     if (!pr->auto_showdown) { /* the knocker shows, the defenders declare */
         rk_arrangement shown;
         if (given) {
@@ -151,8 +168,6 @@ static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_p
             if (st != RK_OK) return st;
         }
         if (shown.n_melds > RK_LAYOFF_SLOTS) return RK_ERR_CAPACITY;
-        pos->knocker = p;
-        pos->big_gin = big_gin;
         pos->n_shown = shown.n_melds;
         pos->shown_deadwood = shown.deadwood;
         pos->can_lay_off = shown.deadwood > 0 && pr->allow_layoff_on_knock && shown.n_melds > 0;
@@ -297,6 +312,16 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     }
 }
 
+rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int out[4]) {
+    if (rk__knock_rules_check(pr) != RK_OK || upcard < 0 || upcard >= RK_NUM_CARDS || !out) return RK_ERR_ARG;
+    rk__limits l = rk__limits_of(pr, upcard);
+    out[0] = l.limit;
+    out[1] = l.gin_only;
+    out[2] = l.multiplier;
+    out[3] = l.knock_max;
+    return RK_OK;
+}
+
 /* KnockState._showdown_actions: the melds among the defender's undeclared
  * cards, their lay-offs on the knocker's melds, done; sorted. */
 static int showdown_actions(const rk_rules *rules, const rk_position *pos, int actions[RK_MAX_LEGAL]) {
@@ -397,6 +422,11 @@ rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_po
     return RK_ERR_ARG; /* not legal now: the position is untouched */
 }
 
+rk_status rk_apply_legal(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
+                         rk_playout_result *out) {
+    return rk__apply_action(rules, pr, pos, action, out);
+}
+
 rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int card,
                          const rk_mask *melds, int n_melds, rk_playout_result *out) {
     int actions[RK_MAX_LEGAL], legal = 0;
@@ -411,4 +441,37 @@ rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_pos
     if (st != RK_OK) return st;
     pos->knock_card = card;
     return end_knock(rules, pr, pos, final, 0, &shown, out);
+}
+
+rk_status rk_position_result(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
+                             rk_playout_result *out) {
+    if (!rules || !out) return RK_ERR_ARG;
+    rk_status st = check_position(pr, pos, 1);
+    if (st != RK_OK) return st;
+    rk__limits l = rk__limits_of(pr, pos->upcard);
+    rk_position copy = *pos;
+    if (pos->knocker < 0) {
+        end_dead(&copy, &l, out);
+        return RK_OK;
+    }
+    int n = pr->num_players, p = pos->knocker;
+    rk_mask hands[RK_MAX_PLAYERS];
+    rk_playout_result r;
+    for (int i = 0; i < n; i++) hands[i] = pos->hands[(p + i) % n];
+    if (!pr->auto_showdown) {
+        int dw[RK_MAX_PLAYERS];
+        dw[0] = pos->shown_deadwood;
+        for (int i = 1; i < n; i++) dw[i] = rk_mask_value(rules, hands[i] & ~pos->used[(p + i) % n]);
+        rk__score_declared(pr, dw, pos->big_gin, pos->upcard, &r);
+    } else if (pos->shown_given) {
+        rk_arrangement shown;
+        st = rk__shown_arrangement(rules, hands[0], pos->shown, pos->n_shown, &l, pos->big_gin, &shown);
+        if (st != RK_OK) return st;
+        rk__score_shown(rules, pr, hands, &shown, pos->big_gin, &l, &r);
+    } else {
+        st = rk_score_knock(rules, pr, hands, pos->upcard, pos->big_gin, &r);
+        if (st != RK_OK) return st;
+    }
+    seat_result(pr, p, &r, out);
+    return RK_OK;
 }

@@ -73,21 +73,32 @@ static void score(const rk_knock_rules *pr, int n, const int *dw, int big_gin, i
     out->winner = two.winner == 0 ? 0 : dw[1] <= dw[3] ? 1 : 3;
 }
 
-/* showdown._defender_replies: final deadwood per player, knock order. */
+/* showdown._defender_replies: final deadwood per player, knock order;
+ * with d (not NULL) the details of each reply as well. */
 static void replies(const rk_rules *rules, const rk_knock_rules *pr, int n, const rk_mask *hands,
-                    const rk_arrangement *shown, int *dw) {
+                    const rk_arrangement *shown, int *dw, rk_knock_details *d) {
     rk_mask table[RK_MAX_MELDS];
     int n_table = shown->n_melds;
     int can_lay_off = shown->deadwood > 0 && pr->allow_layoff_on_knock && n_table > 0;
     memcpy(table, shown->melds, sizeof(rk_mask) * (size_t)n_table);
     dw[0] = shown->deadwood;
     for (int i = 1; i < n; i++) {
+        if (d) memcpy(d->table[i], table, sizeof(rk_mask) * (size_t)n_table);
         if (!can_lay_off) {
-            dw[i] = rk__deadwood_unchecked(rules, hands[i]);
+            if (d) {
+                rk_best_arrangement(rules, hands[i], &d->own[i]); /* hands[i] checked by the caller */
+                dw[i] = d->own[i].deadwood;
+            } else {
+                dw[i] = rk__deadwood_unchecked(rules, hands[i]);
+            }
             continue;
         }
         rk_layoff_result lr;
         dw[i] = rk__best_layoff(rules, table, (size_t)n_table, hands[i], &lr);
+        if (d) {
+            memcpy(d->laid_off[i], lr.laid_off, sizeof(rk_mask) * (size_t)n_table);
+            rk_best_arrangement(rules, hands[i] & ~lr.laid_off_all, &d->own[i]); /* lr.rest is not filled */
+        }
         if (pr->layoff_onto_prior_layoffs)
             for (int j = 0; j < n_table; j++) table[j] |= lr.laid_off[j];
     }
@@ -127,7 +138,7 @@ static int consider_arrangement(void *user, const rk_arrangement *a) {
     arrangement_search *s = (arrangement_search *)user;
     int dw[RK_MAX_PLAYERS];
     rk_playout_result r;
-    replies(s->rules, s->pr, s->n, s->hands, a, dw);
+    replies(s->rules, s->pr, s->n, s->hands, a, dw, NULL);
     score(s->pr, s->n, dw, 0, s->multiplier, &r);
     int p = r.points[0];
     if (!s->found || p > s->best_points ||
@@ -203,7 +214,7 @@ static rk_status choose_arrangement(const rk_rules *rules, const rk_knock_rules 
     if (st != RK_OK) return st;
     if (!s.found) return RK_ERR_NO_KNOCK;
     *shown = s.best;
-    if (dw) replies(rules, pr, n, hands, &s.best, dw);
+    if (dw) replies(rules, pr, n, hands, &s.best, dw, NULL);
     return RK_OK;
 }
 
@@ -353,6 +364,26 @@ void rk__score_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_m
                      const rk_arrangement *shown, int big_gin, const rk__limits *l, rk_playout_result *out) {
     int dw[RK_MAX_PLAYERS];
     memset(out, 0, sizeof *out);
-    replies(rules, pr, pr->num_players, hands, shown, dw);
+    replies(rules, pr, pr->num_players, hands, shown, dw, NULL);
     finish(pr, dw, big_gin, l, out);
+}
+
+rk_status rk_explain_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                          int big_gin, const rk_mask *melds, int n_melds, rk_knock_details *out) {
+    rk__limits l;
+    int least;
+    rk_status st = check_knock(rules, pr, hands, upcard, out, &l, &least);
+    if (st != RK_OK) return st;
+    memset(out, 0, sizeof *out);
+    if (n_melds >= 0) {
+        st = rk__shown_arrangement(rules, hands[0], melds, n_melds, &l, big_gin, &out->shown);
+    } else {
+        if (big_gin && least > 0) return RK_ERR_NO_KNOCK;
+        st = rk__knock_arrangement(rules, pr, hands, &l, &out->shown);
+    }
+    if (st != RK_OK) return st;
+    out->n_table = out->shown.n_melds;
+    out->own[0] = out->shown;
+    replies(rules, pr, pr->num_players, hands, &out->shown, out->deadwood, out);
+    return RK_OK;
 }

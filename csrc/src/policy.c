@@ -48,6 +48,28 @@ static int kept_deadwood(const rk_rules *rules, int seat, rk_mask hand, const gr
     return rk__deadwood_unchecked(rules, hand);
 }
 
+/* The manual showdown: the melds of the least-deadwood arrangement of the
+ * undeclared cards one at a time, then one lay-off at a time (the highest
+ * card value, then the highest card id, then the first meld), then done. */
+static int greedy_declaration(const rk_rules *rules, const rk_position *pos) {
+    rk_mask rest = pos->hands[pos->player] & ~pos->used[pos->player];
+    rk_arrangement a;
+    if (rk_best_arrangement(rules, rest, &a) != RK_OK) return RK_ERR_ARG;
+    if (a.n_melds) return RK_ACTION_MELD + rk__meld_id(a.melds[0]);
+    int best = RK_ACTION_DONE, best_value = -1, best_card = -1;
+    for (int slot = 0; slot < pos->n_shown && pos->can_lay_off; slot++)
+        for (rk_mask r = rest; r; r &= r - 1) {
+            int card = rk__ctz(r), value = rk_mask_value(rules, (rk_mask)1 << card);
+            if (rk_meld_kind_of(rules, pos->table[slot] | (rk_mask)1 << card) == RK_MELD_NONE) continue;
+            if (value > best_value || (value == best_value && card > best_card)) {
+                best = RK_ACTION_LAYOFF + card * RK_LAYOFF_SLOTS + slot;
+                best_value = value;
+                best_card = card;
+            }
+        }
+    return best;
+}
+
 static int greedy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                          int max_knock_deadwood, greedy_memo *memo) {
     rk_mask hand = pos->hands[pos->player];
@@ -88,6 +110,8 @@ static int greedy_action(const rk_rules *rules, const rk_knock_rules *pr, const 
         }
         return card;
     }
+    case RK_PHASE_SHOWDOWN:
+        return greedy_declaration(rules, pos);
     default:
         return RK_ERR_ARG;
     }
@@ -116,7 +140,6 @@ rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_positi
     greedy_memo memo;
     memo_clear(&memo);
     while (pos->phase != RK_PHASE_END) {
-        if (pos->phase == RK_PHASE_SHOWDOWN) return RK_ERR_ARG;
         int a = policy.kind == RK_POLICY_GREEDY ? greedy_action(rules, pr, pos, policy.max_knock_deadwood, &memo)
                                                 : random_action(rules, pr, pos, rng);
         if (a < 0) return (rk_status)a;

@@ -84,4 +84,5 @@ cdef int check(rk_status status) except -1:
 include "_analysis.pxi"
 include "_multideck.pxi"
 include "_knock.pxi"
+include "_knock_state.pxi"
 include "_table.pxi"

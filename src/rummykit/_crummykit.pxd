@@ -228,7 +228,7 @@ cdef extern from "rummykit/rummykit.h" nogil:
         uint64_t shuffle_seed
         rk_mask known[4]
         int set_aside, knock_card
-        int knocker, big_gin, can_lay_off, n_shown, shown_deadwood
+        int knocker, big_gin, shown_given, can_lay_off, n_shown, shown_deadwood
         rk_mask shown[4]
         rk_mask table[4]
         rk_mask used[4]
@@ -285,6 +285,21 @@ cdef extern from "rummykit/rummykit.h" nogil:
                                    int upcard, int big_gin, rk_arrangement *out)
     rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int card,
                              const rk_mask *melds, int n_melds, rk_playout_result *out)
+    ctypedef struct rk_knock_details:
+        rk_arrangement shown
+        int n_table
+        rk_mask table[4][17]
+        rk_mask laid_off[4][17]
+        rk_arrangement own[4]
+        int deadwood[4]
+
+    rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int *out)
+    rk_status rk_apply_legal(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
+                             rk_playout_result *out)
+    rk_status rk_position_result(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
+                                 rk_playout_result *out)
+    rk_status rk_explain_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                               int big_gin, const rk_mask *melds, int n_melds, rk_knock_details *out)
     rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                                    int upcard, int big_gin, const rk_mask *melds, int n_melds,
                                    rk_playout_result *out)

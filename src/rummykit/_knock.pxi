@@ -98,7 +98,7 @@ cdef int fill_position(rk_position *pos, tuple position) except -1:
     pos.n_stock, pos.n_discards = len(stock), len(discards)
     pos.dealer, pos.player, pos.phase = dealer, player, <rk_phase>phase
     pos.upcard, pos.taken, pos.restocks, pos.turns, pos.shuffle_seed = upcard, taken, restocks, turns, seed
-    pos.set_aside = pos.knock_card = -1
+    pos.set_aside = pos.knock_card = pos.knocker = -1
     return 0
 
 
@@ -335,3 +335,65 @@ def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
         else:
             pos.hands[spec.hidden.dest[k]] |= (<rk_mask>1) << cards[k]
     return tuple([pos.hands[i] for i in range(spec.num_players)]), tuple([pos.stock[i] for i in range(pos.n_stock)])
+
+
+def explain_knock(Rules rules, object knock_rules, hands, int upcard, bint big_gin, melds=None):
+    """rk_explain_knock, knock order: (the knocker's arrangement, then per
+    player (table, laid off, own arrangement, final deadwood)); an
+    arrangement is (melds, deadwood cards, deadwood).  ``melds`` None: the
+    automatic arrangement."""
+    cdef rk_knock_rules pr
+    cdef rk_mask h[4]
+    cdef rk_mask m[17]
+    cdef rk_knock_details d
+    fill_rules(&pr, knock_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    if melds is not None:
+        if len(melds) > 17:
+            raise InvalidMeldError("too many melds")
+        for i in range(len(melds)):
+            m[i] = as_mask(melds[i])
+    check(rk_explain_knock(rules.ptr, &pr, h, upcard, big_gin, m, -1 if melds is None else len(melds), &d))
+    k = d.n_table
+    players = tuple([(tuple([d.table[i][j] for j in range(k)]), tuple([d.laid_off[i][j] for j in range(k)]),
+                      arrangement_tuple(&d.own[i]), d.deadwood[i]) for i in range(pr.num_players)])
+    return arrangement_tuple(&d.shown), players
+
+
+def knock_limits(object knock_rules, int upcard):
+    """rk_knock_limits: (knock limit, gin only, multiplier, most deadwood a knock may leave)."""
+    cdef rk_knock_rules pr
+    cdef int out[4]
+    fill_rules(&pr, knock_rules)
+    check(rk_knock_limits(&pr, upcard, out))
+    return out[0], bool(out[1]), out[2], out[3]
+
+
+def score_knock_full(Rules rules, object knock_rules, hands, int upcard, bint big_gin, melds=None):
+    """rk_score_knock (``melds`` None) or rk_score_knock_shown, knock order:
+    (outcome, knocker, winner, points, credits, charges, boxes, deadwood, multiplier, knock limit)."""
+    cdef rk_knock_rules pr
+    cdef rk_mask h[4]
+    cdef rk_mask m[17]
+    cdef rk_playout_result r
+    fill_rules(&pr, knock_rules)
+    if len(hands) != pr.num_players:
+        raise RummykitError("one hand per player")
+    for i in range(len(hands)):
+        h[i] = as_mask(hands[i])
+    if melds is None:
+        check(rk_score_knock(rules.ptr, &pr, h, upcard, big_gin, &r))
+    else:
+        if len(melds) > 17:
+            raise InvalidMeldError("too many melds")
+        for i in range(len(melds)):
+            m[i] = as_mask(melds[i])
+        check(rk_score_knock_shown(rules.ptr, &pr, h, upcard, big_gin, m, len(melds), &r))
+    n = pr.num_players
+    return (r.outcome, r.knocker, r.winner, tuple([r.points[i] for i in range(n)]),
+            tuple([r.credits[i] for i in range(n)]), tuple([r.charges[i] for i in range(n)]),
+            tuple([r.boxes[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]),
+            r.multiplier, r.knock_limit)

@@ -199,7 +199,7 @@ class _Person:
             console.print(f"  (you drew {card_markup(state.drawn[0][-1])})")
         top = card_markup(state.discards[-1]) if state.discards else "-"
         hand = from_mask(state.hands[0])
-        console.print(_PROMPTS[state.phase].format(top=top, example=card_markup(hand[-1])))
+        console.print(_PROMPTS[Phase(state.phase)].format(top=top, example=card_markup(hand[-1])))
         while True:
             try:
                 text = self.read("your move> ").strip().lower()

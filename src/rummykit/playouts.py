@@ -34,9 +34,10 @@ Policies:
 Playout ``i`` depends only on ``(seed, i)``: the same seed gives the same
 arrays for any number of threads.  Points are each seat's hand points
 (``KnockState.returns()``: after the multiplier, 0 for a dead hand); match
-options (boxes, game bonuses, Hollywood sheets) do not enter.  Not
-supported (``InvalidOptionError``): ``auto_showdown=False`` (the manual
-showdown).
+options (boxes, game bonuses, Hollywood sheets) do not enter.  With
+``auto_showdown=False`` every seat declares in the showdown as the greedy
+policy does; a state already in the manual showdown is refused
+(``InvalidOptionError``).
 """
 
 from __future__ import annotations
@@ -71,11 +72,8 @@ POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLIC
 
 
 def playout_rules(rules: KnockRules) -> KnockRules:
-    """The rules, checked playable by the C kernel (which reads them through
-    its field table, ``_core.KNOCK_RULES_FIELDS``);
-    :class:`InvalidOptionError` for an option it does not play."""
-    if not rules.auto_showdown:
-        raise InvalidOptionError("playouts: auto_showdown=False (the manual showdown) is not supported")
+    """The rules as the C kernel reads them (through its field table,
+    ``_core.KNOCK_RULES_FIELDS``): every option of the knock games."""
     return rules
 
 
@@ -167,7 +165,7 @@ def _check_state(state: KnockState) -> None:
     if not isinstance(state, KnockState):
         raise InvalidOptionError(f"playouts need a knock-game state (KnockState), got {clip(state)}")
     if state.phase == SHOWDOWN:
-        raise InvalidOptionError("playouts: the manual showdown (auto_showdown=False) is not supported")
+        raise InvalidOptionError("playouts: a state in the manual showdown (its declarations under way)")
 
 
 def _seed(seed: Any) -> int:

@@ -37,7 +37,7 @@ typedef enum rk_phase {
     RK_PHASE_DISCARD = 4,     /* discard or knock */
     RK_PHASE_LAST_CHANCE = 5, /* dead_at_2_last_chance: take the discard to knock, or pass */
     RK_PHASE_KNOCK_ONLY = 6,  /* after taking the last-chance discard */
-    RK_PHASE_SHOWDOWN = 7,    /* manual showdown (auto_showdown 0): not played by rk_playout */
+    RK_PHASE_SHOWDOWN = 7,    /* manual showdown (auto_showdown 0): the defenders declare */
     RK_PHASE_END = 8
 } rk_phase;
 
@@ -139,8 +139,10 @@ typedef struct rk_position {
     rk_mask known[RK_MAX_PLAYERS]; /* per seat: cards seen taken from the pile and not discarded since */
     int set_aside;                 /* the refused upcard set aside, or -1 */
     int knock_card;                /* the knocker's face-down discard, or -1 */
-    /* the manual showdown (RK_PHASE_SHOWDOWN; KnockState.showdown) */
-    int knocker, big_gin;
+    /* the knock: set by every knock and big gin (knocker -1 before); the
+     * knocker's melds are kept for the manual showdown and for any knock
+     * with explicit melds (shown_given 1) */
+    int knocker, big_gin, shown_given;
     int can_lay_off;        /* not after gin, nor without allow_layoff_on_knock */
     int n_shown, shown_deadwood;
     rk_mask shown[RK_LAYOFF_SLOTS];  /* the knocker's melds, in the order shown */
@@ -168,8 +170,26 @@ typedef struct rk_playout_result {
     int actions;                     /* actions played */
 } rk_playout_result;
 
+/* The showdown of a knock in detail (what the scores of rk_score_knock
+ * and rk_score_knock_shown rest on), knock order: the knocker's
+ * arrangement, then for each defender i (1..) the knocker's melds as it
+ * found them (with earlier lay-offs under layoff_onto_prior_layoffs), the
+ * cards it laid off on each, its own melds and its final deadwood. */
+typedef struct rk_knock_details {
+    rk_arrangement shown;
+    int n_table; /* the knocker's melds (shown.n_melds) */
+    rk_mask table[RK_MAX_PLAYERS][RK_MAX_MELDS];
+    rk_mask laid_off[RK_MAX_PLAYERS][RK_MAX_MELDS];
+    rk_arrangement own[RK_MAX_PLAYERS]; /* own[0]: the knocker's arrangement again */
+    int deadwood[RK_MAX_PLAYERS];
+} rk_knock_details;
+
 /* The options of a base game with its defaults (KnockRules' BASE_GAMES). */
 rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_players);
+/* The limits a hand's original upcard sets (docs/rules.md, Knock options):
+ * out[0] the knock limit, out[1] gin only (an ace upcard), out[2] the spade
+ * multiplier, out[3] the most deadwood a knock may leave. */
+rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int out[4]);
 /* Deal a fresh hand from a deck (52 distinct card ids, top first) exactly as
  * KnockState does: one card at a time from the dealer's left, then the
  * upcard, the rest is the stock. */
@@ -198,6 +218,11 @@ int rk_legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_p
  * and leaves pos as it was. */
 rk_status rk_apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos,
                           int action, rk_playout_result *out);
+/* rk_apply_action for a caller that holds this position's rk_legal_actions
+ * (a state wrapper caching them): action must be one of them, and pos must
+ * not have changed since; nothing is checked again. */
+rk_status rk_apply_legal(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
+                         rk_playout_result *out);
 /* The knock action RK_ACTION_KNOCK + card with the knocker's own melds
  * (KnockState.knock(card, melds=...)): melds[0 .. n_melds - 1] shown in
  * that order, the rest deadwood; then as rk_apply_action (the score, or the
@@ -226,6 +251,17 @@ rk_status rk_knock_arrangement(const rk_rules *rules, const rk_knock_rules *pr, 
  * leave too much deadwood (any, for big gin). */
 rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
                                int big_gin, const rk_mask *melds, int n_melds, rk_playout_result *out);
+
+/* The result of a finished hand (phase RK_PHASE_END) from its fields, as
+ * rk_apply_action gave it when the hand ended; RK_ERR_ARG and the other
+ * errors of rk_position_check for fields that no hand can end with. */
+rk_status rk_position_result(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
+                             rk_playout_result *out);
+/* The details of a knock: hands in knock order, the knocker's melds given
+ * (melds[0 .. n_melds - 1], as rk_score_knock_shown) or, with n_melds < 0,
+ * the automatic arrangement (as rk_score_knock); the same errors. */
+rk_status rk_explain_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
+                          int big_gin, const rk_mask *melds, int n_melds, rk_knock_details *out);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,10 @@ typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1 } rk_po
  *    forbidden taken card) with the least deadwood of H - c, ties to the
  *    highest card value then the highest card id (rk_best_discard); knock
  *    with it if that knock is legal and (max_knock_deadwood < 0 or its
- *    deadwood <= max_knock_deadwood), else discard it; knock-only knocks. */
+ *    deadwood <= max_knock_deadwood), else discard it; knock-only knocks;
+ *  - the manual showdown: the melds of the least-deadwood arrangement of
+ *    the undeclared cards one at a time, then one lay-off at a time (the
+ *    highest card value, the highest card id, the first meld), then done. */
 typedef struct rk_policy {
     rk_policy_kind kind;
     int max_knock_deadwood; /* greedy: -1 knocks as soon as allowed, 0 gin only */

@@ -6,13 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rummykit import _core
 from rummykit._random import as_generator
-from rummykit._rules import core_rules
 from rummykit.agents.base import _check_int, register
-from rummykit.errors import InvalidOptionError
-from rummykit.knock.actions import BIG_GIN, DONE, DRAW_STOCK, KNOCK, LAYOFF, LAYOFF_SLOTS, MELD, MELD_INDEX, PASS, TAKE
-from rummykit.knock.state import KnockState, Phase
 from rummykit.table.actions import DRAW as TABLE_DRAW
 from rummykit.table.actions import LAYOFF as TABLE_LAYOFF
 from rummykit.table.actions import MELD_SET as TABLE_MELD
@@ -55,62 +50,6 @@ class RandomAgent:
 
 
 # --- greedy -------------------------------------------------------------------
-
-_OFFER = (Phase.OFFER_NONDEALER, Phase.OFFER_DEALER)
-
-
-def _knock_greedy(state: KnockState, max_knock_deadwood: int | None) -> int:
-    """The greedy policy of the knock games (see :class:`GreedyAgent`)."""
-    phase, p = state.phase, state.player
-    hand = state.hands[p]
-    rules = core_rules(state.rules.aces)
-    if phase == Phase.DRAW or phase in _OFFER:
-        if state.discards:
-            top = state.discards[-1]
-            _, take = _core.best_discard(rules, hand | 1 << top, top)
-            if take < _core.deadwood(rules, hand):
-                return TAKE
-        return DRAW_STOCK if phase == Phase.DRAW else PASS
-    if phase == Phase.FORCED_STOCK_DRAW:
-        return DRAW_STOCK
-    if phase == Phase.LAST_CHANCE:
-        return TAKE if TAKE in state.legal_actions() else PASS
-    if phase == Phase.DISCARD or phase == Phase.KNOCK_ONLY:
-        legal = state.legal_actions()
-        if legal[-1] == BIG_GIN:
-            return BIG_GIN
-        forbid = state.taken if state.rules.forbid_discarding_taken_card else -1
-        # rk_best_discard: least deadwood, ties to the highest card value, then the highest id.
-        # A knock is legal exactly when that deadwood is within the limit, so the best knock card
-        # and the best discard card are the same card.
-        card, after = _core.best_discard(rules, hand, forbid)
-        if KNOCK + card in legal and (
-            phase == Phase.KNOCK_ONLY or max_knock_deadwood is None or after <= max_knock_deadwood
-        ):
-            return KNOCK + card
-        return card
-    if phase == Phase.SHOWDOWN:
-        return _knock_declaration(state, rules)
-    raise InvalidOptionError(f"no action at the end of the hand ({state!r})")
-
-
-def _knock_declaration(state: KnockState, rules: _core.Rules) -> int:
-    """Manual showdown: the least-deadwood melds one at a time, then lay-offs, then ``done``."""
-    sd = state.showdown
-    assert sd is not None
-    p = state.player
-    melds, _, _ = _core.best_arrangement(rules, state.hands[p] & ~sd.used[p])
-    if melds:
-        return MELD + MELD_INDEX[melds[0]]
-    layoffs = [a for a in state.legal_actions() if LAYOFF <= a < DONE]
-    if not layoffs:
-        return DONE
-
-    def order(action: int) -> tuple[int, int, int]:  # the highest-valued card, the highest id, the first meld
-        card = (action - LAYOFF) // LAYOFF_SLOTS
-        return -rules.values[card % 13], -card, action
-
-    return min(layoffs, key=order)
 
 
 def _type_count(mask: int, t: int) -> int:
@@ -236,8 +175,8 @@ class GreedyAgent:
         return self
 
     def __call__(self, state: Any) -> int:
-        if state.game.family == "knock":
-            return _knock_greedy(state, self.max_knock_deadwood)
+        if state.game.family == "knock":  # the C policy (csrc/src/policy.c, RK_POLICY_GREEDY)
+            return int(state._greedy_action(-1 if self.max_knock_deadwood is None else self.max_knock_deadwood))
         return _table_greedy(state)
 
     def __repr__(self) -> str:

@@ -8,12 +8,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rummykit._random import as_generator
+from rummykit._rules import core_rules
 from rummykit.cards import Card, CardsLike, to_mask
 from rummykit.engine.game import Game
 from rummykit.engine.options import InstanceDoc, options_help
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError, clip
 from rummykit.knock.rules import KnockRules, knock_rules, option_table
-from rummykit.knock.showdown import HandResult, limit_and_multiplier, resolve_knock
+from rummykit.knock.showdown import HandResult, score_knock
 from rummykit.knock.state import KnockState
 from rummykit.knock.variants_doc import VARIANT_DOCS
 from rummykit.scoring import settle
@@ -52,6 +53,7 @@ class KnockGame(Game):
 
     def __init__(self, name: str = "gin", **options: Any) -> None:
         self.rules = knock_rules(name, **options)
+        self.core_rules = core_rules(self.rules.aces)  # the C core's card rules (ace mode, values)
 
     def new_hand(
         self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None
@@ -108,11 +110,7 @@ class KnockGame(Game):
             seen |= h
         # The upcard is often taken, so it may be in any hand: it fixes the
         # limit, the ace rule and the multiplier wherever it is (docs/rules.md, Oklahoma Gin).
-        card = None if upcard is None else Card(upcard)
-        limit, gin_only, multiplier = limit_and_multiplier(self.rules, card)
-        return resolve_knock(
-            self.rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier, knocker_melds=knocker_melds
-        )
+        return score_knock(self.rules, hands, None if upcard is None else Card(upcard), knocker_melds)
 
     def settle(self, points: Sequence[int], boxes: Sequence[int]) -> list[int]:
         """The two-player game settlement (docs/rules.md, Two-player settlement) with this game's

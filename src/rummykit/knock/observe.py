@@ -141,25 +141,16 @@ from rummykit.cards import NUM_CARDS, Card, from_mask
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.actions import (
     BIG_GIN,
-    DONE,
     DRAW_STOCK,
     KNOCK,
-    MELD,
     NUM_ACTIONS,
-    PASS,
     TAKE,
     Action,
 )
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import (
-    DISCARD,
-    DRAW,
     END,
-    FORCED_STOCK_DRAW,
     KNOCK_ONLY,
-    LAST_CHANCE,
-    OFFER_DEALER,
-    OFFER_NONDEALER,
     PHASES,
     SHOWDOWN,
     KnockState,
@@ -441,8 +432,8 @@ class _Step(NamedTuple):
 
 @dataclass
 class _Replay:
-    """The public history replayed: what every seat saw, and for each seat
-    the hidden-card bookkeeping of determinization."""
+    """The public history read off the state's step log: what every seat
+    saw, and for each seat the hidden-card bookkeeping of determinization."""
 
     steps: list[_Step]
     group: list[int]  # per card: the last restock that put it into the stock (0: never)
@@ -452,136 +443,48 @@ class _Replay:
     knocker: int  # the seat that knocked or went big gin, -1 if none
     knock_time: int  # the index of that action in the history, -1 if none
     knock_unseen: bool  # the knock card was not a known card
-    # the public fields at the end (checked against the state by the tests)
-    phase: int
-    player: int
-    discards: tuple[int, ...]
-    known: tuple[int, ...]
-    stock_size: int
     restocks: int
-    taken: int
-    set_aside: int
-    turns: int
 
 
 def _replay(state: KnockState) -> _Replay:
-    """Replay ``state.history`` on public information (it mirrors the
-    transitions of :class:`KnockState`; the one hidden card it reads, a
-    face-down knock card, only goes to the determinization bookkeeping)."""
-    rules, n = state.rules, state.n
-    size = rules.hand_size
-    rule = rules.stock_end_rule
-    phase = OFFER_NONDEALER if rules.first_turn_procedure == "upcard_offer" else DRAW
-    player = (state.dealer + 1) % n
-    discards = [int(state.upcard)]
-    known = [0] * n
-    stock = NUM_CARDS - size * n - 1
-    restocks, taken, set_aside, turns = 0, -1, -1, 0
+    """Walk the history with the engine's log of each step (``_core.step_fields``:
+    seat, card moved, restock, draw, pile change); no rule is replayed.  The
+    one hidden card it reads, a face-down knock card, only goes to the
+    determinization bookkeeping."""
+    n, size = state.n, state.rules.hand_size
+    pile = [int(state.upcard)]
+    restocks = 0
     knocker, knock_time, knock_unseen = -1, -1, False
     group = [0] * NUM_CARDS
     hidden = [[size] for _ in range(n)]
     draws: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     sinks: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
     steps: list[_Step] = []
-
-    for time, action in enumerate(state.history):
-        if phase == END:
-            raise RummykitError(f"history continues after the end of the hand (action {time})")
-        s, card, restocked = player, -1, 0
-        if action < KNOCK:  # discard
-            card = action
-            bit = 1 << card
-            if not known[s] & bit:
-                hidden[s][group[card]] -= 1
-                sinks[s].append((time, card, group[card]))
-            known[s] &= ~bit
-            discards.append(card)
-            if rule != "reshuffle" and stock <= 2:
-                if rule == "dead_at_2_last_chance" and phase == DISCARD:
-                    player, phase, taken = (s + 1) % n, LAST_CHANCE, -1
-                else:
-                    phase = END
-            else:
-                turns += 1
-                if 0 <= rules.max_turns <= turns:
-                    phase = END
-                else:
-                    player, phase, taken = (s + 1) % n, DRAW, -1
-        elif action < DRAW_STOCK or action == BIG_GIN:  # knock (a card face down) or big gin
-            if action < DRAW_STOCK:
-                card = action - KNOCK
-                knock_unseen = not known[s] >> card & 1
-                if knock_unseen:
-                    hidden[s][group[card]] -= 1
-                    sinks[s].append((time, card, group[card]))
-            knocker, knock_time = s, time
-            if rules.auto_showdown:
-                phase = END
-            else:
-                player, phase = (s + 1) % n, SHOWDOWN
-        elif action == DRAW_STOCK:
-            if stock == 0:
-                limit = rules.max_restocks
-                if len(discards) < 2 or (limit >= 0 and restocks >= limit):
-                    phase = END
-                    steps.append(_Step(s, action, -1, 0))
-                    continue
-                restocks += 1
-                for c in discards[:-1]:
-                    group[c] = restocks
-                for counts in hidden:
-                    counts.append(0)
-                restocked = stock = len(discards) - 1
-                discards = discards[-1:]
-            stock -= 1
+    if len(state._steps) != len(state.history):
+        raise RummykitError("inconsistent state: the step log does not match the history")
+    for time, (action, code) in enumerate(zip(state.history, state._steps)):
+        s, card, restocked, drew, removed, added, unseen = _core.step_fields(code)
+        if restocked:
+            restocks += 1
+            for c in pile[:-1]:
+                group[c] = restocks
+            for counts in hidden:
+                counts.append(0)
+            pile = pile[-1:]
+        if drew:
             hidden[s][restocks] += 1
             draws[s].append((time, restocks))
-            phase, taken = DISCARD, -1
-            if rule == "dead_on_draw" and stock <= 2:
-                phase = END
-            steps.append(_Step(s, action, -1, restocked, True))
-            continue
-        elif action == TAKE:
-            card = discards.pop()
-            known[s] |= 1 << card
-            taken = card
-            phase = KNOCK_ONLY if phase == LAST_CHANCE else DISCARD
-        elif action == PASS:
-            if phase == OFFER_NONDEALER:
-                player, phase = state.dealer, OFFER_DEALER
-            elif phase == OFFER_DEALER:
-                player, phase = (state.dealer + 1) % n, FORCED_STOCK_DRAW
-                if rules.refused_upcard_set_aside:
-                    set_aside = discards.pop()
-            else:
-                phase = END
-        elif action == DONE:
-            if (s + 1) % n == knocker:
-                phase = END
-            else:
-                player = (s + 1) % n
-        elif not MELD <= action < NUM_ACTIONS:
-            raise RummykitError(f"not a knock-game action id: {clip(action)}")
-        steps.append(_Step(s, action, card, restocked))
-    return _Replay(
-        steps,
-        group,
-        hidden,
-        draws,
-        sinks,
-        knocker,
-        knock_time,
-        knock_unseen,
-        phase,
-        player,
-        tuple(discards),
-        tuple(known),
-        stock,
-        restocks,
-        taken,
-        set_aside,
-        turns,
-    )
+        if unseen and card >= 0:
+            hidden[s][group[card]] -= 1
+            sinks[s].append((time, card, group[card]))
+        if KNOCK <= action < DRAW_STOCK or action == BIG_GIN:
+            knocker, knock_time, knock_unseen = s, time, unseen and action != BIG_GIN
+        if removed:
+            pile.pop()
+        if added:
+            pile.append(card)
+        steps.append(_Step(s, action, card, restocked, drew))
+    return _Replay(steps, group, hidden, draws, sinks, knocker, knock_time, knock_unseen, restocks)
 
 
 # --- information-state string ------------------------------------------------
@@ -760,10 +663,11 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
     if knock_hidden:
         other.knock_card = knock_card
         other.history[replay.knock_time] = KNOCK + knock_card
+        seat, _, restocked, drew, removed, added, unseen = _core.step_fields(other._steps[replay.knock_time])
+        other._steps[replay.knock_time] = _core.step_code(seat, knock_card, restocked, drew, removed, added, unseen)
     other.deck = _rebuild_deck(state, replay, dealt, drawn, stock)
     other.shuffle_seed = int(gen.integers(2**62))
-    other._stack = []
-    other._legal = None
+    other._forget_undo()
     return other
 
 
@@ -772,7 +676,8 @@ def _can_still_knock(state: KnockState, hand: int) -> bool:
     knock with a discard other than the taken card: the condition under
     which ``take`` was legal (``KnockState._last_chance_knock_exists``)."""
     taken = state.taken
-    return any(c != taken and state._can_knock(dw) for c, dw in _core.deadwood_after_discards(state._core_rules, hand))
+    knock_max = state._knock_max
+    return any(c != taken and dw <= knock_max for c, dw in _core.deadwood_after_discards(state._core_rules, hand))
 
 
 def _rebuild_history(

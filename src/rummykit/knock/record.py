@@ -210,7 +210,7 @@ def to_json(state: KnockState) -> str:
     record = to_record(state)
     lines = [f" {json.dumps(key)}: {json.dumps(record[key], sort_keys=True)}" for key in _KEYS]
     text = "{\n" + ",\n".join(lines) + "\n}"
-    if len(state._stack) != len(state.history):
+    if state._undo_depth != len(state.history):
         _check_replays(state, text)
     return text
 

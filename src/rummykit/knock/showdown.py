@@ -1,32 +1,33 @@
-"""The showdown after a knock: the knocker's arrangement, the defenders'
-melds and lay-offs, the outcome and the hand's points (docs/rules.md, Deadwood and lay-offs, Gin Rummy, Oklahoma Gin,
-Oklahoma Rummy).
+"""The end of a knock-game hand as data: :class:`HandResult`, built from
+the C engine's score of a knock (csrc/src/knock_score.c: the knocker's
+arrangement, docs/rules.md D26, the defenders' lay-offs, the outcome, the
+points and boxes; docs/rules.md, Deadwood and lay-offs, Gin Rummy,
+Oklahoma Gin, Oklahoma Rummy) and from a manual showdown's declarations.
 
-Everything here works in *knock order*: index 0 is the knocker, then the
-defenders in turn order after the knocker.
+Lists in knock order have the knocker at index 0, then the defenders in
+turn order after the knocker.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
-from rummykit._rules import core_rules
-from rummykit.analysis import (
-    Arrangement,
-    Layoff,
-    Meld,
-    arrangements,
-    as_meld,
-    best_melds,
-    layoff,
-)
+from rummykit.analysis import Arrangement, Layoff, Meld, as_meld
 from rummykit.cards import Card, from_mask
 from rummykit.errors import IllegalActionError, InvalidMeldError, clip
-from rummykit.knock.rules import KnockRules
-from rummykit.scoring import HandScore, score_hand
+from rummykit.knock.actions import DONE, LAYOFF, MELD, Action
 
-__all__ = ["HandResult", "Replies", "declared_result", "knocker_arrangement", "resolve_knock"]
+if TYPE_CHECKING:
+    from rummykit.knock.rules import KnockRules
+    from rummykit.knock.state import KnockState
+
+__all__ = ["OUTCOMES", "HandResult", "declarations", "explicit_melds", "knock_rejected", "knock_result", "score_knock"]
+
+#: outcome names by the C engine's code (rk_playout_result.outcome)
+OUTCOMES: tuple[str, ...] = ("dead", "gin", "big_gin", "knock", "undercut")
 
 
 @dataclass(frozen=True)
@@ -86,153 +87,95 @@ class HandResult:
         )
 
 
-def dead_hand(n: int, multiplier: int, limit: int) -> HandResult:
-    """A dead hand: no points, no boxes."""
-    zeros = (0,) * n
-    return HandResult("dead", None, None, zeros, zeros, zeros, zeros, zeros, multiplier, limit)
+def _arrangement(raw: tuple[tuple[int, ...], int, int], aces: str) -> Arrangement:
+    melds, rest, deadwood = raw
+    return Arrangement(tuple(as_meld(m, aces=aces) for m in melds), tuple(from_mask(rest)), deadwood)
 
 
-def _within(rules: KnockRules, deadwood: int, limit: int, gin_only: bool) -> bool:
-    if deadwood == 0:
-        return True  # gin is always allowed
-    if gin_only:
-        return False
-    return deadwood < limit if rules.knock_compare == "lt" else deadwood <= limit
+def _replies(raw_players: Any, aces: str) -> tuple[tuple[tuple[Meld, ...], ...], tuple[tuple[Layoff, ...], ...]]:
+    """Each player's own melds and lay-offs from rk_explain_knock, knock order."""
+    melds: list[tuple[Meld, ...]] = []
+    layoffs: list[tuple[Layoff, ...]] = []
+    for table, laid, own, _ in raw_players:
+        melds.append(_arrangement(own, aces).melds)
+        layoffs.append(tuple(Layoff(as_meld(m, aces=aces), tuple(from_mask(c))) for m, c in zip(table, laid) if c))
+    layoffs[0] = ()
+    return tuple(melds), tuple(layoffs)
 
 
-@dataclass(frozen=True)
-class Replies:
-    """Each player's final deadwood, own melds and lay-offs, knock order."""
-
-    deadwood: tuple[int, ...]
-    melds: tuple[tuple[Meld, ...], ...]
-    layoffs: tuple[tuple[Layoff, ...], ...]
-
-
-def _defender_replies(rules: KnockRules, hands: list[int], shown: Arrangement) -> Replies:
-    """Each defender melds and, unless the knocker went gin or lay-offs are
-    banned, first lays off on the knocker's melds: the original melds plus
-    their own chains (plus earlier defenders' lay-offs with
-    ``layoff_onto_prior_layoffs``)."""
-    aces = rules.aces
-    can_lay_off = shown.deadwood > 0 and rules.allow_layoff_on_knock
-    table = [m.mask for m in shown.melds]
-    deadwood: list[int] = [shown.deadwood]
-    melds: list[tuple[Meld, ...]] = [shown.melds]
-    layoffs: list[tuple[Layoff, ...]] = [()]
-    for hand in hands[1:]:
-        if can_lay_off and table:
-            reply = layoff([as_meld(m, aces=aces) for m in table], hand, aces=aces)
-            deadwood.append(reply.deadwood)
-            melds.append(reply.melds)
-            layoffs.append(reply.layoffs)
-            if rules.layoff_onto_prior_layoffs:
-                extra = {lo.meld.mask: sum(c.mask for c in lo.cards) for lo in reply.layoffs}
-                table = [m | extra.get(m, 0) for m in table]
+def declarations(
+    history: Sequence[int], knocker: int, n: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """The defenders' declarations in a manual showdown, read off the actions
+    after the knock: per seat, the melds declared and the (slot, card) lay-offs."""
+    melds: list[list[int]] = [[] for _ in range(n)]
+    layoffs: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    start = len(history)
+    while start > 0 and history[start - 1] >= MELD:
+        start -= 1
+    seat = (knocker + 1) % n
+    for action_id in history[start:]:
+        action = Action(action_id)
+        if action_id == DONE:
+            seat = (seat + 1) % n
+        elif action_id < LAYOFF:
+            melds[seat].append(action.meld or 0)
         else:
-            own = best_melds(hand, aces=aces)
-            deadwood.append(own.deadwood)
-            melds.append(own.melds)
-            layoffs.append(())
-    return Replies(tuple(deadwood), tuple(melds), tuple(layoffs))
+            layoffs[seat].append((action.slot or 0, int(action.card or 0)))
+    return tuple(tuple(m) for m in melds), tuple(tuple(lo) for lo in layoffs)
 
 
-def _outcome(rules: KnockRules, deadwood: tuple[int, ...], big_gin: bool) -> tuple[str, str, int]:
-    """(reported outcome, scoring outcome, winner) in knock order."""
-    k = deadwood[0]
-    if k == 0:
-        return ("big_gin", "big_gin", 0) if big_gin else ("gin", "gin", 0)
-    m = min(deadwood[1:])
-    if m < k or (m == k and rules.undercut_on_tie):
-        return "undercut", "undercut", deadwood.index(m, 1)
-    if m == k:
-        return "knock", "tie_knocker_wins", 0
-    return "knock", "knock", 0
-
-
-def _score(rules: KnockRules, replies: Replies, multiplier: int, big_gin: bool) -> tuple[str, int, HandScore]:
-    if rules.partnerships:
-        return _partnership_score(rules, replies.deadwood, multiplier, big_gin)
-    outcome, scoring_outcome, winner = _outcome(rules, replies.deadwood, big_gin)
-    score = score_hand(
-        rules.scoring,
-        knocker=0,
-        deadwood=replies.deadwood,
-        outcome=scoring_outcome,
-        winner=winner,
-        multiplier=multiplier,
-    )
-    return outcome, winner, score
-
-
-def _partnership_score(
-    rules: KnockRules, dw: tuple[int, ...], multiplier: int, big_gin: bool
-) -> tuple[str, int, HandScore]:
-    """docs/rules.md, D30: the knocker (0) and partner (2) against 1 and 3,
-    settled as a two-player hand on the side totals.  The knocker's own
-    deadwood decides gin; the gin side then wins the side difference (not
-    below 0) plus the gin bonus.  Both members of the winning side are
-    credited the side's points; the hand winner is the knocker, or the
-    undercutting opponent with less deadwood (the first after the knocker
-    on a tie)."""
-    k_side, d_side = dw[0] + dw[2], dw[1] + dw[3]
-    if dw[0] == 0:
-        side = (0, max(d_side - k_side, 0))
-        outcome, scoring_outcome, side_winner = ("big_gin" if big_gin else "gin"), ("big_gin" if big_gin else "gin"), 0
-    else:
-        side = (k_side, d_side)
-        outcome, scoring_outcome, side_winner = _outcome(rules, side, False)
-    two = score_hand(
-        rules.scoring, knocker=0, deadwood=side, outcome=scoring_outcome, winner=side_winner, multiplier=multiplier
-    )
-    winner = 0 if side_winner == 0 else (1 if dw[1] <= dw[3] else 3)
-
-    def per_seat(values: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(values[0] if seat in (0, 2) else values[1] for seat in range(4))
-
-    score = HandScore(
-        points=per_seat(two.points),
-        credits=per_seat(two.credits),
-        charges=per_seat(two.charges),
-        winner=winner,
-        outcome=scoring_outcome,
-    )
-    return outcome, winner, score
-
-
-def _canonical(a: Arrangement) -> list[list[int]]:
-    return [[int(c) for c in from_mask(m.mask)] for m in a.melds]
-
-
-def _choose_arrangement(rules: KnockRules, hands: list[int], least: int, limit: int, multiplier: int) -> Arrangement:
-    """docs/rules.md, D26: among the knocker's arrangements (least-deadwood ones
-    by default; every legal one with knocker_arrangement='best_score') the
-    one that scores best for the knocker against the defenders' best
-    replies; ties to the smaller deadwood, then the canonical order."""
-    aces = rules.aces
-    if least == 0:
-        return best_melds(hands[0], aces=aces)
-    bound = (
-        least if rules.knocker_arrangement == "min_deadwood" else (limit - 1 if rules.knock_compare == "lt" else limit)
-    )
-    if len(hands) == 2 and rules.scoring_model == "classic_two_player":
-        flags = (_core.KNOCK_MIN_DEADWOOD_ONLY if bound == least else 0) | (
-            0 if rules.allow_layoff_on_knock else _core.KNOCK_NO_LAYOFFS
+def knock_result(state: KnockState, raw: tuple[Any, ...]) -> HandResult:
+    """The result of a finished hand from the engine's score (seats)."""
+    outcome, knocker, winner, points, credits, charges, boxes, deadwood, multiplier, limit = raw
+    if outcome == 0:
+        return HandResult("dead", None, None, deadwood, points, credits, charges, boxes, multiplier, limit)
+    n, aces = state.n, state.rules.aces
+    order = [(knocker + i) % n for i in range(n)]
+    if state.rules.auto_showdown:
+        hands = [state.hands[s] for s in order]
+        _, big_gin, given, shown, _ = state._knock
+        raw_shown, players = _core.explain_knock(
+            state.game.core_rules, state.rules, hands, int(state.upcard), big_gin, shown if given else None
         )
-        raw = _core.choose_knock(core_rules(aces), hands[0], hands[1], bound, flags)[0]
-        return Arrangement(tuple(as_meld(m, aces=aces) for m in raw[0]), tuple(from_mask(raw[1])), raw[2])
-    best: tuple[tuple[int, int], Arrangement] | None = None
-    for candidate in arrangements(hands[0], max_deadwood=bound, aces=aces):
-        _, _, score = _score(rules, _defender_replies(rules, hands, candidate), multiplier, False)
-        key = (score.points[0], -candidate.deadwood)
-        if best is None or key > best[0] or (key == best[0] and _canonical(candidate) < _canonical(best[1])):
-            best = (key, candidate)
-    assert best is not None  # least <= bound, so a candidate exists
-    return best[1]
+        knocker_melds = _arrangement(raw_shown, aces)
+        melds_k, layoffs_k = _replies(players, aces)
+        melds = tuple(melds_k[order.index(s)] for s in range(n))
+        layoffs = tuple(layoffs_k[order.index(s)] for s in range(n))
+    else:
+        knocker_melds = state._shown()
+        declared, laid = declarations(state.history, knocker, n)
+        melds = tuple(
+            knocker_melds.melds if s == knocker else tuple(as_meld(m, aces=aces) for m in declared[s]) for s in range(n)
+        )
+        layoffs = tuple(_layoffs_by_slot(knocker_melds.melds, laid[s]) for s in range(n))
+    return HandResult(
+        OUTCOMES[outcome],
+        winner,
+        knocker,
+        deadwood,
+        points,
+        credits,
+        charges,
+        boxes,
+        multiplier,
+        limit,
+        knocker_melds,
+        melds,
+        layoffs,
+    )
 
 
-def _explicit_arrangement(rules: KnockRules, hand: int, melds: object) -> Arrangement:
-    aces = rules.aces
+def _layoffs_by_slot(shown: tuple[Meld, ...], layoffs: tuple[tuple[int, int], ...]) -> tuple[Layoff, ...]:
+    by_slot: dict[int, list[Card]] = {}
+    for slot, card in layoffs:
+        by_slot.setdefault(slot, []).append(Card(card))
+    return tuple(Layoff(shown[slot], tuple(sorted(cards))) for slot, cards in sorted(by_slot.items()))
+
+
+def explicit_melds(rules: KnockRules, melds: object) -> tuple[Meld, ...]:
+    """The knocker's own melds (a list of melds, or an Arrangement) as Melds,
+    checked to be melds and not to overlap (InvalidMeldError)."""
     if isinstance(melds, Arrangement):
         melds = melds.melds
     try:  # a 0-d numpy array has __iter__ but iterating it raises TypeError
@@ -241,120 +184,76 @@ def _explicit_arrangement(rules: KnockRules, hand: int, melds: object) -> Arrang
         items = list(melds)  # type: ignore[call-overload]
     except TypeError:
         raise InvalidMeldError(f"knocker melds must be a list of melds, got {clip(melds)}") from None
-    shown = [as_meld(m, aces=aces) for m in items]
+    shown = tuple(as_meld(m, aces=rules.aces) for m in items)
     used = 0
     for m in shown:
         if m.mask & used:
             raise InvalidMeldError(f"melds overlap: '{m}'")
-        if m.mask & ~hand:
-            raise InvalidMeldError(f"meld '{m}' uses cards the knocker does not hold")
         used |= m.mask
-    rest = hand & ~used
-    return Arrangement(tuple(shown), tuple(from_mask(rest)), _core.mask_value(core_rules(aces), rest))
-
-
-def knocker_arrangement(
-    rules: KnockRules,
-    hands: list[int],
-    *,
-    limit: int,
-    gin_only: bool,
-    multiplier: int,
-    knocker_melds: object = None,
-    big_gin: bool = False,
-) -> Arrangement:
-    """The arrangement the knocker shows (explicit, or chosen by docs/rules.md
-    D26); :class:`IllegalActionError` for a knock the rules do not allow.
-    ``hands`` in knock order."""
-    least = _core.deadwood(core_rules(rules.aces), hands[0])
-    if not _within(rules, least, limit, gin_only):
-        rule = "gin only (ace upcard)" if gin_only else f"deadwood {least} over the knock limit {limit}"
-        raise IllegalActionError(f"illegal knock: {rule}")
-    if knocker_melds is None:
-        shown = _choose_arrangement(rules, hands, least, limit, multiplier)
-    else:
-        shown = _explicit_arrangement(rules, hands[0], knocker_melds)
-        if not _within(rules, shown.deadwood, limit, gin_only):
-            raise IllegalActionError(
-                f"illegal knock: the melds shown leave deadwood {shown.deadwood}, over the limit {limit}"
-            )
-    if big_gin and shown.deadwood:
-        raise IllegalActionError("big gin needs all eleven cards melded")
     return shown
 
 
-def resolve_knock(
-    rules: KnockRules,
-    hands: list[int],
-    *,
-    limit: int,
-    gin_only: bool,
-    multiplier: int,
-    knocker_melds: object = None,
-    big_gin: bool = False,
-) -> HandResult:
-    """Score a knock with the defenders' best replies; ``hands`` in knock
-    order (the knocker's final cards after the knock discard first).
-    Raises :class:`IllegalActionError` for a knock the rules do not allow."""
-    shown = knocker_arrangement(
-        rules,
-        hands,
-        limit=limit,
-        gin_only=gin_only,
-        multiplier=multiplier,
-        knocker_melds=knocker_melds,
-        big_gin=big_gin,
-    )
-    return declared_result(
-        rules, shown, _defender_replies(rules, hands, shown), limit=limit, multiplier=multiplier, big_gin=big_gin
-    )
+def knock_rejected(
+    rules: KnockRules, final: int, shown: tuple[Meld, ...] | None, limits: tuple[int, bool, int, int], error: Exception
+) -> Exception:
+    """The error for a knock the engine refused with ``error`` (NoKnockError, or
+    InvalidMeldError for melds it cannot show): which rule it breaks."""
+    for m in shown or ():
+        if m.mask & ~final:
+            return InvalidMeldError(f"meld '{m}' uses cards the knocker does not hold")
+    if not isinstance(error, _core.NoKnockError):
+        return error
+    limit, gin_only, _, _ = limits
+    core = _core_rules(rules)
+    least = _core.deadwood(core, final)
+    if gin_only and least:
+        return IllegalActionError(f"illegal knock: gin only (ace upcard), deadwood {least}")
+    if shown is None:
+        return IllegalActionError(f"illegal knock: deadwood {least} over the knock limit {limit}")
+    left = _core.mask_value(core, final & ~sum(m.mask for m in shown))
+    return IllegalActionError(f"illegal knock: the melds shown leave deadwood {left}, over the limit {limit}")
 
 
-def declared_result(
-    rules: KnockRules,
-    shown: Arrangement,
-    replies: Replies,
-    *,
-    limit: int,
-    multiplier: int,
-    big_gin: bool = False,
+def _core_rules(rules: KnockRules) -> _core.Rules:
+    from rummykit._rules import core_rules
+
+    return core_rules(rules.aces)
+
+
+def score_knock(
+    rules: KnockRules, hands: list[int], upcard: Card | None, knocker_melds: object = None, *, big_gin: bool = False
 ) -> HandResult:
-    """The hand result once every defender's melds and lay-offs are known
-    (computed, or declared in a manual showdown); knock order."""
-    outcome, winner, score = _score(rules, replies, multiplier, big_gin)
-    extra = (
-        rules.gin_extra_boxes
-        if outcome in ("gin", "big_gin")
-        else rules.undercut_extra_boxes
-        if outcome == "undercut"
-        else 0
-    )
-    won = (1 + extra) * (multiplier if rules.spade_double_boxes else 1)
-    side = {winner, (winner + 2) % 4} if rules.partnerships else {winner}
-    boxes = tuple(won if i in side else 0 for i in range(len(replies.deadwood)))
+    """Score a knock (``Game.showdown``): ``hands`` in knock order (the
+    knocker's final cards first), the knocker's melds given or chosen by the
+    engine.  :class:`IllegalActionError` for a knock the rules do not allow."""
+    if upcard is None:
+        if rules.knock_limit_mode != "fixed":
+            raise IllegalActionError("this variant's knock limit comes from the upcard: give upcard=")
+        card = 0  # the ace of clubs: no spade multiplier, and a fixed limit ignores it
+    else:
+        card = int(upcard)
+    shown = None if knocker_melds is None else explicit_melds(rules, knocker_melds)
+    masks = None if shown is None else [m.mask for m in shown]
+    core = _core_rules(rules)
+    try:
+        raw = _core.score_knock_full(core, rules, hands, card, big_gin, masks)
+        raw_shown, players = _core.explain_knock(core, rules, hands, card, big_gin, masks)
+    except (_core.NoKnockError, InvalidMeldError) as e:
+        raise knock_rejected(rules, hands[0], shown, _core.knock_limits(rules, card), e) from None
+    outcome, knocker, winner, points, credits, charges, boxes, deadwood, multiplier, limit = raw
+    melds, layoffs = _replies(players, rules.aces)
     return HandResult(
-        outcome,
+        OUTCOMES[outcome],
         winner,
-        0,
-        replies.deadwood,
-        score.points,
-        score.credits,
-        score.charges,
+        knocker,
+        deadwood,
+        points,
+        credits,
+        charges,
         boxes,
         multiplier,
         limit,
-        shown,
-        replies.melds,
-        replies.layoffs,
+        _arrangement(raw_shown, rules.aces),
+        melds,
+        layoffs,
     )
-
-
-def limit_and_multiplier(rules: KnockRules, upcard: Card | None) -> tuple[int, bool, int]:
-    """(knock limit, gin only, multiplier) from the original upcard."""
-    if rules.knock_limit_mode == "fixed":
-        return rules.knock_limit, False, 1 if upcard is None or upcard.suit != 3 else rules.spade_multiplier
-    if upcard is None:
-        raise IllegalActionError("this variant's knock limit comes from the upcard: give upcard=")
-    limit = min(upcard.rank + 1, 10)
-    gin_only = upcard.rank == 0 and rules.ace_upcard_gin_only
-    return limit, gin_only, rules.spade_multiplier if upcard.suit == 3 else 1

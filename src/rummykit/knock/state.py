@@ -1,45 +1,33 @@
-"""The knock-game state machine (docs/rules.md, Decision points): deal, upcard offer,
+"""The knock-game state (docs/rules.md, Decision points): deal, upcard offer,
 draw, discard or knock, the stock floor, restocks, and the showdown.
 
-A state is a handful of ints and tuples; ``apply_action`` pushes the old
-ones on a stack so that ``undo`` is a pop and ``clone`` a shallow copy.
+The state machine is C (csrc/src/knock_engine.c, rk_position): KnockState
+reads and writes its fields as attributes; ``apply_action`` keeps the
+position's bytes before the action so that ``undo`` is a copy back and
+``clone`` a struct copy sharing them.  tests/reference_knock.py holds the
+plain Python state machine that the C one is checked against, step by step.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import IntEnum
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
-from rummykit._rules import core_rules
-from rummykit.analysis import Arrangement, Layoff, Meld, as_meld
+from rummykit._core import KnockCore
+from rummykit.analysis import Arrangement, as_meld
 from rummykit.cards import Card, from_mask
-from rummykit.errors import IllegalActionError, check_seat
+from rummykit.errors import IllegalActionError, InvalidMeldError, check_seat
 from rummykit.knock.actions import (
     BIG_GIN,
-    DONE,
-    DRAW_STOCK,
     KNOCK,
-    LAYOFF,
-    LAYOFF_SLOTS,
     MELD,
-    MELD_INDEX,
-    PASS,
     TAKE,
     Action,
     parse_action,
 )
-from rummykit.knock.showdown import (
-    HandResult,
-    Replies,
-    dead_hand,
-    declared_result,
-    knocker_arrangement,
-    limit_and_multiplier,
-    resolve_knock,
-)
+from rummykit.knock.showdown import HandResult, declarations, explicit_melds, knock_rejected, knock_result
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,6 +35,7 @@ if TYPE_CHECKING:
 
     from rummykit.knock.game import KnockGame
     from rummykit.knock.observe import KnockObservation
+    from rummykit.knock.rules import KnockRules
 
 __all__ = ["PHASES", "KnockState", "Phase", "Showdown"]
 
@@ -66,6 +55,7 @@ class Phase(IntEnum):
 
 
 OFFER_NONDEALER, OFFER_DEALER, FORCED_STOCK_DRAW, DRAW, DISCARD, LAST_CHANCE, KNOCK_ONLY, SHOWDOWN, END = Phase
+PHASES = tuple(p.name.lower() for p in Phase)
 
 
 @dataclass(frozen=True)
@@ -82,126 +72,113 @@ class Showdown:
     layoffs: tuple[tuple[tuple[int, int], ...], ...]  # per seat: (knocker meld slot, card) laid off
 
 
-PHASES = tuple(p.name.lower() for p in Phase)
-
-# the fields an action may change, in snapshot order
-_FIELDS = (
-    "phase",
-    "player",
-    "hands",
-    "stock",
-    "discards",
-    "known",
-    "taken",
-    "restocks",
-    "set_aside",
-    "result",
-    "knock_card",
-    "shown_melds",
-    "turns",
-    "drawn",
-    "showdown",
-)
-_snapshot = attrgetter(*_FIELDS)
-
-
-def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return values[:i] + (value,) + values[i + 1 :]
-
-
-class KnockState:
+class KnockState(KnockCore):
     """One hand of a knock game.  Create it with ``game.new_hand()``.
 
     OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
     ``clone``, ``undo``, ``is_terminal``, ``returns``) and checked verbs for
     people (``play("discard 7H")``, ``can_*``/``verify_*``).
+
+    Data for readers: ``hands`` and ``known`` (per seat, card masks; known:
+    the cards others saw a seat take from the discard pile and not discard
+    since), ``stock`` and ``discards`` (card ids, top last), ``drawn`` (per
+    seat, the cards it drew from the stock), ``taken``, ``set_aside``,
+    ``knock_card`` (card ids or -1), ``history`` (action ids).  Setting a
+    field (tests and tools build positions that way) is checked before the
+    next legal-action list.
     """
 
-    __slots__ = (
-        "game",
-        "rules",
-        "n",
-        "dealer",
-        "upcard",
-        "limit",
-        "gin_only",
-        "multiplier",
-        "deck",
-        "shuffle_seed",
-        "_core_rules",
-        "_knock_max",
-        "history",
-        "_stack",
-        "_legal",
-        *_FIELDS,
-    )
+    __slots__ = ()
 
     game: KnockGame
-    hands: tuple[int, ...]
-    stock: tuple[int, ...]  # top of the stock last
-    discards: tuple[int, ...]  # top of the pile last
-    known: tuple[int, ...]  # per seat: cards others saw them take from the discard pile
-    result: HandResult | None
+    rules: KnockRules
 
     def __init__(self, game: KnockGame, deck: list[int], dealer: int, shuffle_seed: int) -> None:
         rules = game.rules
-        n = rules.num_players
-        self.game, self.rules, self.n, self.dealer = game, rules, n, dealer
-        self.deck, self.shuffle_seed = tuple(deck), shuffle_seed
-        self._core_rules = core_rules(rules.aces)
-        size = rules.hand_size
-        hands = [0] * n
-        for i in range(size * n):  # one card at a time, from the dealer's left
-            hands[(dealer + 1 + i) % n] |= 1 << deck[i]
-        upcard = deck[size * n]
-        self.upcard = Card(upcard)
-        self.limit, self.gin_only, self.multiplier = limit_and_multiplier(rules, self.upcard)
-        # the most deadwood a knock may leave (gin is always allowed)
-        self._knock_max = 0 if self.gin_only else self.limit - (rules.knock_compare == "lt")
-        self.hands = tuple(hands)
-        self.stock = tuple(reversed(deck[size * n + 1 :]))
-        self.discards = (upcard,)
-        self.known = (0,) * n
-        self.taken = -1
-        self.restocks = 0
-        self.set_aside = -1
-        self.result = None
-        self.knock_card = -1
-        self.shown_melds: tuple[int, ...] | None = None  # an explicit knock arrangement
-        self.turns = 0  # completed turns
-        self.drawn: tuple[tuple[int, ...], ...] = ((),) * n  # per seat, the cards drawn from the stock
-        self.showdown: Showdown | None = None
-        self.player = (dealer + 1) % n
-        self.phase = OFFER_NONDEALER if rules.first_turn_procedure == "upcard_offer" else DRAW
-        self.history: list[int] = []
-        self._stack: list[tuple[Any, ...]] = []
-        self._legal: list[int] | None = None
+        self.game, self.rules, self.n, self.dealer = game, rules, rules.num_players, dealer
+        self.deck = tuple(deck)
+        self._deal(game.core_rules, rules, deck, dealer, shuffle_seed)
 
     # --- views ----------------------------------------------------------
 
     @property
-    def current_player(self) -> int:
-        """The seat to act (-4, OpenSpiel's terminal id, when the hand is over)."""
-        return -4 if self.phase == END else self.player
+    def upcard(self) -> Card:
+        """The hand's original upcard (knock limit, ace rule, spade multiplier)."""
+        return Card(self._upcard)
+
+    @property
+    def limit(self) -> int:
+        """The hand's knock limit."""
+        return int(self._limits[0])
+
+    @property
+    def gin_only(self) -> bool:
+        """Only gin may end the hand (an ace upcard with ace_upcard_gin_only)."""
+        return bool(self._limits[1])
+
+    @property
+    def multiplier(self) -> int:
+        """The spade multiplier of the hand's points."""
+        return int(self._limits[2])
+
+    @property
+    def _knock_max(self) -> int:
+        return int(self._limits[3])
+
+    @property
+    def _core_rules(self) -> _core.Rules:
+        return self.game.core_rules
 
     @property
     def phase_name(self) -> str:
         """The phase as text: ``"draw"``, ``"discard"``, ..."""
         return PHASES[self.phase]
 
-    def is_terminal(self) -> bool:
-        return self.phase == END
-
-    def returns(self) -> list[int]:
-        """Each seat's points for the hand (0 until it ends, and for a dead hand)."""
-        return list(self.result.points) if self.result is not None else [0] * self.n
-
     def hand(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds, sorted."""
         return from_mask(self.hands[check_seat(seat, self.n)])
 
     @property
     def top_discard(self) -> Card | None:
-        return Card(self.discards[-1]) if self.discards else None
+        discards = self.discards
+        return Card(discards[-1]) if discards else None
+
+    @property
+    def result(self) -> HandResult | None:
+        """How the hand ended and its points (None while it is on)."""
+        views = self._views
+        if views is not None and "result" in views:
+            return views["result"]  # type: ignore[no-any-return]
+        raw = self._result_raw()
+        result = None if raw is None else knock_result(self, raw)
+        if self._views is None:
+            self._views = {}
+        self._views["result"] = result
+        return result
+
+    @property
+    def shown_melds(self) -> tuple[int, ...] | None:
+        """The knocker's melds when given explicitly (``knock(card, melds)``), else None."""
+        _, _, given, shown, _ = self._knock
+        return shown if given else None
+
+    @property
+    def showdown(self) -> Showdown | None:
+        """The manual showdown (``auto_showdown=False``) in progress or over, else None."""
+        raw = self._showdown_raw
+        if raw is None:
+            return None
+        table, used, can_lay_off = raw
+        knocker, big_gin, _, _, _ = self._knock
+        melds, layoffs = declarations(self.history, knocker, self.n)
+        return Showdown(knocker, self._shown(), table, can_lay_off, big_gin, used, melds, layoffs)
+
+    def _shown(self) -> Arrangement:
+        """The knocker's melds as shown (the manual showdown, or explicit melds)."""
+        knocker, _, _, shown, deadwood = self._knock
+        aces = self.rules.aces
+        rest = self.hands[knocker] & ~sum(shown)
+        return Arrangement(tuple(as_meld(m, aces=aces) for m in shown), tuple(from_mask(rest)), deadwood)
 
     def __repr__(self) -> str:
         return (
@@ -253,64 +230,6 @@ class KnockState:
 
         return from_json(text)
 
-    # --- legal actions (the one source of truth) --------------------------
-
-    def legal_actions(self) -> list[int]:
-        """The legal action ids, sorted (empty at the end of the hand)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal.copy()
-
-    def _knock_deadwoods(self) -> list[tuple[int, int]]:
-        return _core.deadwood_after_discards(self._core_rules, self.hands[self.player])
-
-    def _can_knock(self, deadwood: int) -> bool:
-        return deadwood <= self._knock_max
-
-    def _compute_legal(self) -> list[int]:
-        phase = self.phase
-        if phase == DISCARD or phase == KNOCK_ONLY:
-            forbid = self.taken if self.rules.forbid_discarding_taken_card else -1
-            hand = self.hands[self.player]
-            legal: list[int] = _core.discard_actions(self._core_rules, hand, forbid, self._knock_max, KNOCK)
-            if phase == KNOCK_ONLY:
-                return [a for a in legal if a >= KNOCK]
-            if self.rules.big_gin_bonus is not None and _core.deadwood(self._core_rules, hand) == 0:
-                legal.append(BIG_GIN)
-            return legal
-        if phase == DRAW:
-            return [DRAW_STOCK, TAKE] if self.discards else [DRAW_STOCK]
-        if phase == OFFER_NONDEALER or phase == OFFER_DEALER:
-            return [TAKE, PASS]
-        if phase == FORCED_STOCK_DRAW:
-            return [DRAW_STOCK]
-        if phase == LAST_CHANCE:
-            return [TAKE, PASS] if self._last_chance_knock_exists() else [PASS]
-        if phase == SHOWDOWN:
-            return self._showdown_actions()
-        return []
-
-    def _showdown_actions(self) -> list[int]:
-        sd, p = self.showdown, self.player
-        assert sd is not None
-        rest = self.hands[p] & ~sd.used[p]
-        legal = [MELD + MELD_INDEX[m] for m in _core.melds(self._core_rules, rest)]
-        if sd.can_lay_off:
-            for slot, meld in enumerate(sd.table):
-                for card in from_mask(rest):
-                    if _core.meld_kind(self._core_rules, meld | 1 << card):
-                        legal.append(LAYOFF + card * LAYOFF_SLOTS + slot)
-        legal.append(DONE)
-        return sorted(legal)
-
-    def _last_chance_knock_exists(self) -> bool:
-        card = self.discards[-1]
-        hand = self.hands[self.player] | (1 << card)
-        forbid = card if self.rules.forbid_discarding_taken_card else -1
-        pairs = _core.deadwood_after_discards(self._core_rules, hand)
-        return any(c != forbid and self._can_knock(dw) for c, dw in pairs)
-
     # --- checked verbs for people --------------------------------------------
 
     def verify_action(self, action: int | str | Action) -> int:
@@ -355,6 +274,7 @@ class KnockState:
         return Action.from_id(action).id
 
     def _why_illegal(self, action_id: int) -> str:
+        """Which rule forbids an action (the engine said it is not legal)."""
         action, phase = Action(action_id), PHASES[self.phase]
         if self.phase == END:
             return f"{action}: the hand is over"
@@ -373,7 +293,7 @@ class KnockState:
             if self.phase == KNOCK_ONLY and action.kind == "discard":
                 return f"{action}: after taking the last-chance discard the player must knock"
             if action.kind == "knock":
-                after = dict(self._knock_deadwoods())[card]
+                after = dict(_core.deadwood_after_discards(self._core_rules, self.hands[self.player]))[card]
                 if self.gin_only and after:
                     return f"{action}: the upcard is an ace, only gin may end the hand (deadwood {after})"
                 return f"{action}: deadwood {after} is over the knock limit {self.limit}"
@@ -385,224 +305,6 @@ class KnockState:
             return "take: the discard pile is empty"
         return f"{action}: not allowed in phase {phase}"
 
-    # --- transitions -------------------------------------------------------
-
-    def apply_action(self, action_id: int) -> None:
-        """Apply a legal action id.  Anything else (an illegal or unknown id, a
-        non-int) raises :class:`IllegalActionError` and changes nothing; the
-        check is one look-up in the cached legal actions."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        if type(action_id) is not int or action_id not in legal:
-            action_id = self.verify_action(action_id)  # raises naming the problem, or the plain id
-        self._stack.append(_snapshot(self))
-        self.history.append(action_id)
-        self._legal = None
-        phase, p = self.phase, self.player
-        if action_id < KNOCK:
-            self._discard(p, action_id)
-        elif action_id < DRAW_STOCK:
-            self._knock(p, action_id - KNOCK)
-        elif action_id == DRAW_STOCK:
-            self._draw_stock(p)
-        elif action_id == TAKE:
-            self._take(p, phase)
-        elif action_id == PASS:
-            self._pass(phase)
-        elif action_id == BIG_GIN:
-            self._end_with_knock(p, self.hands[p], big_gin=True)
-        else:
-            self._declare(p, action_id)
-
-    def undo(self) -> None:
-        """Take back the last action."""
-        if not self._stack:
-            raise IllegalActionError("nothing to undo")
-        for name, value in zip(_FIELDS, self._stack.pop()):
-            setattr(self, name, value)
-        self.history.pop()
-        self._legal = None
-
-    def clone(self) -> KnockState:
-        """An independent copy (history and undo stack included)."""
-        other = object.__new__(KnockState)
-        for name in KnockState.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.history = list(self.history)
-        other._stack = list(self._stack)
-        return other
-
-    def _set_hand(self, p: int, mask: int) -> None:
-        h = self.hands
-        self.hands = h[:p] + (mask,) + h[p + 1 :]
-
-    def _set_known(self, p: int, mask: int) -> None:
-        k = self.known
-        if k[p] != mask:
-            self.known = k[:p] + (mask,) + k[p + 1 :]
-
-    def _next_turn(self) -> None:
-        self.turns += 1
-        if 0 <= self.rules.max_turns <= self.turns:
-            self._end_dead()
-            return
-        self.player = (self.player + 1) % self.n
-        self.phase = DRAW
-        self.taken = -1
-
-    def _discard(self, p: int, card: int) -> None:
-        bit = 1 << card
-        h = self.hands
-        self.hands = h[:p] + (h[p] & ~bit,) + h[p + 1 :]
-        if self.known[p] & bit:
-            self._set_known(p, self.known[p] & ~bit)
-        self.discards = self.discards + (card,)
-        rule = self.rules.stock_end_rule
-        if rule != "reshuffle" and len(self.stock) <= 2:
-            if rule == "dead_at_2_last_chance" and self.phase == DISCARD:
-                self.player, self.phase, self.taken = (p + 1) % self.n, LAST_CHANCE, -1
-                return
-            self._end_dead()
-            return
-        self._next_turn()
-
-    def _draw_stock(self, p: int) -> None:
-        if not self.stock and not self._restock():
-            self._end_dead()
-            return
-        stock = self.stock
-        card = stock[-1]
-        self.stock = stock[:-1]
-        h, d = self.hands, self.drawn
-        self.hands = h[:p] + (h[p] | 1 << card,) + h[p + 1 :]
-        self.drawn = d[:p] + (d[p] + (card,),) + d[p + 1 :]
-        self.phase, self.taken = DISCARD, -1
-        if self.rules.stock_end_rule == "dead_on_draw" and len(self.stock) <= 2:
-            self._end_dead()
-
-    def _restock(self) -> bool:
-        """docs/rules.md, Restocking reshuffle_keep_top: the top discard stays; the rest
-        is shuffled (seeded by the hand and the restock count) into the stock
-        with the C core's restock shuffle, the one the C playouts use."""
-        limit = self.rules.max_restocks
-        if len(self.discards) < 2 or (limit >= 0 and self.restocks >= limit):
-            return False
-        self.stock = _core.restock_shuffle(self.shuffle_seed, self.restocks, self.discards[:-1])
-        self.discards = self.discards[-1:]
-        self.restocks += 1
-        return True
-
-    def _take(self, p: int, phase: int) -> None:
-        discards = self.discards
-        card = discards[-1]
-        self.discards = discards[:-1]
-        h, k = self.hands, self.known
-        self.hands = h[:p] + (h[p] | 1 << card,) + h[p + 1 :]
-        self.known = k[:p] + (k[p] | 1 << card,) + k[p + 1 :]
-        self.taken = card
-        self.phase = KNOCK_ONLY if phase == LAST_CHANCE else DISCARD
-
-    def _pass(self, phase: int) -> None:
-        if phase == OFFER_NONDEALER:
-            self.player, self.phase = self.dealer, OFFER_DEALER
-        elif phase == OFFER_DEALER:
-            self.player, self.phase = (self.dealer + 1) % self.n, FORCED_STOCK_DRAW
-            if self.rules.refused_upcard_set_aside:
-                self.set_aside, self.discards = self.discards[-1], self.discards[:-1]
-        else:  # LAST_CHANCE refused
-            self._end_dead()
-
-    def _knock(self, p: int, card: int) -> None:
-        # known[p] keeps a knock card the others saw p take: they can name it
-        self.knock_card = card
-        self._end_with_knock(p, self.hands[p] & ~(1 << card))
-
-    def _end_with_knock(self, p: int, final: int, *, big_gin: bool = False, knocker_melds: object = None) -> None:
-        order = [(p + i) % self.n for i in range(self.n)]
-        hands = [final] + [self.hands[s] for s in order[1:]]
-        options = dict(
-            limit=self.limit,
-            gin_only=self.gin_only,
-            multiplier=self.multiplier,
-            knocker_melds=knocker_melds,
-            big_gin=big_gin,
-        )
-        if self.rules.auto_showdown:
-            result = resolve_knock(self.rules, hands, **options)  # type: ignore[arg-type]
-            self._set_hand(p, final)
-            self.result = result.reorder(order, self.n)
-            self.phase = END
-            return
-        shown = knocker_arrangement(self.rules, hands, **options)  # type: ignore[arg-type]
-        self._set_hand(p, final)
-        table = tuple(m.mask for m in shown.melds)
-        self.showdown = Showdown(
-            knocker=p,
-            shown=shown,
-            table=table,
-            big_gin=big_gin,
-            can_lay_off=shown.deadwood > 0 and self.rules.allow_layoff_on_knock and bool(table),
-            used=(0,) * self.n,
-            melds=((),) * self.n,
-            layoffs=((),) * self.n,
-        )
-        self.player, self.phase = order[1], SHOWDOWN
-
-    def _declare(self, p: int, action_id: int) -> None:
-        """A defender's meld, lay-off or ``done`` in a manual showdown."""
-        sd = self.showdown
-        assert sd is not None
-        action = Action(action_id)
-        if action.meld is not None:
-            self.showdown = replace(
-                sd,
-                used=_put(sd.used, p, sd.used[p] | action.meld),
-                melds=_put(sd.melds, p, sd.melds[p] + (action.meld,)),
-            )
-        elif action.slot is not None and action.card is not None:
-            bit = 1 << action.card
-            self.showdown = replace(
-                sd,
-                used=_put(sd.used, p, sd.used[p] | bit),
-                table=_put(sd.table, action.slot, sd.table[action.slot] | bit),
-                layoffs=_put(sd.layoffs, p, sd.layoffs[p] + ((action.slot, action.card),)),
-            )
-        else:  # done
-            nxt = (p + 1) % self.n
-            if nxt == sd.knocker:
-                self._end_declared(sd)
-                return
-            base = sd.table if self.rules.layoff_onto_prior_layoffs else tuple(m.mask for m in sd.shown.melds)
-            self.showdown = replace(sd, table=base)
-            self.player = nxt
-
-    def _end_declared(self, sd: Showdown) -> None:
-        aces = self.rules.aces
-        order = [(sd.knocker + i) % self.n for i in range(self.n)]
-        deadwood: list[int] = [sd.shown.deadwood]
-        melds: list[tuple[Meld, ...]] = [sd.shown.melds]
-        layoffs: list[tuple[Layoff, ...]] = [()]
-        for seat in order[1:]:
-            deadwood.append(_core.mask_value(self._core_rules, self.hands[seat] & ~sd.used[seat]))
-            melds.append(tuple(as_meld(m, aces=aces) for m in sd.melds[seat]))
-            by_slot: dict[int, list[Card]] = {}
-            for slot, card in sd.layoffs[seat]:
-                by_slot.setdefault(slot, []).append(Card(card))
-            layoffs.append(
-                tuple(Layoff(sd.shown.melds[slot], tuple(sorted(cards))) for slot, cards in sorted(by_slot.items()))
-            )
-        replies = Replies(tuple(deadwood), tuple(melds), tuple(layoffs))
-        result = declared_result(
-            self.rules, sd.shown, replies, limit=self.limit, multiplier=self.multiplier, big_gin=sd.big_gin
-        )
-        self.result = result.reorder(order, self.n)
-        self.phase = END
-
-    def _end_dead(self) -> None:
-        self.result = dead_hand(self.n, self.multiplier, self.limit)
-        self.phase = END
-
     def knock(self, card: int | str, melds: object = None) -> None:
         """Knock discarding ``card`` and showing explicit ``melds`` (a list of
         melds, or an Arrangement); ``melds=None`` is the automatic choice.
@@ -612,19 +314,11 @@ class KnockState:
         if melds is None:
             self.apply_action(action_id)
             return
-        self._stack.append(_snapshot(self))
+        shown = explicit_melds(self.rules, melds)
         try:
-            self.knock_card = c
-            self._end_with_knock(self.player, self.hands[self.player] & ~c.mask, knocker_melds=melds)
-        except Exception:
-            for name, value in zip(_FIELDS, self._stack.pop()):
-                setattr(self, name, value)
-            raise
-        shown = self.showdown.shown if self.showdown is not None else self.result.knocker_melds if self.result else None
-        assert shown is not None
-        self.shown_melds = tuple(m.mask for m in shown.melds)
-        self.history.append(action_id)
-        self._legal = None
+            self._knock_melds(int(c), [m.mask for m in shown])
+        except (_core.NoKnockError, InvalidMeldError) as e:
+            raise knock_rejected(self.rules, self.hands[self.player] & ~c.mask, shown, self._limits, e) from None
 
     # --- action text (the same verbs as TableState) ---------------------------
 

@@ -1,0 +1,481 @@
+# Included by _core.pyx: the state of one knock-game hand (rk_position of csrc/include/rummykit/knock.h).
+
+DEF KNOCK_DRAW_STOCK = 104
+
+
+cdef inline tuple _cards_tuple(const uint8_t *cards, int n):
+    return tuple([cards[i] for i in range(n)])
+
+
+cdef int _fill_pile(uint8_t *out, object cards, str name) except -1:
+    if len(cards) > 52:
+        raise RummykitError(f"{name}: at most 52 cards, got {len(cards)}")
+    for i, c in enumerate(cards):
+        if type(c) is not int and not isinstance(c, int) or not 0 <= c < 52:
+            raise RummykitError(f"{name}: not a card id 0..51: {c!r}")
+        out[i] = c
+    return len(cards)
+
+
+cdef int _field_int(object value, int lo, int hi, str name) except? -2:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise RummykitError(f"{name} must be an int {lo}..{hi}, got {value!r}")
+    return value
+
+
+cdef class KnockCore:
+    """The C state of one knock-game hand (rk_position) and the verbs of the
+    hot path (``legal_actions``, ``apply_action``, ``undo``, ``clone``); its
+    fields read and written as KnockState's attributes.
+    ``rummykit.knock.state.KnockState`` subclasses it for everything else.
+
+    An undo entry is the position's bytes before the action; a clone copies
+    the struct and shares the (immutable) entries.  The plain Python state
+    machine it is checked against is tests/reference_knock.py.  Setting a
+    field marks the state, and the next legal list first runs
+    rk_position_check.  ``drawn`` (per seat, the cards drawn from the stock,
+    in order) is kept beside the struct for determinization."""
+
+    cdef rk_position pos
+    cdef rk_knock_rules pr
+    cdef Rules core
+    cdef rk_playout_result res
+    cdef bint res_valid  # res is the result of this finished position
+    cdef bint _edited
+    cdef list _stack
+    cdef public list history
+    cdef public list _steps  # per action, what everyone saw (_step_code); undo pops it with the history
+    cdef public tuple drawn
+    cdef public object _legal  # the legal ids (a list never handed out), or None
+    cdef public object _views  # KnockState's cached result and showdown, or None
+    cdef public object game, rules, deck
+    cdef public int n, dealer
+
+    def __cinit__(self, *args, **kwargs):
+        self._stack = []
+        self.history = []
+        self._steps = []
+
+    def _deal(self, Rules core, object rules, deck, int dealer, uint64_t shuffle_seed):
+        cdef uint8_t buf[52]
+        if len(deck) != 52:
+            raise RummykitError("bad deck size")
+        for i, c in enumerate(deck):
+            buf[i] = c
+        fill_rules(&self.pr, rules)
+        self.core = core
+        check(rk_position_deal(&self.pr, buf, dealer, shuffle_seed, &self.pos))
+        self.drawn = ((),) * self.pr.num_players
+
+    cdef int _check_edited(self) except -1:
+        if self._edited:
+            if self.pos.phase == RK_PHASE_END:
+                self._end_result()
+            elif rk_position_check(&self.pr, &self.pos) != RK_OK:
+                raise RummykitError(
+                    "inconsistent knock state: a card in two places or outside the deck, a hand over its size, "
+                    "or a seat, count or phase out of range"
+                )
+            self._edited = False
+        return 0
+
+    cdef list _compute_legal(self):
+        cdef int buf[108]  # RK_MAX_LEGAL
+        self._check_edited()
+        if self.pos.phase == RK_PHASE_END:
+            return []
+        cdef int k = rk_legal_actions(self.core.ptr, &self.pr, &self.pos, buf)
+        if k < 0:
+            check(<rk_status>k)
+        return [buf[i] for i in range(k)]
+
+    def legal_actions(self):
+        """The legal action ids, sorted (empty at the end of the hand)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return list(legal)
+
+    cdef _push(self, int action_id):
+        """Keep the position before an action (``undo``)."""
+        self._stack.append(PyBytes_FromStringAndSize(<char *>&self.pos, sizeof(rk_position)))
+        self.history.append(action_id)
+        self._legal = None
+        self._views = None
+
+    cdef _after(self, int p, rk_mask before, rk_mask known, int top, int restocks, int n_discards, int action_id):
+        """Log an action of seat p (its hand and known cards were ``before``
+        and ``known``, the top discard ``top``; restocks and pile size before
+        it): the public step and the card drawn from the stock."""
+        cdef rk_mask got
+        cdef int card = -1, restocked = 0, drew = 0, unseen = 0
+        if action_id < 2 * 52:
+            card = action_id % 52  # a discard or a knock
+            unseen = not (known >> card) & 1
+        elif action_id == RK_ACTION_TAKE:
+            card = top
+        elif action_id == KNOCK_DRAW_STOCK:
+            if self.pos.restocks > restocks:
+                restocked = n_discards - 1
+            got = self.pos.hands[p] & ~before
+            if got:
+                drew = 1
+                d = self.drawn
+                self.drawn = d[:p] + (d[p] + ((<object>got).bit_length() - 1,),) + d[p + 1 :]
+        removed = not restocked and self.pos.n_discards < n_discards
+        self._steps.append(_step_code(p, card, restocked, drew, removed, self.pos.n_discards > n_discards, unseen))
+        self.res_valid = self.pos.phase == RK_PHASE_END
+
+    def apply_action(self, action_id):
+        """Apply a legal action id.  Anything else (an illegal or unknown id, a
+        non-int) raises :class:`IllegalActionError` and changes nothing; the
+        check is one look-up in the cached legal actions."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if type(action_id) is not int or action_id not in legal:
+            action_id = self.verify_action(action_id)  # raises naming the problem, or the plain id
+        cdef int p = self.pos.player, restocks = self.pos.restocks, n_discards = self.pos.n_discards
+        cdef int top = self.pos.discards[n_discards - 1] if n_discards > 0 else -1
+        cdef rk_mask before = self.pos.hands[p], known = self.pos.known[p]
+        cdef rk_status st
+        self._push(action_id)
+        st = rk_apply_legal(self.core.ptr, &self.pr, &self.pos, action_id, &self.res)  # legal: in the cache
+        if st != RK_OK:
+            self._pop(False)
+            check(st)
+        self._after(p, before, known, top, restocks, n_discards, action_id)
+
+    def _knock_melds(self, int card, melds):
+        """Knock discarding ``card`` showing ``melds`` (masks, in order):
+        rk_knock_melds; the state is unchanged on any error."""
+        cdef rk_mask m[17]
+        if len(melds) > 17:
+            raise InvalidMeldError("too many melds")
+        for i in range(len(melds)):
+            m[i] = as_mask(melds[i])
+        self._check_edited()
+        cdef int p = self.pos.player, n_discards = self.pos.n_discards
+        cdef rk_mask known = self.pos.known[p]
+        cdef rk_status st
+        self._push(RK_ACTION_KNOCK + card)
+        st = rk_knock_melds(self.core.ptr, &self.pr, &self.pos, card, m, len(melds), &self.res)
+        if st != RK_OK:
+            self._pop(False)
+            check(st)
+        self._after(p, self.pos.hands[p], known, -1, self.pos.restocks, n_discards, RK_ACTION_KNOCK + card)
+
+    cdef _pop(self, bint logged=True):
+        if logged:
+            self._steps.pop()
+        before = self._stack.pop()
+        cdef int p = (<const rk_position *>PyBytes_AS_STRING(before)).player
+        cdef rk_mask now = self.pos.hands[p]
+        memcpy(&self.pos, PyBytes_AS_STRING(before), sizeof(rk_position))
+        if self.history.pop() == KNOCK_DRAW_STOCK and now != self.pos.hands[p]:
+            d = self.drawn
+            self.drawn = d[:p] + (d[p][:-1],) + d[p + 1 :]
+        self._legal = None
+        self._views = None
+        self.res_valid = False
+
+    def undo(self):
+        """Take back the last action."""
+        if not self._stack:
+            raise IllegalActionError("nothing to undo")
+        self._pop()
+        self._edited = False  # every undo entry is a checked position
+
+    def _greedy_action(self, int max_knock_deadwood):
+        """The greedy policy's action now (rk_policy_action; -1: knock as soon as allowed)."""
+        self._check_edited()
+        cdef int a = rk_policy_action(self.core.ptr, &self.pr, &self.pos,
+                                      rk_policy(RK_POLICY_GREEDY, max_knock_deadwood), NULL)
+        if a < 0:
+            check(<rk_status>a)
+        return a
+
+    @property
+    def _undo_depth(self):
+        """How many actions ``undo`` can take back."""
+        return len(self._stack)
+
+    def _forget_undo(self):
+        """Drop the undo entries (a determinized state has none)."""
+        self._stack = []
+
+    def clone(self):
+        """An independent copy (history and undo stack included)."""
+        cdef KnockCore other = type(self).__new__(type(self))
+        other.pos = self.pos
+        other.pr = self.pr
+        other.core = self.core
+        other.res = self.res
+        other.res_valid = self.res_valid
+        other._edited = self._edited
+        other._stack = list(self._stack)
+        other.history = list(self.history)
+        other._steps = list(self._steps)
+        other.drawn = self.drawn
+        other._legal = self._legal
+        other._views = self._views
+        other.game, other.rules, other.deck = self.game, self.rules, self.deck
+        other.n, other.dealer = self.n, self.dealer
+        return other
+
+    def is_terminal(self):
+        return self.pos.phase == RK_PHASE_END
+
+    @property
+    def current_player(self):
+        """The seat to act (-4, OpenSpiel's terminal id, when the hand is over)."""
+        return -4 if self.pos.phase == RK_PHASE_END else self.pos.player
+
+    def __reduce__(self):
+        # the struct's bytes (this build's layout), the undo entries, the history and the
+        # draw log; every one is checked when loaded (_knock_state_from)
+        raw = PyBytes_FromStringAndSize(<char *>&self.pos, sizeof(rk_position))
+        return _knock_state_from, (type(self), self.game, self.deck, raw, self._stack, self.history, self._steps,
+                                   self.drawn)
+
+    # --- the result (rk_playout_result) ---------------------------------
+
+    cdef int _end_result(self) except -1:
+        if not self.res_valid:
+            if rk_position_result(self.core.ptr, &self.pr, &self.pos, &self.res) != RK_OK:
+                raise RummykitError("inconsistent knock state: a finished hand that no play can end with")
+            self.res_valid = True
+        return 0
+
+    def _result_raw(self):
+        """None while the hand is on, else (outcome, knocker, winner, points,
+        credits, charges, boxes, deadwood, multiplier, knock limit), seats."""
+        if self.pos.phase != RK_PHASE_END:
+            return None
+        self._end_result()
+        cdef rk_playout_result *r = &self.res
+        n = self.pr.num_players
+        return (r.outcome, r.knocker, r.winner, tuple([r.points[i] for i in range(n)]),
+                tuple([r.credits[i] for i in range(n)]), tuple([r.charges[i] for i in range(n)]),
+                tuple([r.boxes[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]),
+                r.multiplier, r.knock_limit)
+
+    def returns(self):
+        """Each seat's points for the hand (0 until it ends, and for a dead hand)."""
+        n = self.pr.num_players
+        if self.pos.phase != RK_PHASE_END:
+            return [0] * n
+        self._end_result()
+        return [self.res.points[i] for i in range(n)]
+
+    # --- fields (rk_position): reading is free, writing marks the state edited ---
+
+    def _changed(self):
+        self._edited = True
+        self._legal = None
+        self._views = None
+        self.res_valid = False
+
+    @property
+    def hands(self):
+        return tuple([self.pos.hands[p] for p in range(self.pr.num_players)])
+
+    @hands.setter
+    def hands(self, masks):
+        if len(masks) != self.pr.num_players:
+            raise RummykitError("hands: one mask per seat")
+        for p, m in enumerate(masks):
+            self.pos.hands[p] = as_mask(m)
+        self._changed()
+
+    @property
+    def known(self):
+        return tuple([self.pos.known[p] for p in range(self.pr.num_players)])
+
+    @known.setter
+    def known(self, masks):
+        if len(masks) != self.pr.num_players:
+            raise RummykitError("known: one mask per seat")
+        for p, m in enumerate(masks):
+            self.pos.known[p] = as_mask(m)
+        self._changed()
+
+    @property
+    def stock(self):
+        """The stock's card ids, top last."""
+        return _cards_tuple(self.pos.stock, min(max(self.pos.n_stock, 0), 52))
+
+    @stock.setter
+    def stock(self, cards):
+        self.pos.n_stock = _fill_pile(self.pos.stock, cards, "stock")
+        self._changed()
+
+    @property
+    def discards(self):
+        """The discard pile's card ids, top last."""
+        return _cards_tuple(self.pos.discards, min(max(self.pos.n_discards, 0), 52))
+
+    @discards.setter
+    def discards(self, cards):
+        self.pos.n_discards = _fill_pile(self.pos.discards, cards, "discards")
+        self._changed()
+
+    @property
+    def phase(self):
+        return <int>self.pos.phase
+
+    @phase.setter
+    def phase(self, value):
+        self.pos.phase = <rk_phase>_field_int(value, 0, RK_PHASE_END, "phase")
+        self._changed()
+
+    @property
+    def player(self):
+        return self.pos.player
+
+    @player.setter
+    def player(self, value):
+        self.pos.player = _field_int(value, 0, self.pr.num_players - 1, "player")
+        self._changed()
+
+    @property
+    def taken(self):
+        """The card taken from the discard pile this turn, or -1."""
+        return self.pos.taken
+
+    @taken.setter
+    def taken(self, value):
+        self.pos.taken = _field_int(value, -1, 51, "taken")
+        self._changed()
+
+    @property
+    def set_aside(self):
+        """The refused upcard set aside, or -1."""
+        return self.pos.set_aside
+
+    @set_aside.setter
+    def set_aside(self, value):
+        self.pos.set_aside = _field_int(value, -1, 51, "set_aside")
+        self._changed()
+
+    @property
+    def knock_card(self):
+        """The knocker's face-down discard, or -1."""
+        return self.pos.knock_card
+
+    @knock_card.setter
+    def knock_card(self, value):
+        self.pos.knock_card = _field_int(value, -1, 51, "knock_card")
+        self._changed()
+
+    @property
+    def restocks(self):
+        return self.pos.restocks
+
+    @restocks.setter
+    def restocks(self, value):
+        self.pos.restocks = _field_int(value, 0, 1 << 30, "restocks")
+        self._changed()
+
+    @property
+    def turns(self):
+        """Completed turns."""
+        return self.pos.turns
+
+    @turns.setter
+    def turns(self, value):
+        self.pos.turns = _field_int(value, 0, 1 << 30, "turns")
+        self._changed()
+
+    @property
+    def shuffle_seed(self):
+        """Seeds the restocks."""
+        return self.pos.shuffle_seed
+
+    @shuffle_seed.setter
+    def shuffle_seed(self, uint64_t value):
+        self.pos.shuffle_seed = value
+        self._changed()
+
+    @property
+    def _upcard(self):
+        return self.pos.upcard
+
+    @property
+    def _knock(self):
+        """(knocker or -1, big gin, explicit melds shown, the knocker's melds
+        in the order shown or (), its shown deadwood)."""
+        cdef rk_position *p = &self.pos
+        shown = tuple([p.shown[i] for i in range(min(max(p.n_shown, 0), 4))])
+        return p.knocker, bool(p.big_gin), bool(p.shown_given), shown, p.shown_deadwood
+
+    @property
+    def _showdown_raw(self):
+        """The manual showdown, in progress or over: (table, used per seat, can lay off), or None."""
+        cdef rk_position *p = &self.pos
+        if self.pr.auto_showdown or p.knocker < 0 or p.phase < RK_PHASE_SHOWDOWN:
+            return None
+        table = tuple([p.table[i] for i in range(min(max(p.n_shown, 0), 4))])
+        return table, tuple([p.used[s] for s in range(self.pr.num_players)]), bool(p.can_lay_off)
+
+    @property
+    def _limits(self):
+        """(knock limit, gin only, multiplier, most deadwood a knock may leave)."""
+        cdef int out[4]
+        check(rk_knock_limits(&self.pr, self.pos.upcard, out))
+        return out[0], bool(out[1]), out[2], out[3]
+
+
+cdef inline object _step_code(int seat, int card, int restocked, int drew, bint removed, bint added, int unseen):
+    return (seat | (card + 1) << 3 | restocked << 9 | drew << 15 | (<int>removed) << 16 | (<int>added) << 17
+            | unseen << 18)
+
+
+def step_code(int seat, int card, int restocked, bint drew, bint removed, bint added, bint unseen):
+    """The KnockCore step code of those fields (``step_fields`` reads it)."""
+    return _step_code(seat, card, restocked, drew, removed, added, unseen)
+
+
+def step_fields(int code):
+    """A KnockCore step code as (seat, card moved or -1, cards restocked just
+    before, drew a card, took the pile's top away, put a card on the pile,
+    the card moved out of the hand was not a known card)."""
+    return (code & 7, (code >> 3 & 63) - 1, code >> 9 & 63, bool(code >> 15 & 1), bool(code >> 16 & 1),
+            bool(code >> 17 & 1), bool(code >> 18 & 1))
+
+
+def _knock_state_from(cls, game, deck, bytes raw, list stack, list history, list steps, drawn):
+    """Unpickle a KnockCore (subclass) written by KnockCore.__reduce__: the
+    position, every undo entry and the draw log are checked first."""
+    cdef KnockCore state = cls.__new__(cls)
+    cdef rk_position entry
+    size = sizeof(rk_position)
+    if len(raw) != size or any(type(b) is not bytes or len(b) != size for b in stack):
+        raise RummykitError("a knock state pickled by a build with another state layout")
+    if len(history) != len(steps) or any(type(a) is not int for a in history):
+        raise RummykitError("a knock state's history does not match its step log")
+    if any(type(c) is not int or not 0 <= c < 1 << 19 for c in steps):
+        raise RummykitError("a knock state's step log holds a bad entry")
+    if len(stack) > len(history):
+        raise RummykitError("a knock state has more undo entries than actions")
+    state.game, state.rules, state.deck = game, game.rules, tuple(deck)
+    fill_rules(&state.pr, game.rules)
+    state.core = game.core_rules
+    state.n = game.rules.num_players
+    for b in stack:
+        memcpy(&entry, PyBytes_AS_STRING(b), size)
+        if rk_position_check(&state.pr, &entry) != RK_OK:
+            raise RummykitError("a knock state's undo entry is not a playable position")
+    memcpy(&state.pos, PyBytes_AS_STRING(raw), size)
+    state.dealer = state.pos.dealer
+    state._stack = list(stack)
+    state.history = list(history)
+    state._steps = list(steps)
+    if (not isinstance(drawn, tuple) or len(drawn) != state.n
+            or any(not isinstance(d, tuple) or len(d) > 52 or any(type(c) is not int or not 0 <= c < 52 for c in d)
+                   for d in drawn)):
+        raise RummykitError("a knock state's draw log is not per-seat card ids")
+    state.drawn = drawn
+    state._edited = True
+    state._check_edited()
+    return state
