@@ -108,3 +108,53 @@ def test_playouts_threads_and_concurrent_callers(name: str, options: dict[str, o
 
     with ThreadPoolExecutor(max_workers=6) as pool:
         assert all(pool.map(run, range(3 * len(calls))))
+
+
+@pytest.mark.parametrize("name", ["gin", "oklahoma-rummy"])
+def test_one_state_shared_by_threads_stays_consistent(name: str) -> None:
+    """Threads changing one state at once: each call either works or raises
+    (RummykitError naming the other thread, IllegalActionError for a move the
+    other thread made stale); the state always stays a position its own
+    history reaches from the deal."""
+    import threading
+
+    game = rk.Game(name)
+    state = game.new_hand(seed=5, dealer=0)
+    errors: list[BaseException] = []
+
+    def hammer(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        for _ in range(3_000):
+            try:
+                roll = rng.random()
+                if state.is_terminal() or roll < 0.2:
+                    if state.history:
+                        state.undo()
+                elif roll < 0.3:
+                    copy = state.clone()
+                    assert len(copy.history) == len(copy._steps)
+                else:
+                    legal = state.legal_actions()
+                    if legal:
+                        state.apply_action(legal[int(rng.integers(len(legal)))])
+            except (rk.IllegalActionError, rk.RummykitError):
+                pass
+            except BaseException as e:  # pragma: no cover - reported below
+                errors.append(e)
+
+    threads = [threading.Thread(target=hammer, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    fresh = game.new_hand(seed=5, dealer=0)
+    for action in state.history:
+        fresh.apply_action(action)
+    assert (fresh.hands, fresh.stock, fresh.discards, fresh.phase, fresh.player) == (
+        state.hands,
+        state.stock,
+        state.discards,
+        state.phase,
+        state.player,
+    )

@@ -8,29 +8,15 @@
 
 /* ---- scoring -------------------------------------------------------- */
 
-/* showdown._outcome and scoring.score_hand, knock order; fills outcome,
- * winner (knock order), points, credits and charges. */
-static void score_seats(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
-                        rk_playout_result *out) {
-    int k = dw[0], winner = 0, outcome, bonus;
-    if (k == 0) {
-        outcome = big_gin ? RK_OUTCOME_BIG_GIN : RK_OUTCOME_GIN;
-        bonus = big_gin ? pr->big_gin_bonus : pr->gin_bonus;
-    } else {
-        int m = dw[1];
-        winner = 1;
-        for (int i = 2; i < n; i++)
-            if (dw[i] < m) m = dw[i], winner = i;
-        if (m < k || (m == k && pr->undercut_on_tie)) {
-            outcome = RK_OUTCOME_UNDERCUT;
-            bonus = pr->undercut_bonus;
-        } else {
-            outcome = RK_OUTCOME_KNOCK;
-            bonus = pr->knock_bonus;
-            winner = 0;
-        }
-    }
-    int w = dw[winner], gin = k == 0, collected = 0;
+/* The points of a hand once its outcome and winner are known (the formula
+ * of rk_score_hand, on checked arguments): credits and charges per seat. */
+static void hand_points(const rk_knock_rules *pr, int n, const int *dw, int knocker, int outcome, int winner,
+                        int multiplier, rk_playout_result *out) {
+    int bonus = outcome == RK_OUTCOME_GIN       ? pr->gin_bonus
+                : outcome == RK_OUTCOME_BIG_GIN ? pr->big_gin_bonus
+                : outcome == RK_OUTCOME_UNDERCUT ? pr->undercut_bonus
+                                                 : pr->knock_bonus;
+    int w = dw[winner], gin = outcome == RK_OUTCOME_GIN || outcome == RK_OUTCOME_BIG_GIN, collected = 0;
     for (int i = 0; i < n; i++)
         if (i != winner) collected += dw[i] - w;
     for (int i = 0; i < n; i++) out->credits[i] = out->charges[i] = 0;
@@ -39,13 +25,51 @@ static void score_seats(const rk_knock_rules *pr, int n, const int *dw, int big_
         for (int i = 0; i < n; i++) {
             if (i == winner) continue;
             int charge = gin ? pr->gin_loser_multiplier * dw[i] + pr->gin_loser_extra : dw[i] - w;
-            if (outcome == RK_OUTCOME_UNDERCUT && i == 0) charge += pr->undercut_knocker_extra;
+            if (outcome == RK_OUTCOME_UNDERCUT && i == knocker) charge += pr->undercut_knocker_extra;
             out->charges[i] = charge * multiplier;
         }
     }
     for (int i = 0; i < n; i++) out->points[i] = out->credits[i] - out->charges[i];
     out->outcome = outcome;
     out->winner = winner;
+}
+
+/* showdown._outcome: the outcome and the winner of a knock (knock order),
+ * then its points. */
+static void score_seats(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
+                        rk_playout_result *out) {
+    int k = dw[0], winner = 0, outcome;
+    if (k == 0) {
+        outcome = big_gin ? RK_OUTCOME_BIG_GIN : RK_OUTCOME_GIN;
+    } else {
+        int m = dw[1];
+        winner = 1;
+        for (int i = 2; i < n; i++)
+            if (dw[i] < m) m = dw[i], winner = i;
+        if (m < k || (m == k && pr->undercut_on_tie)) {
+            outcome = RK_OUTCOME_UNDERCUT;
+        } else {
+            outcome = RK_OUTCOME_KNOCK;
+            winner = 0;
+        }
+    }
+    hand_points(pr, n, dw, 0, outcome, winner, multiplier, out);
+}
+
+rk_status rk_score_hand(const rk_knock_rules *pr, int n, const int *dw, int knocker, int outcome, int winner,
+                        int multiplier, rk_playout_result *out) {
+    if (!pr || !dw || !out || n < 2 || n > RK_MAX_PLAYERS || knocker < 0 || knocker >= n || winner < 0 ||
+        winner >= n || outcome < RK_OUTCOME_GIN || outcome > RK_OUTCOME_UNDERCUT ||
+        !rk__in_range(multiplier, 1, RK__MAX_OPTION))
+        return RK_ERR_ARG;
+    if (outcome == RK_OUTCOME_BIG_GIN && pr->big_gin_bonus < 0) return RK_ERR_ARG;
+    for (int i = 0; i < n; i++)
+        if (!rk__in_range(dw[i], 0, RK__MAX_OPTION)) return RK_ERR_ARG;
+    memset(out, 0, sizeof *out);
+    hand_points(pr, n, dw, knocker, outcome, winner, multiplier, out);
+    out->knocker = knocker;
+    out->multiplier = multiplier;
+    return RK_OK;
 }
 
 /* showdown._score: with partnerships (docs/rules.md, D30) the knocker (0)

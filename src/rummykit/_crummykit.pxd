@@ -293,6 +293,8 @@ cdef extern from "rummykit/rummykit.h" nogil:
         rk_arrangement own[4]
         int deadwood[4]
 
+    rk_status rk_score_hand(const rk_knock_rules *pr, int n, const int *dw, int knocker, int outcome, int winner,
+                            int multiplier, rk_playout_result *out)
     rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int *out)
     rk_status rk_apply_legal(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                              rk_playout_result *out)

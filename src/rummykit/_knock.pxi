@@ -397,3 +397,42 @@ def score_knock_full(Rules rules, object knock_rules, hands, int upcard, bint bi
             tuple([r.credits[i] for i in range(n)]), tuple([r.charges[i] for i in range(n)]),
             tuple([r.boxes[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]),
             r.multiplier, r.knock_limit)
+
+
+#: the hand-scoring fields of rk_knock_rules (scoring.ScoringParams)
+SCORING_FIELDS = ("knock_bonus", "undercut_bonus", "gin_bonus", "big_gin_bonus", "collect_differences",
+                  "losers_charged", "gin_loser_multiplier", "gin_loser_extra", "undercut_knocker_extra")
+
+
+def score_hand(dict params, deadwood, int knocker, int outcome, int winner, int multiplier):
+    """rk_score_hand: (points, credits, charges) per seat.  ``params`` maps each
+    of SCORING_FIELDS to an int 0..1000000 (big_gin_bonus None: off); the
+    deadwood entries and the multiplier are ints 0..1000000 (1.. for the multiplier)."""
+    cdef rk_knock_rules pr
+    cdef int dw[4]
+    cdef rk_playout_result r
+    cdef size_t count = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&count)
+    cdef int v
+    memset(&pr, 0, sizeof(rk_knock_rules))
+    for i in range(count):
+        name = f[i].name.decode()
+        if name not in SCORING_FIELDS:
+            continue
+        value = params[name]
+        v = -1 if value is None else int(value)
+        if value is not None and not 0 <= value <= 1_000_000:
+            raise InvalidOptionError(f"{name} must be 0..1000000, got {value!r}")
+        memcpy(<char *>&pr + f[i].offset, &v, sizeof(int))
+    n = len(deadwood)
+    if not 2 <= n <= 4:
+        raise InvalidOptionError(f"deadwood needs one entry per seat, 2 to 4 seats, got {n}")
+    for i in range(n):
+        if not 0 <= deadwood[i] <= 1_000_000:
+            raise InvalidOptionError(f"deadwood must be 0..1000000, got {deadwood[i]!r}")
+        dw[i] = deadwood[i]
+    if not 1 <= multiplier <= 1_000_000:
+        raise InvalidOptionError(f"multiplier must be 1..1000000, got {multiplier!r}")
+    check(rk_score_hand(&pr, n, dw, knocker, outcome, winner, multiplier, &r))
+    return (tuple([r.points[i] for i in range(n)]), tuple([r.credits[i] for i in range(n)]),
+            tuple([r.charges[i] for i in range(n)]))

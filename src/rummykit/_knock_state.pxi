@@ -42,6 +42,7 @@ cdef class KnockCore:
     cdef rk_playout_result res
     cdef bint res_valid  # res is the result of this finished position
     cdef bint _edited
+    cdef bint _busy  # a change is under way (another thread's call raises: see _enter)
     cdef list _stack
     cdef public list history
     cdef public list _steps  # per action, what everyone saw (_step_code); undo pops it with the history
@@ -66,6 +67,15 @@ cdef class KnockCore:
         self.core = core
         check(rk_position_deal(&self.pr, buf, dealer, shuffle_seed, &self.pos))
         self.drawn = ((),) * self.pr.num_players
+
+    cdef int _enter(self) except -1:
+        """Start a change: a second thread changing or copying the state while
+        one change is under way raises instead of corrupting it (the GIL
+        makes each C call atomic, not a whole method)."""
+        if self._busy:
+            raise RummykitError("this state is being changed by another thread: use one state per thread, or a lock")
+        self._busy = True
+        return 0
 
     cdef int _check_edited(self) except -1:
         if self._edited:
@@ -135,16 +145,27 @@ cdef class KnockCore:
             legal = self._legal = self._compute_legal()
         if type(action_id) is not int or action_id not in legal:
             action_id = self.verify_action(action_id)  # raises naming the problem, or the plain id
-        cdef int p = self.pos.player, restocks = self.pos.restocks, n_discards = self.pos.n_discards
-        cdef int top = self.pos.discards[n_discards - 1] if n_discards > 0 else -1
-        cdef rk_mask before = self.pos.hands[p], known = self.pos.known[p]
+            legal = self._legal
+        cdef int p, restocks, n_discards, top
+        cdef rk_mask before, known
         cdef rk_status st
-        self._push(action_id)
-        st = rk_apply_legal(self.core.ptr, &self.pr, &self.pos, action_id, &self.res)  # legal: in the cache
-        if st != RK_OK:
-            self._pop(False)
-            check(st)
-        self._after(p, before, known, top, restocks, n_discards, action_id)
+        self._enter()
+        try:
+            if legal is None or self._legal is not legal:  # changed meanwhile: check again
+                legal = self._legal = self._compute_legal()
+                if action_id not in legal:
+                    raise IllegalActionError(f"action {action_id} is no longer legal: the state changed")
+            p, restocks, n_discards = self.pos.player, self.pos.restocks, self.pos.n_discards
+            top = self.pos.discards[n_discards - 1] if n_discards > 0 else -1
+            before, known = self.pos.hands[p], self.pos.known[p]
+            self._push(action_id)
+            st = rk_apply_legal(self.core.ptr, &self.pr, &self.pos, action_id, &self.res)  # legal: in the cache
+            if st != RK_OK:
+                self._pop(False)
+                check(st)
+            self._after(p, before, known, top, restocks, n_discards, action_id)
+        finally:
+            self._busy = False
 
     def _knock_melds(self, int card, melds):
         """Knock discarding ``card`` showing ``melds`` (masks, in order):
@@ -158,12 +179,16 @@ cdef class KnockCore:
         cdef int p = self.pos.player, n_discards = self.pos.n_discards
         cdef rk_mask known = self.pos.known[p]
         cdef rk_status st
-        self._push(RK_ACTION_KNOCK + card)
-        st = rk_knock_melds(self.core.ptr, &self.pr, &self.pos, card, m, len(melds), &self.res)
-        if st != RK_OK:
-            self._pop(False)
-            check(st)
-        self._after(p, self.pos.hands[p], known, -1, self.pos.restocks, n_discards, RK_ACTION_KNOCK + card)
+        self._enter()
+        try:
+            self._push(RK_ACTION_KNOCK + card)
+            st = rk_knock_melds(self.core.ptr, &self.pr, &self.pos, card, m, len(melds), &self.res)
+            if st != RK_OK:
+                self._pop(False)
+                check(st)
+            self._after(p, self.pos.hands[p], known, -1, self.pos.restocks, n_discards, RK_ACTION_KNOCK + card)
+        finally:
+            self._busy = False
 
     cdef _pop(self, bint logged=True):
         if logged:
@@ -183,8 +208,12 @@ cdef class KnockCore:
         """Take back the last action."""
         if not self._stack:
             raise IllegalActionError("nothing to undo")
-        self._pop()
-        self._edited = False  # every undo entry is a checked position
+        self._enter()
+        try:
+            self._pop()
+            self._edited = False  # every undo entry is a checked position
+        finally:
+            self._busy = False
 
     def _greedy_action(self, int max_knock_deadwood):
         """The greedy policy's action now (rk_policy_action; -1: knock as soon as allowed)."""
@@ -206,6 +235,8 @@ cdef class KnockCore:
 
     def clone(self):
         """An independent copy (history and undo stack included)."""
+        if self._busy:
+            raise RummykitError("this state is being changed by another thread: use one state per thread, or a lock")
         cdef KnockCore other = type(self).__new__(type(self))
         other.pos = self.pos
         other.pr = self.pr
@@ -271,6 +302,8 @@ cdef class KnockCore:
     # --- fields (rk_position): reading is free, writing marks the state edited ---
 
     def _changed(self):
+        if self._busy:
+            raise RummykitError("this state is being changed by another thread: use one state per thread, or a lock")
         self._edited = True
         self._legal = None
         self._views = None

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from rummykit import _core
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 
 __all__ = [
@@ -315,27 +316,14 @@ def score_hand(
     bonus = params.bonus(outcome)
     _check_outcome(outcome, knocker, winner, dw)
 
-    w = dw[winner]
-    gin = outcome in ("gin", "big_gin")
-    credits = [0] * len(dw)
-    charges = [0] * len(dw)
-    collected = sum(d - w for seat, d in enumerate(dw) if seat != winner)
-    credits[winner] = (bonus + (collected if params.collect_differences else 0)) * multiplier
-    if params.losers_charged:
-        for seat, d in enumerate(dw):
-            if seat == winner:
-                continue
-            charge = params.gin_loser_multiplier * d + params.gin_loser_extra if gin else d - w
-            if outcome == "undercut" and seat == knocker:
-                charge += params.undercut_knocker_extra
-            charges[seat] = charge * multiplier
-    return HandScore(
-        points=tuple(c - p for c, p in zip(credits, charges)),
-        credits=tuple(credits),
-        charges=tuple(charges),
-        winner=winner,
-        outcome=outcome,
-    )
+    code = _OUTCOME_CODES[outcome]
+    values = {name: getattr(params, name) for name in _core.SCORING_FIELDS}
+    points, credits, charges = _core.score_hand(values, dw, knocker, code, winner, multiplier)
+    return HandScore(points=points, credits=credits, charges=charges, winner=winner, outcome=outcome)
+
+
+#: the C engine's outcome codes (csrc/src/knock_score.c, rk_score_hand does the arithmetic)
+_OUTCOME_CODES = {"gin": 1, "big_gin": 2, "knock": 3, "tie_knocker_wins": 3, "undercut": 4}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -257,6 +257,16 @@ rk_status rk_score_knock_shown(const rk_rules *rules, const rk_knock_rules *pr, 
  * errors of rk_position_check for fields that no hand can end with. */
 rk_status rk_position_result(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                              rk_playout_result *out);
+/* The points of one hand (docs/rules.md, "Multi-player scoring models";
+ * rummykit.scoring.score_hand) given its outcome (RK_OUTCOME_GIN, BIG_GIN,
+ * KNOCK or UNDERCUT) and winner: pr's hand-scoring fields (the bonuses,
+ * collect_differences, losers_charged, gin_loser_multiplier and _extra,
+ * undercut_knocker_extra; the rest unread), dw[0 .. n - 1] each seat's final
+ * deadwood (0..1000000), 2 <= n <= RK_MAX_PLAYERS.  Fills out's points,
+ * credits, charges, outcome, winner, knocker and multiplier.  RK_ERR_ARG for
+ * arguments out of range, big gin with big_gin_bonus < 0. */
+rk_status rk_score_hand(const rk_knock_rules *pr, int n, const int *dw, int knocker, int outcome, int winner,
+                        int multiplier, rk_playout_result *out);
 /* The details of a knock: hands in knock order, the knocker's melds given
  * (melds[0 .. n_melds - 1], as rk_score_knock_shown) or, with n_melds < 0,
  * the automatic arrangement (as rk_score_knock); the same errors. */
