@@ -313,7 +313,7 @@ def score_hand(
     knocker = _check_seat("knocker", knocker, len(dw))
     winner = _check_seat("winner", winner, len(dw))
     multiplier = _check_int("multiplier", multiplier, 1)
-    bonus = params.bonus(outcome)
+    params.bonus(outcome)  # an unknown outcome, or big gin while it is off, raises
     _check_outcome(outcome, knocker, winner, dw)
 
     code = _OUTCOME_CODES[outcome]
