@@ -23,6 +23,22 @@ cdef int _field_int(object value, int lo, int hi, str name) except? -2:
     return value
 
 
+cdef class KnockSpec:
+    """One knock game's rules for the C engine: the rk_knock_rules filled from a
+    KnockRules through the field table, and the card rules (built once per game)."""
+
+    cdef rk_knock_rules pr
+    cdef readonly Rules core
+    cdef readonly object rules
+
+    def __cinit__(self, Rules core, object rules):
+        fill_rules(&self.pr, rules)
+        self.core, self.rules = core, rules
+
+    def __reduce__(self):
+        return KnockSpec, (self.core, self.rules)
+
+
 cdef class KnockCore:
     """The C state of one knock-game hand (rk_position) and the verbs of the
     hot path (``legal_actions``, ``apply_action``, ``undo``, ``clone``); its
@@ -37,8 +53,7 @@ cdef class KnockCore:
     in order) is kept beside the struct for determinization."""
 
     cdef rk_position pos
-    cdef rk_knock_rules pr
-    cdef Rules core
+    cdef KnockSpec spec
     cdef rk_playout_result res
     cdef bint res_valid  # res is the result of this finished position
     cdef bint _edited
@@ -57,16 +72,15 @@ cdef class KnockCore:
         self.history = []
         self._steps = []
 
-    def _deal(self, Rules core, object rules, deck, int dealer, uint64_t shuffle_seed):
+    def _deal(self, KnockSpec spec, deck, int dealer, uint64_t shuffle_seed):
         cdef uint8_t buf[52]
         if len(deck) != 52:
             raise RummykitError("bad deck size")
         for i, c in enumerate(deck):
             buf[i] = c
-        fill_rules(&self.pr, rules)
-        self.core = core
-        check(rk_position_deal(&self.pr, buf, dealer, shuffle_seed, &self.pos))
-        self.drawn = ((),) * self.pr.num_players
+        self.spec = spec
+        check(rk_position_deal(&self.spec.pr, buf, dealer, shuffle_seed, &self.pos))
+        self.drawn = ((),) * self.spec.pr.num_players
 
     cdef int _enter(self) except -1:
         """Start a change: a second thread changing or copying the state while
@@ -81,7 +95,7 @@ cdef class KnockCore:
         if self._edited:
             if self.pos.phase == RK_PHASE_END:
                 self._end_result()
-            elif rk_position_check(&self.pr, &self.pos) != RK_OK:
+            elif rk_position_check(&self.spec.pr, &self.pos) != RK_OK:
                 raise RummykitError(
                     "inconsistent knock state: a card in two places or outside the deck, a hand over its size, "
                     "or a seat, count or phase out of range"
@@ -94,7 +108,7 @@ cdef class KnockCore:
         self._check_edited()
         if self.pos.phase == RK_PHASE_END:
             return []
-        cdef int k = rk_legal_actions(self.core.ptr, &self.pr, &self.pos, buf)
+        cdef int k = rk_legal_actions(self.spec.core.ptr, &self.spec.pr, &self.pos, buf)
         if k < 0:
             check(<rk_status>k)
         return [buf[i] for i in range(k)]
@@ -159,7 +173,7 @@ cdef class KnockCore:
             top = self.pos.discards[n_discards - 1] if n_discards > 0 else -1
             before, known = self.pos.hands[p], self.pos.known[p]
             self._push(action_id)
-            st = rk_apply_legal(self.core.ptr, &self.pr, &self.pos, action_id, &self.res)  # legal: in the cache
+            st = rk_apply_legal(self.spec.core.ptr, &self.spec.pr, &self.pos, action_id, &self.res)  # legal: in the cache
             if st != RK_OK:
                 self._pop(False)
                 check(st)
@@ -182,7 +196,7 @@ cdef class KnockCore:
         self._enter()
         try:
             self._push(RK_ACTION_KNOCK + card)
-            st = rk_knock_melds(self.core.ptr, &self.pr, &self.pos, card, m, len(melds), &self.res)
+            st = rk_knock_melds(self.spec.core.ptr, &self.spec.pr, &self.pos, card, m, len(melds), &self.res)
             if st != RK_OK:
                 self._pop(False)
                 check(st)
@@ -218,7 +232,7 @@ cdef class KnockCore:
     def _greedy_action(self, int max_knock_deadwood):
         """The greedy policy's action now (rk_policy_action; -1: knock as soon as allowed)."""
         self._check_edited()
-        cdef int a = rk_policy_action(self.core.ptr, &self.pr, &self.pos,
+        cdef int a = rk_policy_action(self.spec.core.ptr, &self.spec.pr, &self.pos,
                                       rk_policy(RK_POLICY_GREEDY, max_knock_deadwood), NULL)
         if a < 0:
             check(<rk_status>a)
@@ -239,8 +253,7 @@ cdef class KnockCore:
             raise RummykitError("this state is being changed by another thread: use one state per thread, or a lock")
         cdef KnockCore other = type(self).__new__(type(self))
         other.pos = self.pos
-        other.pr = self.pr
-        other.core = self.core
+        other.spec = self.spec
         other.res = self.res
         other.res_valid = self.res_valid
         other._edited = self._edited
@@ -273,7 +286,7 @@ cdef class KnockCore:
 
     cdef int _end_result(self) except -1:
         if not self.res_valid:
-            if rk_position_result(self.core.ptr, &self.pr, &self.pos, &self.res) != RK_OK:
+            if rk_position_result(self.spec.core.ptr, &self.spec.pr, &self.pos, &self.res) != RK_OK:
                 raise RummykitError("inconsistent knock state: a finished hand that no play can end with")
             self.res_valid = True
         return 0
@@ -285,7 +298,7 @@ cdef class KnockCore:
             return None
         self._end_result()
         cdef rk_playout_result *r = &self.res
-        n = self.pr.num_players
+        n = self.spec.pr.num_players
         return (r.outcome, r.knocker, r.winner, tuple([r.points[i] for i in range(n)]),
                 tuple([r.credits[i] for i in range(n)]), tuple([r.charges[i] for i in range(n)]),
                 tuple([r.boxes[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]),
@@ -293,7 +306,7 @@ cdef class KnockCore:
 
     def returns(self):
         """Each seat's points for the hand (0 until it ends, and for a dead hand)."""
-        n = self.pr.num_players
+        n = self.spec.pr.num_players
         if self.pos.phase != RK_PHASE_END:
             return [0] * n
         self._end_result()
@@ -311,11 +324,11 @@ cdef class KnockCore:
 
     @property
     def hands(self):
-        return tuple([self.pos.hands[p] for p in range(self.pr.num_players)])
+        return tuple([self.pos.hands[p] for p in range(self.spec.pr.num_players)])
 
     @hands.setter
     def hands(self, masks):
-        if len(masks) != self.pr.num_players:
+        if len(masks) != self.spec.pr.num_players:
             raise RummykitError("hands: one mask per seat")
         for p, m in enumerate(masks):
             self.pos.hands[p] = as_mask(m)
@@ -323,11 +336,11 @@ cdef class KnockCore:
 
     @property
     def known(self):
-        return tuple([self.pos.known[p] for p in range(self.pr.num_players)])
+        return tuple([self.pos.known[p] for p in range(self.spec.pr.num_players)])
 
     @known.setter
     def known(self, masks):
-        if len(masks) != self.pr.num_players:
+        if len(masks) != self.spec.pr.num_players:
             raise RummykitError("known: one mask per seat")
         for p, m in enumerate(masks):
             self.pos.known[p] = as_mask(m)
@@ -368,7 +381,7 @@ cdef class KnockCore:
 
     @player.setter
     def player(self, value):
-        self.pos.player = _field_int(value, 0, self.pr.num_players - 1, "player")
+        self.pos.player = _field_int(value, 0, self.spec.pr.num_players - 1, "player")
         self._changed()
 
     @property
@@ -446,16 +459,16 @@ cdef class KnockCore:
     def _showdown_raw(self):
         """The manual showdown, in progress or over: (table, used per seat, can lay off), or None."""
         cdef rk_position *p = &self.pos
-        if self.pr.auto_showdown or p.knocker < 0 or p.phase < RK_PHASE_SHOWDOWN:
+        if self.spec.pr.auto_showdown or p.knocker < 0 or p.phase < RK_PHASE_SHOWDOWN:
             return None
         table = tuple([p.table[i] for i in range(min(max(p.n_shown, 0), 4))])
-        return table, tuple([p.used[s] for s in range(self.pr.num_players)]), bool(p.can_lay_off)
+        return table, tuple([p.used[s] for s in range(self.spec.pr.num_players)]), bool(p.can_lay_off)
 
     @property
     def _limits(self):
         """(knock limit, gin only, multiplier, most deadwood a knock may leave)."""
         cdef int out[4]
-        check(rk_knock_limits(&self.pr, self.pos.upcard, out))
+        check(rk_knock_limits(&self.spec.pr, self.pos.upcard, out))
         return out[0], bool(out[1]), out[2], out[3]
 
 
@@ -492,12 +505,11 @@ def _knock_state_from(cls, game, deck, bytes raw, list stack, list history, list
     if len(stack) > len(history):
         raise RummykitError("a knock state has more undo entries than actions")
     state.game, state.rules, state.deck = game, game.rules, tuple(deck)
-    fill_rules(&state.pr, game.rules)
-    state.core = game.core_rules
+    state.spec = game.spec
     state.n = game.rules.num_players
     for b in stack:
         memcpy(&entry, PyBytes_AS_STRING(b), size)
-        if rk_position_check(&state.pr, &entry) != RK_OK:
+        if rk_position_check(&state.spec.pr, &entry) != RK_OK:
             raise RummykitError("a knock state's undo entry is not a playable position")
     memcpy(&state.pos, PyBytes_AS_STRING(raw), size)
     state.dealer = state.pos.dealer

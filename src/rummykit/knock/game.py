@@ -7,6 +7,7 @@ import numbers
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rummykit import _core
 from rummykit._random import as_generator
 from rummykit._rules import core_rules
 from rummykit.cards import Card, CardsLike, to_mask
@@ -54,6 +55,7 @@ class KnockGame(Game):
     def __init__(self, name: str = "gin", **options: Any) -> None:
         self.rules = knock_rules(name, **options)
         self.core_rules = core_rules(self.rules.aces)  # the C core's card rules (ace mode, values)
+        self.spec = _core.KnockSpec(self.core_rules, self.rules)  # the rules as the C engine reads them
 
     def new_hand(
         self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None

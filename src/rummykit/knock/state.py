@@ -97,7 +97,7 @@ class KnockState(KnockCore):
         rules = game.rules
         self.game, self.rules, self.n, self.dealer = game, rules, rules.num_players, dealer
         self.deck = tuple(deck)
-        self._deal(game.core_rules, rules, deck, dealer, shuffle_seed)
+        self._deal(game.spec, deck, dealer, shuffle_seed)
 
     # --- views ----------------------------------------------------------
 
