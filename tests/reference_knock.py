@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from operator import attrgetter
 from typing import Any
 
+import numpy as np
+
 from rummykit import _core
 from rummykit._rules import core_rules
 from rummykit.analysis import Arrangement, Layoff, Meld, arrangements, as_meld, best_melds, layoff
@@ -31,6 +33,7 @@ from rummykit.knock.actions import (
     Action,
     parse_action,
 )
+from rummykit.knock.observe import _AT, OBSERVATION_TENSOR_SIZE, _knock_card_seen, _knocker, _seen
 from rummykit.knock.rules import KnockRules
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import (
@@ -930,3 +933,74 @@ def _knock_declaration(state: Any, rules: _core.Rules) -> int:
         return -rules.values[card % 13], -card, action
 
     return min(layoffs, key=order)
+
+
+# --- the observation tensor (rummykit.knock.observe; C: KnockCore._observation_tensor) -------------
+
+NUM_CARDS = 52
+
+
+def _plane(out: Any, start: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        out[start + low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
+def _shown_arrangement(state: Any) -> Arrangement | None:
+    """The knocker's shown arrangement (public from the knock on)."""
+    if state.showdown is not None:
+        return state.showdown.shown
+    return state.result.knocker_melds if state.result is not None else None
+
+
+def reference_observation_tensor(state: Any, player: int) -> Any:
+    """``player``'s observation as a float32 vector of
+    :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring)."""
+    n = state.n
+    out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
+    if state.phase != END:
+        out[_AT["current_player"] + (state.player - player) % n] = 1.0
+    out[_AT["dealer"] + (state.dealer - player) % n] = 1.0
+    out[_AT["num_players"] + n - 2] = 1.0
+    out[_AT["phase"] + int(state.phase)] = 1.0
+    _plane(out, _AT["hand"], state.hands[player])
+    if state.discards:
+        _plane(out, _AT["top_discard"], 1 << state.discards[-1])
+        rest = 0
+        for c in state.discards[:-1]:
+            rest |= 1 << c
+        _plane(out, _AT["discard_rest"], rest)
+    _plane(out, _AT["known_self"], state.known[player] & state.hands[player])
+    for r in range(1, n):
+        q = (player + r) % n
+        _plane(out, _AT["known_others"] + (r - 1) * NUM_CARDS, state.known[q] & state.hands[q])
+        _plane(out, _AT["seen_others"] + (r - 1) * NUM_CARDS, _seen(state, player, q))
+    for r in range(n):
+        out[_AT["hand_sizes"] + r] = state.hands[(player + r) % n].bit_count() / 11.0
+    out[_AT["stock_size"]] = len(state.stock) / 52.0
+    _plane(out, _AT["upcard"], state.upcard.mask)
+    out[_AT["knock_limit"]] = state.limit / 10.0
+    out[_AT["gin_only"]] = float(state.gin_only)
+    out[_AT["multiplier"]] = state.multiplier / 3.0
+    if state.taken >= 0:
+        _plane(out, _AT["taken"], 1 << state.taken)
+    if state.set_aside >= 0:
+        _plane(out, _AT["set_aside"], 1 << state.set_aside)
+    out[_AT["restocks"]] = min(state.restocks, 10) / 10.0
+    knocker = _knocker(state)
+    if knocker >= 0:
+        out[_AT["knocker"] + (knocker - player) % n] = 1.0
+    if _knock_card_seen(state, player):
+        _plane(out, _AT["knock_card"], 1 << state.knock_card)
+    showdown = state.showdown
+    if showdown is not None:
+        _plane(out, _AT["declared_self"], showdown.used[player])
+        table = 0
+        for meld in showdown.table:
+            table |= meld
+        _plane(out, _AT["table"], table)
+    shown = _shown_arrangement(state)
+    if shown is not None:
+        _plane(out, _AT["shown_melds"], sum(m.mask for m in shown.melds))
+    return out

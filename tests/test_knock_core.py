@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import LONG
-from reference_knock import ReferenceKnockState
+from reference_knock import ReferenceKnockState, reference_observation_tensor
 from reference_knock import _knock_greedy as reference_greedy
 
 import rummykit as rk
@@ -75,6 +75,8 @@ def assert_same(c: rk.KnockState, ref: ReferenceKnockState, where: str) -> None:
     assert c.legal_actions() == ref.legal_actions(), f"{where}: legal actions"
     assert c.returns() == ref.returns(), f"{where}: returns"
     assert c.current_player == ref.current_player and c.is_terminal() == ref.is_terminal()
+    for seat in range(c.n):  # the C observation tensor against the Python one, on the same state
+        assert np.array_equal(c.observation_tensor(seat), reference_observation_tensor(c, seat)), f"{where}: tensor"
     if not c.is_terminal():
         for knock_at in (None, 0, 5):
             agent = GreedyAgent(knock_at)

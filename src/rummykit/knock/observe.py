@@ -366,55 +366,16 @@ def _shown_arrangement(state: KnockState) -> Arrangement | None:
 
 def observation_tensor(state: KnockState, player: int) -> npt.NDArray[np.float32]:
     """``player``'s observation as a float32 vector of
-    :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring)."""
+    :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring),
+    filled in C from the state's fields."""
     player = _check_player(state, player)
-    n = state.n
     out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
-    if state.phase != END:
-        out[_AT["current_player"] + (state.player - player) % n] = 1.0
-    out[_AT["dealer"] + (state.dealer - player) % n] = 1.0
-    out[_AT["num_players"] + n - 2] = 1.0
-    out[_AT["phase"] + int(state.phase)] = 1.0
-    _plane(out, _AT["hand"], state.hands[player])
-    if state.discards:
-        _plane(out, _AT["top_discard"], 1 << state.discards[-1])
-        rest = 0
-        for c in state.discards[:-1]:
-            rest |= 1 << c
-        _plane(out, _AT["discard_rest"], rest)
-    _plane(out, _AT["known_self"], state.known[player] & state.hands[player])
-    for r in range(1, n):
-        q = (player + r) % n
-        _plane(out, _AT["known_others"] + (r - 1) * NUM_CARDS, state.known[q] & state.hands[q])
-        _plane(out, _AT["seen_others"] + (r - 1) * NUM_CARDS, _seen(state, player, q))
-    for r in range(n):
-        out[_AT["hand_sizes"] + r] = state.hands[(player + r) % n].bit_count() / 11.0
-    out[_AT["stock_size"]] = len(state.stock) / 52.0
-    _plane(out, _AT["upcard"], state.upcard.mask)
-    out[_AT["knock_limit"]] = state.limit / 10.0
-    out[_AT["gin_only"]] = float(state.gin_only)
-    out[_AT["multiplier"]] = state.multiplier / 3.0
-    if state.taken >= 0:
-        _plane(out, _AT["taken"], 1 << state.taken)
-    if state.set_aside >= 0:
-        _plane(out, _AT["set_aside"], 1 << state.set_aside)
-    out[_AT["restocks"]] = min(state.restocks, 10) / 10.0
-    knocker = _knocker(state)
-    if knocker >= 0:
-        out[_AT["knocker"] + (knocker - player) % n] = 1.0
-    if _knock_card_seen(state, player):
-        _plane(out, _AT["knock_card"], 1 << state.knock_card)
-    showdown = state.showdown
-    if showdown is not None:
-        _plane(out, _AT["declared_self"], showdown.used[player])
-        table = 0
-        for meld in showdown.table:
-            table |= meld
-        _plane(out, _AT["table"], table)
-    shown = _shown_arrangement(state)
-    if shown is not None:
-        _plane(out, _AT["shown_melds"], sum(m.mask for m in shown.melds))
+    state._observation_tensor(player, out, _STARTS)
     return out
+
+
+#: the start of each slice, in layout order (KnockCore._observation_tensor reads them)
+_STARTS = tuple(start for _, start, _ in OBSERVATION_LAYOUT)
 
 
 # --- the public history ------------------------------------------------------
