@@ -33,6 +33,20 @@ cdef inline void _plane(float[::1] out, int start, rk_mask mask) noexcept:
         mask &= mask - 1
 
 
+cdef int _KNOCK_AT[24]
+cdef int _KNOCK_SIZE = 0
+
+
+def set_knock_layout(tuple starts, int size):
+    """The start of each slice of the knock observation tensor (rummykit.knock.observe, in order) and its size."""
+    global _KNOCK_SIZE
+    if len(starts) != 24 or not all(0 <= a < size for a in starts):
+        raise RummykitError("bad knock observation layout")
+    for i in range(24):
+        _KNOCK_AT[i] = starts[i]
+    _KNOCK_SIZE = size
+
+
 cdef class KnockSpec:
     """One knock game's rules for the C engine: the rk_knock_rules filled from a
     KnockRules through the field table, and the card rules (built once per game)."""
@@ -276,9 +290,9 @@ cdef class KnockCore:
             self.shown_valid = True
         return self.shown_cache
 
-    def _observation_tensor(self, int player, float[::1] out, tuple at):
-        """Fill ``out`` (zeros, rummykit.knock.observe's layout; ``at`` the
-        start of each of its slices, in order) with ``player``'s observation."""
+    def _observation_tensor(self, int player, float[::1] out):
+        """Fill ``out`` (zeros, rummykit.knock.observe's layout, given once to
+        set_knock_layout) with ``player``'s observation."""
         cdef rk_position *p = &self.pos
         cdef int n = self.spec.pr.num_players, q, r, i
         cdef int a_cur, a_dealer, a_np, a_phase, a_hand, a_top, a_rest, a_kself, a_kothers, a_seen, a_sizes
@@ -287,8 +301,13 @@ cdef class KnockCore:
         cdef rk_mask rest = 0, seen, table = 0
         cdef int limits[4]
         cdef bint showdown = p.phase == RK_PHASE_SHOWDOWN
-        (a_cur, a_dealer, a_np, a_phase, a_hand, a_top, a_rest, a_kself, a_kothers, a_seen, a_sizes, a_stock, a_up,
-         a_limit, a_gin, a_mult, a_taken, a_aside, a_restocks, a_knocker, a_kcard, a_declared, a_table, a_shown) = at
+        cdef int *at = _KNOCK_AT
+        if out.shape[0] != _KNOCK_SIZE:
+            raise RummykitError("the observation buffer does not fit the layout")
+        a_cur, a_dealer, a_np, a_phase, a_hand, a_top, a_rest, a_kself = at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]
+        a_kothers, a_seen, a_sizes, a_stock, a_up, a_limit, a_gin = at[8], at[9], at[10], at[11], at[12], at[13], at[14]
+        a_mult, a_taken, a_aside, a_restocks, a_knocker, a_kcard = at[15], at[16], at[17], at[18], at[19], at[20]
+        a_declared, a_table, a_shown = at[21], at[22], at[23]
         if not 0 <= player < n:
             raise InvalidOptionError(f"player must be a seat 0..{n - 1}, got {player}")
         self._check_edited()
@@ -333,7 +352,7 @@ cdef class KnockCore:
             if p.knock_card >= 0 and (p.phase == RK_PHASE_END or player == p.knocker
                                       or (p.known[p.knocker] >> p.knock_card) & 1):
                 out[a_kcard + p.knock_card] = 1.0
-            if self._showdown_raw is not None:
+            if not self.spec.pr.auto_showdown:  # the manual showdown, under way or over
                 _plane(out, a_declared, p.used[player])
                 for i in range(min(max(p.n_shown, 0), 4)):
                     table |= p.table[i]

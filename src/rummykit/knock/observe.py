@@ -368,14 +368,14 @@ def observation_tensor(state: KnockState, player: int) -> npt.NDArray[np.float32
     """``player``'s observation as a float32 vector of
     :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring),
     filled in C from the state's fields."""
-    player = _check_player(state, player)
     out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
-    state._observation_tensor(player, out, _STARTS)
+    state._observation_tensor(
+        player if type(player) is int and 0 <= player < state.n else _check_player(state, player), out
+    )
     return out
 
 
-#: the start of each slice, in layout order (KnockCore._observation_tensor reads them)
-_STARTS = tuple(start for _, start, _ in OBSERVATION_LAYOUT)
+_core.set_knock_layout(tuple(start for _, start, _ in OBSERVATION_LAYOUT), OBSERVATION_TENSOR_SIZE)
 
 
 # --- the public history ------------------------------------------------------
