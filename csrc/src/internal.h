@@ -63,6 +63,10 @@ rk_status rk__visit_arrangements(const rk_rules *rules, rk_mask hand, int max_de
 int rk__best_layoff(const rk_rules *rules, const rk_mask *melds, size_t n, rk_mask defender,
                     rk_layoff_result *out);
 
+/* Arrangements in Python's list order on [[sorted card ids of each meld] ...]
+ * (the canonical tie-break of the knocker's arrangement): <0, 0 or >0. */
+int rk__compare_arrangements(const rk_arrangement *a, const rk_arrangement *b);
+
 /* rk_choose_knock without argument checks and without out->defender.rest. */
 rk_status rk__choose_knock(const rk_rules *rules, rk_mask knocker, rk_mask defender, int limit,
                            unsigned flags, rk_knock_choice *out);

@@ -128,25 +128,6 @@ static void replies(const rk_rules *rules, const rk_knock_rules *pr, int n, cons
     }
 }
 
-static int compare_melds(rk_mask a, rk_mask b) {
-    while (a && b) {
-        int x = rk__ctz(a), y = rk__ctz(b);
-        if (x != y) return x < y ? -1 : 1;
-        a &= a - 1;
-        b &= b - 1;
-    }
-    return a ? 1 : b ? -1 : 0;
-}
-
-/* Python's list order on [[sorted card ids of each meld] ...]. */
-static int compare_arrangements(const rk_arrangement *a, const rk_arrangement *b) {
-    for (int i = 0; i < a->n_melds && i < b->n_melds; i++) {
-        int c = compare_melds(a->melds[i], b->melds[i]);
-        if (c) return c;
-    }
-    return (a->n_melds > b->n_melds) - (a->n_melds < b->n_melds);
-}
-
 typedef struct arrangement_search {
     const rk_rules *rules;
     const rk_knock_rules *pr;
@@ -167,7 +148,7 @@ static int consider_arrangement(void *user, const rk_arrangement *a) {
     int p = r.points[0];
     if (!s->found || p > s->best_points ||
         (p == s->best_points && (a->deadwood < s->best.deadwood ||
-                                 (a->deadwood == s->best.deadwood && compare_arrangements(a, &s->best) < 0)))) {
+                                 (a->deadwood == s->best.deadwood && rk__compare_arrangements(a, &s->best) < 0)))) {
         s->found = 1;
         s->best_points = p;
         s->best = *a;

@@ -161,7 +161,7 @@ static int compare_melds(rk_mask a, rk_mask b) {
 
 /* Arrangements keep their melds sorted by lowest card id, which for
  * disjoint melds is their sorted order. */
-static int compare_arrangements(const rk_arrangement *a, const rk_arrangement *b) {
+int rk__compare_arrangements(const rk_arrangement *a, const rk_arrangement *b) {
     for (int i = 0; i < a->n_melds && i < b->n_melds; i++) {
         int c = compare_melds(a->melds[i], b->melds[i]);
         if (c) return c;
@@ -195,7 +195,7 @@ static int consider_knock(void *user, const rk_arrangement *a) {
                  (margin == ks->best.margin &&
                   (a->deadwood < ks->best.knocker.deadwood ||
                    (a->deadwood == ks->best.knocker.deadwood &&
-                    compare_arrangements(a, &ks->best.knocker) < 0)));
+                    rk__compare_arrangements(a, &ks->best.knocker) < 0)));
     if (better) {
         ks->found = 1;
         ks->best.knocker = *a;

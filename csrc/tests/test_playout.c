@@ -436,6 +436,61 @@ static void test_hostile_positions(void) {
     CHECK(rk_playouts(&rules, &pr, &pos, &hidden, greedy, 1, 0, 1, points, &outcome) == RK_OK);
 }
 
+/* The state wrapper's entry points: hands played with rk_apply_legal end
+ * with the result rk_position_result recomputes from the fields, and
+ * rk_explain_knock's deadwood is the scored one; rk_score_hand's formula. */
+static void test_state_entry_points(void) {
+    rk_rng rng;
+    rk_rng_seed(&rng, 77, 0);
+    for (int game = 0; game < 3; game++) {
+        for (int manual = 0; manual < 2; manual++) {
+            rk_knock_rules pr;
+            CHECK(rk_knock_rules_init(&pr, (rk_base_game)game, game == 2 ? 4 : 2) == RK_OK);
+            pr.auto_showdown = !manual;
+            int knocks = 0;
+            for (int hand = 0; hand < 200; hand++) {
+                uint8_t deck[52];
+                rk_position pos;
+                rk_playout_result out, again;
+                random_deck(&rng, deck);
+                CHECK(rk_position_deal(&pr, deck, hand % pr.num_players, 5, &pos) == RK_OK);
+                CHECK(pos.knocker == -1);
+                while (pos.phase != RK_PHASE_END) {
+                    int a = rk_policy_action(&rules, &pr, &pos, (rk_policy){RK_POLICY_GREEDY, -1}, NULL);
+                    CHECK(a >= 0);
+                    if (a < 0) break;
+                    CHECK(rk_apply_legal(&rules, &pr, &pos, a, &out) == RK_OK);
+                }
+                CHECK(rk_position_result(&rules, &pr, &pos, &again) == RK_OK);
+                CHECK(again.outcome == out.outcome && again.winner == out.winner);
+                for (int s = 0; s < pr.num_players; s++) CHECK(again.points[s] == out.points[s]);
+                if (out.outcome == RK_OUTCOME_DEAD) continue;
+                knocks++;
+                if (manual) continue;
+                rk_mask hands[RK_MAX_PLAYERS];
+                rk_knock_details d;
+                for (int i = 0; i < pr.num_players; i++) hands[i] = pos.hands[(out.knocker + i) % pr.num_players];
+                CHECK(rk_explain_knock(&rules, &pr, hands, pos.upcard, pos.big_gin, NULL, -1, &d) == RK_OK);
+                for (int i = 0; i < pr.num_players; i++)
+                    CHECK(d.deadwood[i] == out.deadwood[(out.knocker + i) % pr.num_players]);
+            }
+            CHECK(knocks > 20);
+        }
+    }
+    rk_knock_rules pr;
+    rk_playout_result r;
+    int dw[3] = {5, 12, 20};
+    CHECK(rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 3) == RK_OK);
+    pr.knock_bonus = 10, pr.collect_differences = 1, pr.losers_charged = 1; /* net_collect, EX-M01 */
+    CHECK(rk_score_hand(&pr, 3, dw, 0, RK_OUTCOME_KNOCK, 0, 2, &r) == RK_OK);
+    CHECK(r.points[0] == 64 && r.points[1] == -14 && r.points[2] == -30);
+    CHECK(rk_score_hand(&pr, 5, dw, 0, RK_OUTCOME_KNOCK, 0, 2, &r) == RK_ERR_ARG);
+    CHECK(rk_score_hand(&pr, 3, dw, 0, RK_OUTCOME_DEAD, 0, 2, &r) == RK_ERR_ARG);
+    int limits[4];
+    CHECK(rk_knock_limits(&pr, 13 * 3 + 6, limits) == RK_OK); /* 7S */
+    CHECK(rk_knock_limits(&pr, 52, limits) == RK_ERR_ARG);
+}
+
 int main(void) {
     if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
     test_rng();
@@ -447,6 +502,7 @@ int main(void) {
     test_playouts();
     test_batches();
     test_hostile_positions();
+    test_state_entry_points();
     timing();
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);
