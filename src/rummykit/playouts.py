@@ -117,7 +117,18 @@ UNDERCUT: int = _core.OUTCOME_UNDERCUT
 #: outcome codes of the table games' playouts
 BLOCKED, RUMMY, OUT, HUNT, CALL_OFF = 5, 6, 7, 8, 9
 #: outcome names by code (the names of ``HandResult.outcome`` and ``TableResult.outcome``)
-OUTCOMES: tuple[str, ...] = ("dead", "gin", "big_gin", "knock", "undercut", "blocked", "rummy", "out", "hunt", "call_off")
+OUTCOMES: tuple[str, ...] = (
+    "dead",
+    "gin",
+    "big_gin",
+    "knock",
+    "undercut",
+    "blocked",
+    "rummy",
+    "out",
+    "hunt",
+    "call_off",
+)
 _CODES = {name: code for code, name in enumerate(OUTCOMES)}
 #: policy names
 POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}

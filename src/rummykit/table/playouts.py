@@ -20,7 +20,7 @@ distribution.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rummykit import _core
 from rummykit.errors import RummykitError
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from rummykit.table.rules import TableRules
 
-__all__ = ["RAW_OUTCOMES", "hidden_spec", "spec", "stock_spec", "table_returns"]
+__all__ = ["RAW_OUTCOMES", "HiddenLists", "hidden_lists", "hidden_spec", "spec", "stock_spec", "table_returns"]
 
 #: rk_table_outcome codes (what the C playouts report) as rummykit.table.scoring outcomes
 RAW_OUTCOMES: tuple[str | None, ...] = (None, "dead", "blocked", "rummy", "out", "hunt", "call_off")
@@ -55,10 +55,29 @@ def stock_spec(state: TableState) -> _core.TableHidden:
     return _core.TableHidden(_core.TABLE_RESAMPLE_STOCK, state.player, -1 if _turned(state) else 0)
 
 
+class HiddenLists(NamedTuple):
+    """The fields of rk_table_hidden (csrc/include/rummykit/table_playouts.h) as lists."""
+
+    pools: list[list[int]]  # per group, 53 counts
+    places: list[tuple[int, int, int]]  # (seat, group, time): dealt (time -1) first, then draws in order
+    fills: list[tuple[int, int, int]]  # (seat, type, time), in time order
+    bans: list[tuple[int, int, int]]  # (seat, type, time)
+    known: list[list[int]]  # per seat, 53 counts
+    stock_group: int
+
+
 def hidden_spec(state: TableState, player: int) -> _core.TableHidden:
     """What ``player`` knows of the hand, for the C determinization: the
     bookkeeping of :func:`rummykit.table.observe.determinize` read off the
-    public history (rk_table_hidden in csrc/include/rummykit/table_playouts.h)."""
+    public history."""
+    h = hidden_lists(state, player)
+    return _core.TableHidden(
+        _core.TABLE_RESAMPLE_HIDDEN, player, h.stock_group, h.pools, h.places, h.fills, h.bans, h.known
+    )
+
+
+def hidden_lists(state: TableState, player: int) -> HiddenLists:
+    """:func:`hidden_spec` as lists."""
     steps = observe._walk(state)
     rules, n, size = state.rules, state.n, state.rules.hand_size
     full = [2 if rules.is_kaluki else 1] * 52 + [rules.kaluki_jokers if rules.is_kaluki else 0]
@@ -106,8 +125,7 @@ def hidden_spec(state: TableState, player: int) -> _core.TableHidden:
                 fills.extend((q, t, len(steps)) for t in extra)
     if any(c < 0 for pool in pools for c in pool):
         raise _inconsistent()
-    stock_group = -1 if turned else group
-    return _core.TableHidden(_core.TABLE_RESAMPLE_HIDDEN, player, stock_group, pools, places, fills, bans, known)
+    return HiddenLists(pools, places, fills, bans, known, -1 if turned else group)
 
 
 def _inconsistent() -> RummykitError:
