@@ -292,9 +292,9 @@ def test_bad_input() -> None:
     with pytest.raises(RummykitError, match="inconsistent"):
         rk.playouts(broken, 5, resample="none")
     with pytest.raises(RummykitError, match="hidden-card spec"):
-        _core.TableHidden(_core.TABLE_RESAMPLE_HIDDEN, 0, 0, [[0] * 52])
+        _core.TableHidden(_core.TABLE_RESAMPLE_HIDDEN, 0, 0, 0, [[0] * 52])
     with pytest.raises(RummykitError, match="do not fit"):
-        _core.table_hidden_check(state, _core.TableHidden(_core.TABLE_RESAMPLE_HIDDEN, 0, 0, [[0] * 53]))
+        _core.table_hidden_check(state, _core.TableHidden(_core.TABLE_RESAMPLE_HIDDEN, 0, 0, 0, [[0] * 53]))
 
 
 # --- ISMCTS -----------------------------------------------------------------

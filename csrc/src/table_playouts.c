@@ -47,7 +47,7 @@ rk_status rk_table_hidden_check(const rk_table_rules *r, const rk_table_state *s
         if (h->fill_seat[i] >= n || h->fill_seat[i] == h->observer || h->fill_type[i] >= RK_NUM_TYPES ||
             (i && h->fill_time[i] < h->fill_time[i - 1]))
             return RK_ERR_ARG;
-        hidden[h->fill_seat[i]]--;
+        if (h->fill_time[i] < h->now) hidden[h->fill_seat[i]]--; /* played; shown cards stay */
     }
     for (int i = 0; i < h->n_bans; i++)
         if (h->ban_seat[i] >= n || h->ban_type[i] >= RK_NUM_TYPES) return RK_ERR_ARG;
@@ -117,7 +117,7 @@ static int sample(const rk_table_hidden *h, rk_rng *rng, work *w, int *n_stock, 
                 w->fits[k++] = i;
         if (!k) return 0;
         int i = w->fits[rk_rng_below(rng, (uint32_t)k)];
-        w->card[i] = (uint8_t)t;
+        w->card[i] = (uint8_t)(time < h->now ? t : t | 0x80); /* a shown card is still held */
         w->pool[h->place_group[i] * RK_NUM_TYPES + t]--;
     }
     /* the open places are the cards held now: mark them so that the rest pass can fill them */

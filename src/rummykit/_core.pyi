@@ -263,6 +263,7 @@ class TableHidden:
         mode: int,
         observer: int,
         stock_group: int,
+        now: int = ...,
         pool: Sequence[Sequence[int]] = ...,
         places: Sequence[tuple[int, int, int]] = ...,
         fills: Sequence[tuple[int, int, int]] = ...,

@@ -375,6 +375,7 @@ cdef extern from "rummykit/table_playouts.h" nogil:
 
     ctypedef struct rk_table_hidden:
         int mode, observer, stock_group
+        int32_t now
         int n_groups, n_places, n_fills, n_bans
         const uint8_t *pool
         const uint8_t *place_seat

@@ -61,16 +61,18 @@ def table_greedy(TableCore state):
 
 cdef class TableHidden:
     """What one seat knows of a table hand, for the C determinization
-    (rk_table_hidden; built by rummykit.table.playouts).  ``pool``: per group,
-    53 counts; ``places``, ``fills``, ``bans``: lists of (seat, group, time),
-    (seat, type, time), (seat, type, time); ``known``: per seat, 53 counts."""
+    (rk_table_hidden; built by rummykit.table.playouts).  ``now``: the history
+    length; ``pool``: per group, 53 counts; ``places``, ``fills``, ``bans``:
+    lists of (seat, group, time), (seat, type, time), (seat, type, time);
+    ``known``: per seat, 53 counts."""
 
     cdef rk_table_hidden h
     cdef bytes _pool, _place_seat, _place_group, _fill_seat, _fill_type, _ban_seat, _ban_type
     cdef object _place_time, _fill_time, _ban_time  # array.array('i')
     cdef readonly int n_places
 
-    def __cinit__(self, int mode, int observer, int stock_group, pool=(), places=(), fills=(), bans=(), known=()):
+    def __cinit__(self, int mode, int observer, int stock_group, int now=0, pool=(), places=(), fills=(), bans=(),
+                  known=()):
         from array import array
 
         if mode not in (RK_TABLE_RESAMPLE_STOCK, RK_TABLE_RESAMPLE_HIDDEN) or len(known) > RK_TABLE_MAX_PLAYERS:
@@ -91,7 +93,7 @@ cdef class TableHidden:
         if any(len(counts) != 53 for counts in pool) or any(len(counts) != 53 for counts in known):
             raise RummykitError("bad hidden-card spec: 53 counts per group and per seat")
         memset(&self.h, 0, sizeof(rk_table_hidden))
-        self.h.mode, self.h.observer, self.h.stock_group = mode, observer, stock_group
+        self.h.mode, self.h.observer, self.h.stock_group, self.h.now = mode, observer, stock_group, now
         self.h.n_groups, self.h.n_places = len(pool), len(places)
         self.h.n_fills, self.h.n_bans = len(fills), len(bans)
         self.n_places = len(places)

@@ -59,9 +59,10 @@ int32_t rk_table_policy_action(const rk_table_rules *rules, const rk_table_state
  * has not seen dealt to it, drawn by it, or as the upcard.  A place is a
  * card another seat got unseen: dealt (time -1) or drawn from the stock of
  * its group at history index `time`.  A fill is a card another seat played
- * at history index `time` that nobody knew it held (at the end of the
- * hand, the cards shown, time = history length): it came from one of that
- * seat's places of an earlier time whose group still has a copy.  A ban
+ * at history index `time` that nobody knew it held: it came from one of
+ * that seat's places of an earlier time whose group still has a copy (at
+ * the end of the hand the cards shown are fills too, at time `now`, the
+ * history length, and stay in the hand).  A ban
  * says the seat laid a run with a joker standing for `type` at `time` (so
  * it held no such card then: no place of that seat from before `time` may
  * hold it after `time`).  known[seat][type] counts the cards everyone knows
@@ -87,6 +88,7 @@ typedef struct rk_table_hidden {
     int mode;     /* RK_TABLE_RESAMPLE_STOCK or RK_TABLE_RESAMPLE_HIDDEN */
     int observer; /* the seat whose view is kept */
     int stock_group;
+    int32_t now; /* the history length */
     int n_groups, n_places, n_fills, n_bans;
     const uint8_t *pool;                                    /* n_groups * 53 counts */
     const uint8_t *place_seat, *place_group;                /* n_places */

@@ -64,6 +64,7 @@ class HiddenLists(NamedTuple):
     bans: list[tuple[int, int, int]]  # (seat, type, time)
     known: list[list[int]]  # per seat, 53 counts
     stock_group: int
+    now: int  # the history length (the time of the cards shown at the end)
 
 
 def hidden_spec(state: TableState, player: int) -> _core.TableHidden:
@@ -72,7 +73,7 @@ def hidden_spec(state: TableState, player: int) -> _core.TableHidden:
     public history."""
     h = hidden_lists(state, player)
     return _core.TableHidden(
-        _core.TABLE_RESAMPLE_HIDDEN, player, h.stock_group, h.pools, h.places, h.fills, h.bans, h.known
+        _core.TABLE_RESAMPLE_HIDDEN, player, h.stock_group, h.now, h.pools, h.places, h.fills, h.bans, h.known
     )
 
 
@@ -125,7 +126,7 @@ def hidden_lists(state: TableState, player: int) -> HiddenLists:
                 fills.extend((q, t, len(steps)) for t in extra)
     if any(c < 0 for pool in pools for c in pool):
         raise _inconsistent()
-    return HiddenLists(pools, places, fills, bans, known, -1 if turned else group)
+    return HiddenLists(pools, places, fills, bans, known, -1 if turned else group, len(steps))
 
 
 def _inconsistent() -> RummykitError:
