@@ -138,9 +138,11 @@ def _inconsistent() -> RummykitError:
 
 def spec(state: TableState, resample: str) -> _core.TableHidden | None:
     """The spec of a ``resample`` mode of :func:`rummykit.playouts`, checked against the state."""
-    hidden = {"hidden": hidden_spec, "stock": lambda s, _: stock_spec(s), "none": lambda s, _: None}[resample](
-        state, state.player
-    )
+    hidden: _core.TableHidden | None = None
+    if resample == "hidden":
+        hidden = hidden_spec(state, state.player)
+    elif resample == "stock":
+        hidden = stock_spec(state)
     try:
         _core.table_hidden_check(state, hidden)
     except RummykitError:
@@ -164,16 +166,16 @@ def table_returns(
 
     n_rows, n = values.shape
     out = np.zeros((n_rows, n), dtype=np.int32)
-    keys = raw.astype(np.int64) * 8 + winners.astype(np.int64) + 1
-    for key in np.unique(keys).tolist():
-        rows = np.flatnonzero(keys == key)
+    keys = raw.astype(np.int64) * 8 + winners + 1
+    for key in set(keys.tolist()):
+        rows = keys == key
         outcome = RAW_OUTCOMES[key // 8]
         if outcome is None:
             raise RummykitError("a playout ended without an outcome")
         winner = None if key % 8 == 0 else key % 8 - 1
         base, slope = _affine(rules, outcome, winner, n)
-        got = values[rows].astype(np.int64) @ np.array(slope, dtype=np.int64) + np.array(base, dtype=np.int64)
-        first = values[rows[0]].tolist()
+        got = values[rows] @ slope + base
+        first = values[rows][0].tolist()
         if got[0].tolist() != list(score_hand(rules, outcome, winner, first).returns):
             raise RummykitError("table scoring is not affine in the hand values: playouts cannot score it")
         out[rows] = got
@@ -183,8 +185,10 @@ def table_returns(
 @functools.lru_cache(maxsize=256)
 def _affine(
     rules: TableRules, outcome: str, winner: int | None, n: int
-) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """score_hand's returns as base + values @ slope for one outcome and winner."""
-    base = score_hand(rules, outcome, winner, [0] * n).returns
+    import numpy as np
+
+    base = np.array(score_hand(rules, outcome, winner, [0] * n).returns, dtype=np.int64)
     units = [score_hand(rules, outcome, winner, [int(i == j) for i in range(n)]).returns for j in range(n)]
-    return base, tuple(tuple(u[i] - base[i] for i in range(n)) for u in units)
+    return base, np.array(units, dtype=np.int64) - base
