@@ -11,7 +11,6 @@
 static inline int card_type(int c) { return c >= RK_TABLE_FIRST_JOKER ? RK_JOKER : c % 52; }
 static inline int has_card(rk_table_cards c, int card) { return (int)(c.w[card >> 6] >> (card & 63) & 1); }
 static inline void add_card(rk_table_cards *c, int card) { c->w[card >> 6] |= 1ull << (card & 63); }
-static inline void drop_card(rk_table_cards *c, int card) { c->w[card >> 6] &= ~(1ull << (card & 63)); }
 
 /* ---- checks ----------------------------------------------------------- */
 
@@ -34,7 +33,7 @@ rk_status rk_table_hidden_check(const rk_table_rules *r, const rk_table_state *s
         long cards = 0, slots = g == h->stock_group ? s->n_stock : 0;
         for (int t = 0; t < RK_NUM_TYPES; t++) cards += h->pool[g * RK_NUM_TYPES + t];
         for (int i = 0; i < h->n_places; i++) slots += h->place_group[i] == g;
-        if (cards != slots) return RK_ERR_ARG;
+        if (cards != slots || cards > RK_TABLE_MAX_CARDS) return RK_ERR_ARG; /* w.cards holds one group */
     }
     int hidden[RK_TABLE_MAX_PLAYERS] = {0}; /* places per seat */
     for (int i = 0; i < h->n_places; i++) {
@@ -104,7 +103,7 @@ static int allowed(const rk_table_hidden *h, int i, int t, int32_t until) {
 }
 
 /* One sample of the places and the stock (types, top first, in w.cards[0 .. *n_stock - 1]);
- * 0 if it ran out of places. */
+ * 0 if it ran out of places, -1 if the counts do not fit (rk_table_hidden_check). */
 static int sample(const rk_table_hidden *h, rk_rng *rng, work *w, int *n_stock, int state_stock) {
     memcpy(w->pool, h->pool, (size_t)h->n_groups * RK_NUM_TYPES);
     memset(w->card, OPEN, (size_t)h->n_places);
@@ -120,9 +119,12 @@ static int sample(const rk_table_hidden *h, rk_rng *rng, work *w, int *n_stock, 
         w->card[i] = (uint8_t)(time < h->now ? t : t | 0x80); /* a shown card is still held */
         w->pool[h->place_group[i] * RK_NUM_TYPES + t]--;
     }
-    /* the open places are the cards held now: mark them so that the rest pass can fill them */
-    for (int g = 0; g < h->n_groups; g++) {
-        int n = 0, k = 0;
+    /* each group's cards left go to its open places (the cards held now), the stock group's
+     * last so that its leftover, the stock, stays in w->cards */
+    int n = 0;
+    for (int x = 0; x < h->n_groups; x++) {
+        int g = h->stock_group < 0 ? x : (h->stock_group + 1 + x) % h->n_groups, k = 0;
+        n = 0;
         for (int t = 0; t < RK_NUM_TYPES; t++)
             for (int c = w->pool[g * RK_NUM_TYPES + t]; c > 0; c--) w->cards[n++] = (uint8_t)t;
         rk_rng_shuffle(rng, w->cards, (size_t)n);
@@ -130,10 +132,10 @@ static int sample(const rk_table_hidden *h, rk_rng *rng, work *w, int *n_stock, 
             if (w->card[i] == OPEN && h->place_group[i] == g) w->fits[k++] = i;
         /* the open places in a random order (a shuffle of their indices) */
         for (int j = k; j > 1; j--) {
-            int x = (int)rk_rng_below(rng, (uint32_t)j);
+            int at = (int)rk_rng_below(rng, (uint32_t)j);
             int32_t tmp = w->fits[j - 1];
-            w->fits[j - 1] = w->fits[x];
-            w->fits[x] = tmp;
+            w->fits[j - 1] = w->fits[at];
+            w->fits[at] = tmp;
         }
         for (int j = 0; j < k; j++) {
             int i = w->fits[j], pick = 0;
@@ -143,16 +145,9 @@ static int sample(const rk_table_hidden *h, rk_rng *rng, work *w, int *n_stock, 
             memmove(w->cards + pick, w->cards + pick + 1, (size_t)(n - pick - 1));
             n--;
         }
-        if (g == h->stock_group) {
-            if (n != state_stock) return -1;
-            *n_stock = n;
-            /* keep the stock's cards past the groups still to come */
-            memmove(w->cards + RK_TABLE_MAX_CARDS - n, w->cards, (size_t)n);
-        } else if (n) {
-            return -1;
-        }
+        if (n != (g == h->stock_group ? state_stock : 0)) return -1;
     }
-    if (h->stock_group >= 0) memmove(w->cards, w->cards + RK_TABLE_MAX_CARDS - *n_stock, (size_t)*n_stock);
+    *n_stock = h->stock_group >= 0 ? n : 0;
     return 1;
 }
 
@@ -215,6 +210,8 @@ static rk_status build(const rk_table_hidden *h, const rk_table_state *s, const 
             out->stock[n_stock - 1 - k] = (uint8_t)c; /* cards[0] is the top */
         }
     }
+    for (int t = 0; t < RK_NUM_TYPES; t++)
+        if (l.n[t]) return RK_ERR_ARG; /* every hidden card goes somewhere */
     for (int q = 0; q < s->n_players; q++) {
         out->known[q].w[0] &= out->hands[q].w[0];
         out->known[q].w[1] &= out->hands[q].w[1];

@@ -102,7 +102,8 @@ typedef struct rk_table_hidden {
 
 /* RK_OK if hidden fits state: counts in range, each group holding exactly
  * one card per place of the group (and the stock, for stock_group), the
- * known cards held.  The functions below check it. */
+ * known cards held.  rk_table_playouts checks it (and rk_table_check) once;
+ * rk_table_determinize assumes both. */
 rk_status rk_table_hidden_check(const rk_table_rules *rules, const rk_table_state *state,
                                 const rk_table_hidden *hidden);
 
