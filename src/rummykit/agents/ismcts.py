@@ -95,8 +95,8 @@ class _Node:
 
 
 def _c_playable(state: Any) -> bool:
-    """Whether the C playouts play this state (every table game; the knock games but the
-    manual showdown)."""
+    """Whether the C playouts play this state's game (the table games, and the knock games
+    whose rules the C kernel reads)."""
     if isinstance(state, TableState):
         return True
     if not isinstance(state, KnockState):
@@ -131,9 +131,8 @@ class ISMCTSAgent:
     ``margin=0.5`` in the measurements) is added to the nodes of the actions that
     seat chose.  The default rollout is ``rollouts`` greedy playouts in C
     (:func:`rummykit.playouts` with ``resample="stock"``: the sample's hands as they are,
-    the stock reshuffled for each playout) whose rewards are averaged, in every game (the
-    knock games' manual showdown plays :func:`greedy_rollout` in Python).  ``rollout``
-    replaces it with a Python :data:`Rollout`.
+    the stock reshuffled for each playout) whose rewards are averaged, in every game.
+    ``rollout`` replaces it with a Python :data:`Rollout`.
     The move is the most visited root action (ties: the lowest id); a lone legal action is
     played without search.
 
