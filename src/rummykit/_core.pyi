@@ -1,5 +1,6 @@
 """Type stub of the private compiled bridge (see _core.pyx)."""
 
+from collections.abc import Sequence
 from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
@@ -252,3 +253,43 @@ class TableCore:
     def _changed(self) -> None: ...
     def _table_raw(self) -> list[_Meld]: ...
     def _set_table_raw(self, melds: list[_Meld]) -> None: ...
+
+# ---- table-game policies, determinization and playouts (csrc/src/table_policy.c, table_playouts.c) ----
+
+TABLE_POLICY_RANDOM: int
+TABLE_POLICY_GREEDY: int
+TABLE_RESAMPLE_STOCK: int
+TABLE_RESAMPLE_HIDDEN: int
+TABLE_MAX_TRIES: int
+TABLE_PLAYOUT_MAX_ACTIONS: int
+
+class TableHidden:
+    n_places: int
+    def __init__(
+        self,
+        mode: int,
+        observer: int,
+        stock_group: int,
+        now: int = ...,
+        pool: Sequence[Sequence[int]] = ...,
+        places: Sequence[tuple[int, int, int]] = ...,
+        fills: Sequence[tuple[int, int, int]] = ...,
+        bans: Sequence[tuple[int, int, int]] = ...,
+        known: Sequence[Sequence[int]] = ...,
+    ) -> None: ...
+
+def table_greedy(state: TableCore) -> int: ...
+def table_hidden_check(state: TableCore, hidden: TableHidden | None) -> None: ...
+def table_determinize(
+    state: TableCore, hidden: TableHidden | None, seed: int
+) -> tuple[bool, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]: ...
+def run_table_playouts(
+    state: TableCore,
+    hidden: TableHidden | None,
+    policy: int,
+    seed: int,
+    first: int,
+    values: np.ndarray[Any, np.dtype[np.int32]],
+    outcomes: np.ndarray[Any, np.dtype[np.uint8]],
+    winners: np.ndarray[Any, np.dtype[np.int8]],
+) -> None: ...

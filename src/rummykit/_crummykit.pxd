@@ -363,3 +363,42 @@ cdef extern from "rummykit/table.h" nogil:
                        int32_t *actions, int capacity)
     rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo,
                              int32_t action)
+
+
+cdef extern from "rummykit/table_playouts.h" nogil:
+    int RK_TABLE_POLICY_RANDOM
+    int RK_TABLE_POLICY_GREEDY
+    int RK_TABLE_RESAMPLE_STOCK
+    int RK_TABLE_RESAMPLE_HIDDEN
+    int RK_TABLE_MAX_TRIES
+    int RK_TABLE_PLAYOUT_MAX_ACTIONS
+
+    ctypedef struct rk_table_hidden:
+        int mode, observer, stock_group
+        int32_t now
+        int n_groups, n_places, n_fills, n_bans
+        const uint8_t *pool
+        const uint8_t *place_seat
+        const uint8_t *place_group
+        const int32_t *place_time
+        const uint8_t *fill_seat
+        const uint8_t *fill_type
+        const int32_t *fill_time
+        const uint8_t *ban_seat
+        const uint8_t *ban_type
+        const int32_t *ban_time
+        uint8_t known[6][53]
+
+    int32_t rk_table_greedy(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo)
+    int32_t rk_table_policy_action(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo,
+                                   int policy, rk_rng *rng)
+    rk_status rk_table_hidden_check(const rk_table_rules *rules, const rk_table_state *state,
+                                    const rk_table_hidden *hidden)
+    size_t rk_table_work_size(const rk_table_hidden *hidden)
+    int rk_table_determinize(const rk_table_rules *rules, const rk_table_state *state, const rk_table_hidden *hidden,
+                             rk_rng *rng, rk_table_memo *memo, void *work, rk_table_state *out, uint8_t *place_types)
+    rk_status rk_table_playout(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo, int policy,
+                               rk_rng *rng, long *actions)
+    rk_status rk_table_playouts(const rk_table_rules *rules, const rk_table_state *state,
+                                const rk_table_hidden *hidden, int policy, uint64_t seed, size_t first, size_t n,
+                                rk_table_memo *memo, void *work, int32_t *values, uint8_t *outcomes, int8_t *winners)

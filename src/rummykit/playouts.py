@@ -1,4 +1,4 @@
-"""Fast playouts of the knock games in C: many hands played to the end from
+"""Fast playouts in C for every game: many hands played to the end from
 determinizations of a state, for Monte Carlo evaluation and search.
 
 >>> import rummykit as rk
@@ -24,10 +24,44 @@ spade multiplier, big gin, the stock-floor rule).  The C kernel is the
 ``KnockState`` state machine: with the same deck, options and policy it
 reaches the same end and the same points (``tests/test_playouts.py``).
 
+Table games (Rummy, Kaluki: a :class:`~rummykit.table.state.TableState`)
+work the same way on the C table engine (``csrc/src/table.c``, the engine of
+``TableState`` itself): each playout resamples the cards hidden from the
+seat to move as :func:`rummykit.table.observe.determinize` does (cards seen
+taken stay with their holder, each card a seat played came from one of its
+earlier places, restocked cards stay in their group, a joker laid in a run
+says its owner held no such card; see :mod:`rummykit.table.playouts`), then
+plays every seat to the end of the hand.  The returns are
+``TableState.returns()`` (the scoring options of the game, e.g. winner
+collects or penalties; not zero-sum), and the outcome codes:
+
+==========  ====  =====================================================
+code        name  meaning
+==========  ====  =====================================================
+DEAD        0     dead hand: stock out, restock limit, or ``max_turns``
+BLOCKED     5     Rummy, ``restock_method="block"``: the stock ran out
+RUMMY       6     Rummy: went out in one turn from a fresh hand
+OUT         7     Rummy: went out
+HUNT        8     Kaluki: went out in one turn from a fresh hand (a Hunt)
+CALL_OFF    9     Kaluki: went out (called off)
+==========  ====  =====================================================
+
+:data:`OUTCOMES` names every code of both families (1-4 are the knock
+games': gin, big gin, knock, undercut), so ``OUTCOMES[code]`` is
+``TableState.result.outcome`` for the table games too.
+
+>>> rummy = rk.Game("rummy", num_players=4).new_hand(seed=2)
+>>> returns, codes = rk.playouts(rummy, 200, seed=1, threads=2)
+>>> returns.shape, bool(set(codes.tolist()) <= {DEAD, RUMMY, OUT})
+((200, 4), True)
+>>> OUTCOMES[OUT]
+'out'
+
 Policies:
 
 * ``"greedy"``: :class:`rummykit.agents.GreedyAgent` (``max_knock_deadwood``
-  as there: None knocks as soon as allowed, 0 waits for gin);
+  as there: None knocks as soon as allowed, 0 waits for gin; knock games
+  only);
 * ``"random"``: a uniformly random legal action (splitmix64 seeded per
   playout; not the numpy stream of :class:`~rummykit.agents.RandomAgent`).
 
@@ -49,6 +83,7 @@ from typing import TYPE_CHECKING, Any
 from rummykit import _core
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.state import END, SHOWDOWN, KnockState
+from rummykit.table.state import TableState
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,7 +91,22 @@ if TYPE_CHECKING:
 
     from rummykit.knock.rules import KnockRules
 
-__all__ = ["BIG_GIN", "DEAD", "GIN", "KNOCK", "OUTCOMES", "POLICIES", "RESAMPLE", "UNDERCUT", "playouts"]
+__all__ = [
+    "BIG_GIN",
+    "BLOCKED",
+    "CALL_OFF",
+    "DEAD",
+    "GIN",
+    "HUNT",
+    "KNOCK",
+    "OUT",
+    "OUTCOMES",
+    "POLICIES",
+    "RESAMPLE",
+    "RUMMY",
+    "UNDERCUT",
+    "playouts",
+]
 
 #: outcome codes of :func:`playouts`
 DEAD: int = _core.OUTCOME_DEAD
@@ -64,8 +114,21 @@ GIN: int = _core.OUTCOME_GIN
 BIG_GIN: int = _core.OUTCOME_BIG_GIN
 KNOCK: int = _core.OUTCOME_KNOCK
 UNDERCUT: int = _core.OUTCOME_UNDERCUT
-#: outcome names by code (the names of ``HandResult.outcome``)
-OUTCOMES: tuple[str, ...] = ("dead", "gin", "big_gin", "knock", "undercut")
+#: outcome codes of the table games' playouts
+BLOCKED, RUMMY, OUT, HUNT, CALL_OFF = 5, 6, 7, 8, 9
+#: outcome names by code (the names of ``HandResult.outcome`` and ``TableResult.outcome``)
+OUTCOMES: tuple[str, ...] = (
+    "dead",
+    "gin",
+    "big_gin",
+    "knock",
+    "undercut",
+    "blocked",
+    "rummy",
+    "out",
+    "hunt",
+    "call_off",
+)
 _CODES = {name: code for code, name in enumerate(OUTCOMES)}
 #: policy names
 POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}
@@ -163,7 +226,7 @@ RESAMPLE: dict[str, Callable[[KnockState], _core.PlayoutSpec]] = {
 
 def _check_state(state: KnockState) -> None:
     if not isinstance(state, KnockState):
-        raise InvalidOptionError(f"playouts need a knock-game state (KnockState), got {clip(state)}")
+        raise InvalidOptionError(f"playouts need a game state (KnockState or TableState), got {clip(state)}")
     if state.phase == SHOWDOWN:
         raise InvalidOptionError("playouts: a state in the manual showdown (its declarations under way)")
 
@@ -195,7 +258,7 @@ def _check_count(name: str, value: Any, minimum: int, maximum: int = 2**31 - 1) 
 
 
 def playouts(
-    state: KnockState,
+    state: KnockState | TableState,
     n: int,
     *,
     policy: str = "greedy",
@@ -217,8 +280,13 @@ def playouts(
     varies.
 
     Returns ``(points, outcomes)``: ``points[i, seat]`` (int32, hand points
-    in seat order) and ``outcomes[i]`` (uint8: :data:`DEAD`, :data:`GIN`,
-    :data:`BIG_GIN`, :data:`KNOCK`, :data:`UNDERCUT`).  ``policy`` is
+    in seat order: ``state.returns()`` at the end of the playout) and
+    ``outcomes[i]`` (uint8: :data:`DEAD`, :data:`GIN`, :data:`BIG_GIN`,
+    :data:`KNOCK`, :data:`UNDERCUT`; table games: :data:`DEAD`,
+    :data:`BLOCKED`, :data:`RUMMY`, :data:`OUT`, :data:`HUNT`,
+    :data:`CALL_OFF`).  A table game's stock that was turned over
+    (``restock_method="turn_over"``) is public and is not reshuffled.
+    ``policy`` is
     ``"greedy"`` or ``"random"`` (see the module docstring); ``seed`` an int
     (0..2**64-1), a numpy Generator or None; ``threads`` splits the
     playouts over that many threads (the results do not depend on it).
@@ -248,6 +316,10 @@ def playouts(
     else:
         knock_at = _check_count("max_knock_deadwood", max_knock_deadwood, 0)
     c_seed = _seed(seed)
+    if isinstance(state, TableState):
+        if max_knock_deadwood is not None:
+            raise InvalidOptionError("max_knock_deadwood applies to the knock games only")
+        return _table_playouts(state, n, POLICIES[policy], c_seed, threads, resample)
     _check_state(state)
     playout_rules(state.rules)  # an unsupported option raises before anything runs
     import numpy as np  # on first use: `import rummykit` stays light
@@ -269,11 +341,48 @@ def playouts(
     def run(lo: int, hi: int) -> None:
         _core.run_playouts(state._core_rules, spec, code, knock_at, c_seed, lo, points[lo:hi], outcomes[lo:hi])
 
+    _split(run, n, threads)
+    return points, outcomes
+
+
+def _split(run: Callable[[int, int], None], n: int, threads: int) -> None:
+    """run(lo, hi) over 0..n in ``threads`` threads (results depend only on the playout index)."""
     if threads == 1 or n < 2 * threads:
         run(0, n)
-        return points, outcomes
+        return
     bounds = [n * i // threads for i in range(threads + 1)]
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for future in [pool.submit(run, bounds[i], bounds[i + 1]) for i in range(threads)]:
             future.result()
-    return points, outcomes
+
+
+#: rk_table_outcome (1 dead .. 6 call_off) -> outcome code
+_TABLE_CODES = (255, DEAD, BLOCKED, RUMMY, OUT, HUNT, CALL_OFF)
+
+
+def _table_playouts(
+    state: TableState, n: int, policy: int, seed: int, threads: int, resample: str
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
+    import numpy as np
+
+    from rummykit.table import playouts as table
+
+    try:
+        values = np.zeros((n, state.n), dtype=np.int32)
+        raw = np.zeros(n, dtype=np.uint8)
+        winners = np.zeros(n, dtype=np.int8)
+    except MemoryError:
+        raise InvalidOptionError(f"n={n:,} playouts do not fit in memory ({(4 * state.n + 2) * n:,} bytes)") from None
+    if state.is_terminal():
+        assert state.result is not None
+        values[:] = state.returns()
+        raw[:] = _CODES[state.result.outcome]
+        return values, raw
+    hidden = table.spec(state, resample)
+
+    def run(lo: int, hi: int) -> None:
+        _core.run_table_playouts(state, hidden, policy, seed, lo, values[lo:hi], raw[lo:hi], winners[lo:hi])
+
+    _split(run, n, threads)
+    returns = table.table_returns(state.rules, values, raw, winners)
+    return returns, np.asarray(_TABLE_CODES, dtype=np.uint8)[raw]

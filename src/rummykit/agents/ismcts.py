@@ -1,5 +1,5 @@
 """Information-set Monte Carlo tree search: :class:`ISMCTSAgent`, its rollouts
-(:func:`greedy_rollout`, :func:`random_rollout`, the C playouts of the knock games)
+(:func:`greedy_rollout`, :func:`random_rollout`, the C playouts of every game)
 and :func:`hand_reward`."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from rummykit.errors import InvalidOptionError, clip
 from rummykit.knock.state import KnockState, Phase
 from rummykit.playouts import playout_rules
 from rummykit.playouts import playouts as run_playouts
+from rummykit.table.state import TableState
 
 if TYPE_CHECKING:
     import numpy as np
@@ -93,8 +94,13 @@ class _Node:
         self.available = 1
 
 
-def _c_playable(state: KnockState) -> bool:
-    """Whether the C playouts play this variant (not the manual showdown)."""
+def _c_playable(state: Any) -> bool:
+    """Whether the C playouts play this state's game (the table games, and the knock games
+    whose rules the C kernel reads)."""
+    if isinstance(state, TableState):
+        return True
+    if not isinstance(state, KnockState):
+        return False
     try:
         playout_rules(state.rules)
     except InvalidOptionError:
@@ -123,10 +129,10 @@ class ISMCTSAgent:
     with a rollout; each seat's :func:`hand_reward` (``margin``: the share of the points
     margin in it, the rest for the result; the default 0 plays for the win alone, which beat
     ``margin=0.5`` in the measurements) is added to the nodes of the actions that
-    seat chose.  The default rollout of the knock games is ``rollouts`` greedy playouts in C
+    seat chose.  The default rollout is ``rollouts`` greedy playouts in C
     (:func:`rummykit.playouts` with ``resample="stock"``: the sample's hands as they are,
-    the stock reshuffled for each playout) whose rewards are averaged; table games play
-    :func:`greedy_rollout` in Python.  ``rollout`` replaces it with a Python :data:`Rollout`.
+    the stock reshuffled for each playout) whose rewards are averaged, in every game.
+    ``rollout`` replaces it with a Python :data:`Rollout`.
     The move is the most visited root action (ties: the lowest id); a lone legal action is
     played without search.
 
@@ -264,7 +270,7 @@ class ISMCTSAgent:
         """How a leaf is scored (given a playout seed): each seat's mean :func:`hand_reward`
         over its rollouts."""
         rng, margin = self._rng, self.margin
-        if self.rollout is not None or not isinstance(state, KnockState) or not _c_playable(state):
+        if self.rollout is not None or not _c_playable(state):
             rollout = self.rollout or greedy_rollout
             return lambda leaf, seed: [hand_reward(x, margin) for x in rollout(leaf, rng)]
         rollouts = self.rollouts

@@ -1,0 +1,201 @@
+# Included by _core.pyx: the table games' policies, determinization and playouts
+# (csrc/include/rummykit/table_playouts.h).
+
+TABLE_POLICY_RANDOM = RK_TABLE_POLICY_RANDOM
+TABLE_POLICY_GREEDY = RK_TABLE_POLICY_GREEDY
+TABLE_RESAMPLE_STOCK = RK_TABLE_RESAMPLE_STOCK
+TABLE_RESAMPLE_HIDDEN = RK_TABLE_RESAMPLE_HIDDEN
+TABLE_MAX_TRIES = RK_TABLE_MAX_TRIES
+TABLE_PLAYOUT_MAX_ACTIONS = RK_TABLE_PLAYOUT_MAX_ACTIONS
+
+
+cdef class _TableMemo:
+    """An rk_table_memo of its own, for C work with the GIL released (a
+    TableSpec's memo serves the calls made with the GIL held)."""
+
+    cdef rk_table_memo *memo
+
+    def __cinit__(self):
+        self.memo = rk_table_memo_new()
+        if self.memo == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        rk_table_memo_free(self.memo)
+
+
+# memos not in use (a list's pop and append are atomic under the GIL)
+cdef list _free_memos = []
+
+
+cdef _TableMemo _take_memo():
+    try:
+        return _free_memos.pop()
+    except IndexError:
+        return _TableMemo()
+
+
+cdef void _give_memo(_TableMemo memo):
+    if len(_free_memos) < 64:
+        _free_memos.append(memo)
+
+
+cdef rk_table_state _checked_copy(TableCore state) except *:
+    """The state's struct (a copy: the C work runs without the GIL), checked
+    first if fields were set by hand."""
+    if state._edited:
+        state.legal_actions()  # raises on an inconsistent state
+    return state.st
+
+
+def table_greedy(TableCore state):
+    """The greedy policy's action for the seat to move (rk_table_greedy)."""
+    cdef rk_table_state st = _checked_copy(state)
+    cdef int32_t a = rk_table_greedy(&state.spec.r, &st, state.spec.memo)
+    if a == RK_ERR_EMPTY:
+        raise InvalidOptionError("no action at the end of the hand")
+    if a < 0:
+        check(<rk_status>a)
+    return a
+
+
+cdef class TableHidden:
+    """What one seat knows of a table hand, for the C determinization
+    (rk_table_hidden; built by rummykit.table.playouts).  ``now``: the history
+    length; ``pool``: per group, 53 counts; ``places``, ``fills``, ``bans``:
+    lists of (seat, group, time), (seat, type, time), (seat, type, time);
+    ``known``: per seat, 53 counts."""
+
+    cdef rk_table_hidden h
+    cdef bytes _pool, _place_seat, _place_group, _fill_seat, _fill_type, _ban_seat, _ban_type
+    cdef object _place_time, _fill_time, _ban_time  # array.array('i')
+    cdef readonly int n_places
+
+    def __cinit__(self, int mode, int observer, int stock_group, int now=0, pool=(), places=(), fills=(), bans=(),
+                  known=()):
+        from array import array
+
+        if mode not in (RK_TABLE_RESAMPLE_STOCK, RK_TABLE_RESAMPLE_HIDDEN) or len(known) > RK_TABLE_MAX_PLAYERS:
+            raise RummykitError("bad hidden-card spec")
+        try:
+            self._pool = bytes([c for counts in pool for c in counts])
+            self._place_seat = bytes([p[0] for p in places])
+            self._place_group = bytes([p[1] for p in places])
+            self._place_time = array("i", [p[2] for p in places])
+            self._fill_seat = bytes([f[0] for f in fills])
+            self._fill_type = bytes([f[1] for f in fills])
+            self._fill_time = array("i", [f[2] for f in fills])
+            self._ban_seat = bytes([b[0] for b in bans])
+            self._ban_type = bytes([b[1] for b in bans])
+            self._ban_time = array("i", [b[2] for b in bans])
+        except (ValueError, OverflowError, TypeError, IndexError) as e:
+            raise RummykitError(f"bad hidden-card spec: {e}") from None
+        if any(len(counts) != 53 for counts in pool) or any(len(counts) != 53 for counts in known):
+            raise RummykitError("bad hidden-card spec: 53 counts per group and per seat")
+        memset(&self.h, 0, sizeof(rk_table_hidden))
+        self.h.mode, self.h.observer, self.h.stock_group, self.h.now = mode, observer, stock_group, now
+        self.h.n_groups, self.h.n_places = len(pool), len(places)
+        self.h.n_fills, self.h.n_bans = len(fills), len(bans)
+        self.n_places = len(places)
+        self.h.pool = <const uint8_t *>PyBytes_AS_STRING(self._pool)
+        self.h.place_seat = <const uint8_t *>PyBytes_AS_STRING(self._place_seat)
+        self.h.place_group = <const uint8_t *>PyBytes_AS_STRING(self._place_group)
+        self.h.fill_seat = <const uint8_t *>PyBytes_AS_STRING(self._fill_seat)
+        self.h.fill_type = <const uint8_t *>PyBytes_AS_STRING(self._fill_type)
+        self.h.ban_seat = <const uint8_t *>PyBytes_AS_STRING(self._ban_seat)
+        self.h.ban_type = <const uint8_t *>PyBytes_AS_STRING(self._ban_type)
+        cdef int[::1] view
+        if len(places):
+            view = self._place_time
+            self.h.place_time = <const int32_t *>&view[0]
+        if len(fills):
+            view = self._fill_time
+            self.h.fill_time = <const int32_t *>&view[0]
+        if len(bans):
+            view = self._ban_time
+            self.h.ban_time = <const int32_t *>&view[0]
+        for q, counts in enumerate(known):
+            for t in range(53):
+                if not 0 <= counts[t] <= 255:
+                    raise RummykitError("bad hidden-card spec: a count out of range")
+                self.h.known[q][t] = counts[t]
+
+
+cdef rk_table_hidden *_hidden_ptr(TableHidden hidden):
+    return NULL if hidden is None else &hidden.h
+
+
+def table_hidden_check(TableCore state, TableHidden hidden):
+    """Raise RummykitError if hidden does not fit the state (rk_table_hidden_check)."""
+    cdef rk_table_state st = _checked_copy(state)
+    if rk_table_hidden_check(&state.spec.r, &st, _hidden_ptr(hidden)) != RK_OK:
+        raise RummykitError(
+            "inconsistent state for determinization: the hidden cards do not fit the places the history gives them"
+        )
+
+
+def table_determinize(TableCore state, TableHidden hidden, uint64_t seed):
+    """One C determinization (rk_table_determinize, rng seeded with (seed, 0)):
+    (sampled, hands, known, stock, shuffle_seed, place types)."""
+    cdef rk_table_state st = _checked_copy(state)
+    cdef rk_table_state out
+    cdef rk_rng rng
+    cdef void *work = NULL
+    cdef uint8_t *types = NULL
+    cdef int got
+    table_hidden_check(state, hidden)
+    rk_rng_seed(&rng, seed, 0)
+    n = 0 if hidden is None else hidden.n_places
+    work = malloc(rk_table_work_size(_hidden_ptr(hidden)) + 1)
+    types = <uint8_t *>malloc(n + 1)
+    try:
+        if work == NULL or types == NULL:
+            raise MemoryError()
+        got = rk_table_determinize(&state.spec.r, &st, _hidden_ptr(hidden), &rng, NULL, work, &out, types)
+        if got < 0:
+            check(<rk_status>got)
+        np_ = out.n_players
+        return (
+            bool(got),
+            tuple([_cards_int(out.hands[p]) for p in range(np_)]),
+            tuple([_cards_int(out.known[p]) for p in range(np_)]),
+            tuple([out.stock[i] for i in range(out.n_stock)]),
+            out.shuffle_seed,
+            tuple([types[i] for i in range(n)]),
+        )
+    finally:
+        free(work)
+        free(types)
+
+
+def run_table_playouts(TableCore state, TableHidden hidden, int policy, uint64_t seed, size_t first,
+                       int32_t[:, ::1] values, uint8_t[::1] outcomes, int8_t[::1] winners):
+    """Playouts first .. first + len(outcomes) - 1 into the arrays (rk_table_playouts, GIL released):
+    hand values, rk_table_outcome codes, winners (-1: none)."""
+    cdef size_t n = outcomes.shape[0]
+    cdef rk_table_state st = _checked_copy(state)
+    cdef rk_table_rules *rules = &state.spec.r
+    cdef rk_table_hidden *h = _hidden_ptr(hidden)
+    cdef _TableMemo memo
+    cdef rk_status status
+    cdef void *work
+    if values.shape[0] != n or winners.shape[0] != n or values.shape[1] != st.n_players:
+        raise ValueError("values must have shape (n, num_players), outcomes and winners (n,)")
+    if n == 0:
+        return
+    memo = _take_memo()
+    work = malloc(rk_table_work_size(h) + 1)
+    if work == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            status = rk_table_playouts(rules, &st, h, policy, seed, first, n, memo.memo, work,
+                                       &values[0, 0], &outcomes[0], &winners[0])
+    finally:
+        free(work)
+        _give_memo(memo)
+    if status == RK_ERR_CAPACITY:
+        raise RummykitError(
+            f"a playout did not end within {RK_TABLE_PLAYOUT_MAX_ACTIONS:,} actions (max_turns unlimited)"
+        )
+    check(status)
