@@ -295,3 +295,35 @@ def unknown_name_error(
         best = aliases.get(best, best)
     guess = f" (did you mean {best!r}?)" if best is not None else ""
     return InvalidOptionError(f"unknown {kind} {clip(name, 40)}{where}{hint}{guess}; valid {kind}s: {', '.join(names)}")
+
+
+# --- options every game has, declared once ------------------------------------------------------
+
+#: Who deals the next hand (the choices each family allows are all three).
+DEALER_ROTATION = Option(
+    "dealer_rotation",
+    choices=("alternate", "clockwise", "winner_deals"),
+    type=str,
+    doc="Who deals the next hand: the players take turns (alternate), the deal passes to the left "
+    "(clockwise), or the winner of the hand deals (winner_deals).",
+)
+#: After a hand nobody wins.
+DEALER_AFTER_DEAD_HAND = Option(
+    "dealer_after_dead_hand",
+    choices=("same", "next"),
+    type=str,
+    doc="After a hand nobody wins: the same dealer deals again, or the deal passes on.",
+)
+#: The taken-discard rule (docs/rules.md, Turn basics).
+FORBID_DISCARDING_TAKEN_CARD = Option(
+    "forbid_discarding_taken_card",
+    type=bool,
+    doc="You may not discard the card you just took from the discard pile in the same turn.",
+)
+#: The engine's turn cap (docs/rules.md, D22).
+MAX_TURNS = Option(
+    "max_turns",
+    minimum=0,
+    unlimited=True,
+    doc="Engine safeguard: a hand still going after this many turns is dead; -1 or 'unlimited' for no cap.",
+)

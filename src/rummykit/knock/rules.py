@@ -13,7 +13,18 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from rummykit.engine.options import MAX_POINTS, UNLIMITED, Option, check_value, coerce, unknown_name_error
+from rummykit.engine.options import (
+    DEALER_AFTER_DEAD_HAND,
+    DEALER_ROTATION,
+    FORBID_DISCARDING_TAKEN_CARD,
+    MAX_POINTS,
+    MAX_TURNS,
+    UNLIMITED,
+    Option,
+    check_value,
+    coerce,
+    unknown_name_error,
+)
 from rummykit.errors import InvalidOptionError
 from rummykit.scoring import MODEL_ROWS, ScoringParams
 
@@ -240,19 +251,8 @@ SCHEMA: tuple[Option, ...] = (
         doc="Players at the table: 2, or 3-4 (7 cards each; Oklahoma Rummy, "
         "gin_multi, partnerships) with a multi-player scoring model.",
     ),
-    Option(
-        "dealer_rotation",
-        choices=("alternate", "clockwise", "winner_deals"),
-        type=str,
-        doc="Who deals the next hand: the players take turns (alternate), the deal passes to the left "
-        "(clockwise), or the winner of the hand deals (winner_deals).",
-    ),
-    Option(
-        "dealer_after_dead_hand",
-        choices=("same", "next"),
-        type=str,
-        doc="After a hand nobody wins (stock ran out): the same dealer deals again, or the deal passes on.",
-    ),
+    DEALER_ROTATION,
+    DEALER_AFTER_DEAD_HAND,
     Option(
         "first_turn_procedure",
         choices=("upcard_offer", "normal"),
@@ -260,11 +260,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="upcard_offer: the non-dealer, then the dealer, may take the first upcard before anyone draws "
         "from the stock (2 players only); normal: the first player simply draws.",
     ),
-    Option(
-        "forbid_discarding_taken_card",
-        type=bool,
-        doc="You may not discard the card you just took from the discard pile in the same turn.",
-    ),
+    FORBID_DISCARDING_TAKEN_CARD,
     Option(
         "auto_showdown",
         type=bool,
@@ -335,12 +331,7 @@ SCHEMA: tuple[Option, ...] = (
         doc="How many times the stock may be rebuilt from the discards (stock_end_rule='reshuffle'); -1 or "
         "'unlimited' for no limit, then the hand is dead.",
     ),
-    Option(
-        "max_turns",
-        minimum=0,
-        unlimited=True,
-        doc="Engine safeguard: a hand still going after this many turns is dead; -1 or 'unlimited' for no cap.",
-    ),
+    MAX_TURNS,
     Option(
         "knocker_arrangement",
         choices=("min_deadwood", "best_score"),

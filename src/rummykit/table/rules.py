@@ -17,7 +17,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rummykit.engine.options import MAX_POINTS, UNLIMITED, Option, check_value, coerce, unknown_name_error
+from rummykit.engine.options import (
+    DEALER_AFTER_DEAD_HAND,
+    DEALER_ROTATION,
+    FORBID_DISCARDING_TAKEN_CARD,
+    MAX_POINTS,
+    MAX_TURNS,
+    UNLIMITED,
+    Option,
+    check_value,
+    coerce,
+    unknown_name_error,
+)
 
 __all__ = [
     "ALIASES",
@@ -114,30 +125,15 @@ class TableRules:
 #: defaults with each base game's and preset's overrides.
 _COMMON: tuple[Option, ...] = (
     Option("num_players", minimum=2, maximum=6, doc="Players at the table (Rummy 2-6, Kaluki 2-5)."),
-    Option(
-        "dealer_rotation",
-        choices=("clockwise", "alternate", "winner_deals"),
-        type=str,
-        doc="Who deals the next hand: the deal passes to the left (clockwise), the players take turns "
-        "(alternate), or the winner of the hand deals (winner_deals).",
-    ),
-    Option(
-        "dealer_after_dead_hand",
-        choices=("same", "next"),
-        type=str,
-        doc="After a hand nobody wins: the same dealer deals again, or the deal passes on.",
-    ),
+    DEALER_ROTATION,
+    DEALER_AFTER_DEAD_HAND,
     Option(
         "first_turn_procedure",
         choices=("normal",),
         type=str,
         doc="The first player simply draws (the only rule in table games).",
     ),
-    Option(
-        "forbid_discarding_taken_card",
-        type=bool,
-        doc="You may not discard the card you just took from the discard pile in the same turn.",
-    ),
+    FORBID_DISCARDING_TAKEN_CARD,
     Option(
         "restock_method",
         choices=("reshuffle_keep_top", "turn_over", "block"),
@@ -153,12 +149,7 @@ _COMMON: tuple[Option, ...] = (
         doc="How many times the stock may be rebuilt; -1 or 'unlimited' for no limit, else the hand is "
         "dead when the stock runs out again.",
     ),
-    Option(
-        "max_turns",
-        minimum=0,
-        unlimited=True,
-        doc="Engine safeguard: a hand still going after this many turns is dead; -1 or 'unlimited' for no cap.",
-    ),
+    MAX_TURNS,
     Option(
         "go_out_requires_discard",
         type=bool,
