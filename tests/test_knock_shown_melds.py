@@ -17,7 +17,7 @@ import rummykit as rk
 from rummykit import _core
 from rummykit.analysis import arrangements
 from rummykit.errors import IllegalActionError, InvalidMeldError
-from rummykit.playouts import OUTCOMES
+from rummykit.knock.showdown import score_knock
 
 VARIANTS = [
     ("gin", {}),
@@ -85,26 +85,13 @@ def test_shown_melds_equal_resolve_knock(game: str, options: dict[str, object]) 
             want = resolve_knock(
                 rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier, knocker_melds=melds, big_gin=big
             )
-        except InvalidMeldError:
-            with pytest.raises(InvalidMeldError):
-                _core.score_knock_shown(core, rules, hands, upcard, big, melds)
+        except (InvalidMeldError, IllegalActionError) as e:  # not melds, or over the limit, or big gin with deadwood
+            with pytest.raises(type(e)):
+                score_knock(rules, hands, rk.Card(upcard), melds, big_gin=big)
             refused += 1
             continue
-        except IllegalActionError:  # over the limit, or big gin with deadwood
-            with pytest.raises(_core.NoKnockError):
-                _core.score_knock_shown(core, rules, hands, upcard, big, melds)
-            refused += 1
-            continue
-        got = _core.score_knock_shown(core, rules, hands, upcard, big, melds)
-        outcome, winner, points, deadwood, mult, credits, charges, boxes, limit = got
-        assert (OUTCOMES[outcome], winner, points, deadwood, mult) == (
-            want.outcome,
-            want.winner,
-            want.points,
-            want.deadwood,
-            want.multiplier,
-        )
-        assert (credits, charges, boxes, limit) == (want.credits, want.charges, want.boxes, want.knock_limit)
+        got = score_knock(rules, hands, rk.Card(upcard), melds, big_gin=big)
+        assert got == want  # every field: points, credits, charges, boxes, melds and lay-offs
         agreed += 1
     assert agreed > 20 and refused > 5
 
@@ -138,6 +125,4 @@ def test_automatic_arrangement_equals_knocker_arrangement(game: str, options: di
             continue
         tried += 1
         want = knocker_arrangement(rules, hands, limit=limit, gin_only=gin_only, multiplier=multiplier)
-        melds, rest, deadwood = _core.knock_arrangement(core, rules, hands, upcard, False)
-        assert melds == tuple(m.mask for m in want.melds)
-        assert (rest, deadwood) == (sum(c.mask for c in want.deadwood_cards), want.deadwood)
+        assert score_knock(rules, hands, rk.Card(upcard)).knocker_melds == want

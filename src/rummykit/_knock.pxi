@@ -102,15 +102,6 @@ cdef int fill_position(rk_position *pos, tuple position) except -1:
     return 0
 
 
-cdef tuple seen_tuple(const rk_position *pos, int n):
-    return (tuple([pos.known[i] for i in range(n)]), pos.set_aside, pos.knock_card)
-
-
-cdef tuple result_details(const rk_playout_result *r, int n):
-    return (tuple([r.credits[i] for i in range(n)]), tuple([r.charges[i] for i in range(n)]),
-            tuple([r.boxes[i] for i in range(n)]), r.knock_limit)
-
-
 cdef tuple result_tuple(const rk_playout_result *r, int n):
     return (r.outcome, r.knocker, r.winner, tuple([r.points[i] for i in range(n)]),
             tuple([r.deadwood[i] for i in range(n)]), r.multiplier, r.actions)
@@ -202,116 +193,6 @@ def policy_trace(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
     return actions
 
 
-def score_knock(Rules rules, object playout_rules, hands, int upcard, bint big_gin):
-    """rk_score_knock: (outcome, winner, points, deadwood, multiplier), knock order."""
-    cdef rk_knock_rules pr
-    cdef rk_mask h[4]
-    cdef rk_playout_result r
-    fill_rules(&pr, playout_rules)
-    if len(hands) != pr.num_players:
-        raise RummykitError("one hand per player")
-    for i in range(len(hands)):
-        h[i] = as_mask(hands[i])
-    check(rk_score_knock(rules.ptr, &pr, h, upcard, big_gin, &r))
-    n = pr.num_players
-    return r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]), r.multiplier
-
-
-def knock_arrangement(Rules rules, object playout_rules, hands, int upcard, bint big_gin):
-    """rk_knock_arrangement: the knocker's automatic arrangement, (melds, deadwood cards, deadwood)."""
-    cdef rk_knock_rules pr
-    cdef rk_mask h[4]
-    cdef rk_arrangement a
-    fill_rules(&pr, playout_rules)
-    if len(hands) != pr.num_players:
-        raise RummykitError("one hand per player")
-    for i in range(len(hands)):
-        h[i] = as_mask(hands[i])
-    check(rk_knock_arrangement(rules.ptr, &pr, h, upcard, big_gin, &a))
-    return arrangement_tuple(&a)
-
-
-def score_knock_shown(Rules rules, object playout_rules, hands, int upcard, bint big_gin, melds):
-    """rk_score_knock_shown: score_knock with the knocker's melds given, in order."""
-    cdef rk_knock_rules pr
-    cdef rk_mask h[4]
-    cdef rk_mask m[17]
-    cdef rk_playout_result r
-    fill_rules(&pr, playout_rules)
-    if len(hands) != pr.num_players:
-        raise RummykitError("one hand per player")
-    if len(melds) > 17:
-        raise InvalidMeldError("too many melds")
-    for i in range(len(hands)):
-        h[i] = as_mask(hands[i])
-    for i in range(len(melds)):
-        m[i] = as_mask(melds[i])
-    check(rk_score_knock_shown(rules.ptr, &pr, h, upcard, big_gin, m, len(melds), &r))
-    n = pr.num_players
-    return (r.outcome, r.winner, tuple([r.points[i] for i in range(n)]), tuple([r.deadwood[i] for i in range(n)]),
-            r.multiplier) + result_details(&r, n)
-
-
-def replay_knock_melds(Rules rules, PlayoutSpec spec, before, int card, melds, after):
-    """Apply the actions ``before``, knock discarding ``card`` with the
-    knocker's ``melds`` (rk_knock_melds), then the actions ``after`` (as
-    replay_actions): ([legal actions before each step after the knock],
-    result tuple or None, final hands).  For tests of the C state machine."""
-    cdef rk_position pos = spec.known
-    cdef rk_playout_result r
-    cdef rk_mask m[17]
-    cdef int legal[108]
-    cdef int k
-    check(rk_position_check(&spec.pr, &pos))
-    for a in before:
-        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
-    if len(melds) > 17:
-        raise InvalidMeldError("too many melds")
-    for i in range(len(melds)):
-        m[i] = as_mask(melds[i])
-    check(rk_knock_melds(rules.ptr, &spec.pr, &pos, card, m, len(melds), &r))
-    steps = []
-    for a in after:
-        k = rk_legal_actions(rules.ptr, &spec.pr, &pos, legal)
-        if k < 0:
-            check(<rk_status>k)
-        steps.append([legal[i] for i in range(k)])
-        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
-    result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
-    details = result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
-    return steps, result, tuple([pos.hands[i] for i in range(spec.num_players)]), details, seen_tuple(&pos, spec.num_players)
-
-
-def replay_actions(Rules rules, PlayoutSpec spec, actions, bint details=False):
-    """Apply the given actions with rk_apply_action, each checked against
-    rk_legal_actions: ([legal actions before each step], result tuple or
-    None, final hands), plus (credits, charges, boxes, knock limit) with
-    ``details``.  For tests of the C state machine."""
-    cdef rk_position pos = spec.known
-    cdef rk_playout_result r
-    cdef int legal[108]
-    cdef int k
-    check(rk_position_check(&spec.pr, &pos))
-    steps = []
-    for a in actions:
-        if pos.phase == RK_PHASE_END:
-            raise RummykitError("the hand is over")
-        k = rk_legal_actions(rules.ptr, &spec.pr, &pos, legal)
-        if k < 0:
-            check(<rk_status>k)
-        now = [legal[i] for i in range(k)]
-        steps.append(now)
-        if a not in now:
-            raise RummykitError(f"illegal action {a}")
-        check(rk_apply_action(rules.ptr, &spec.pr, &pos, a, &r))
-    result = result_tuple(&r, spec.num_players) if pos.phase == RK_PHASE_END else None
-    final = tuple([pos.hands[i] for i in range(spec.num_players)])
-    if details:
-        return (steps, result, final, result_details(&r, spec.num_players) if pos.phase == RK_PHASE_END else None,
-                seen_tuple(&pos, spec.num_players))
-    return steps, result, final
-
-
 def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
     """The deal playout ``index`` of rk_playouts would play: (hands, stock)."""
     cdef rk_position pos = spec.known
@@ -372,7 +253,7 @@ def knock_limits(object knock_rules, int upcard):
     return out[0], bool(out[1]), out[2], out[3]
 
 
-def score_knock_full(Rules rules, object knock_rules, hands, int upcard, bint big_gin, melds=None):
+def score_knock(Rules rules, object knock_rules, hands, int upcard, bint big_gin, melds=None):
     """rk_score_knock (``melds`` None) or rk_score_knock_shown, knock order:
     (outcome, knocker, winner, points, credits, charges, boxes, deadwood, multiplier, knock limit)."""
     cdef rk_knock_rules pr

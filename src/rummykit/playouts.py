@@ -89,7 +89,6 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from rummykit.knock.rules import KnockRules
 
 __all__ = [
     "BIG_GIN",
@@ -134,12 +133,6 @@ _CODES = {name: code for code, name in enumerate(OUTCOMES)}
 POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}
 
 
-def playout_rules(rules: KnockRules) -> KnockRules:
-    """The rules as the C kernel reads them (through its field table,
-    ``_core.KNOCK_RULES_FIELDS``): every option of the knock games."""
-    return rules
-
-
 def _position(state: KnockState, hands: tuple[int, ...], stock: tuple[int, ...]) -> tuple[Any, ...]:
     return (
         hands,
@@ -159,7 +152,7 @@ def _position(state: KnockState, hands: tuple[int, ...], stock: tuple[int, ...])
 def exact_spec(state: KnockState) -> _core.PlayoutSpec:
     """The state as it is, every card in place (tests: the same deal in both engines)."""
     _check_state(state)
-    return _core.PlayoutSpec(playout_rules(state.rules), _position(state, state.hands, state.stock))
+    return _core.PlayoutSpec(state.rules, _position(state, state.hands, state.stock))
 
 
 def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
@@ -204,7 +197,7 @@ def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
         dest += slots
         ends.append(len(cards))
     hands = tuple(seen[q] if q != player else state.hands[q] for q in range(state.n))
-    return _core.PlayoutSpec(playout_rules(state.rules), _position(state, hands, ()), (cards, dest, ends))
+    return _core.PlayoutSpec(state.rules, _position(state, hands, ()), (cards, dest, ends))
 
 
 def stock_spec(state: KnockState) -> _core.PlayoutSpec:
@@ -213,7 +206,7 @@ def stock_spec(state: KnockState) -> _core.PlayoutSpec:
     _check_state(state)
     stock = list(state.stock)
     position = _position(state, state.hands, ())
-    return _core.PlayoutSpec(playout_rules(state.rules), position, (stock, [-1] * len(stock), [len(stock)]))
+    return _core.PlayoutSpec(state.rules, position, (stock, [-1] * len(stock), [len(stock)]))
 
 
 #: the ``resample`` modes of :func:`playouts`: the spec each builds from a state
@@ -321,7 +314,6 @@ def playouts(
             raise InvalidOptionError("max_knock_deadwood applies to the knock games only")
         return _table_playouts(state, n, POLICIES[policy], c_seed, threads, resample)
     _check_state(state)
-    playout_rules(state.rules)  # an unsupported option raises before anything runs
     import numpy as np  # on first use: `import rummykit` stays light
 
     try:

@@ -15,7 +15,6 @@ from rummykit.agents.simple import GreedyAgent
 from rummykit.engine.protocol import GameState
 from rummykit.errors import InvalidOptionError, clip
 from rummykit.knock.state import KnockState, Phase
-from rummykit.playouts import playout_rules
 from rummykit.playouts import playouts as run_playouts
 from rummykit.table.state import TableState
 
@@ -95,17 +94,8 @@ class _Node:
 
 
 def _c_playable(state: Any) -> bool:
-    """Whether the C playouts play this state's game (the table games, and the knock games
-    whose rules the C kernel reads)."""
-    if isinstance(state, TableState):
-        return True
-    if not isinstance(state, KnockState):
-        return False
-    try:
-        playout_rules(state.rules)
-    except InvalidOptionError:
-        return False
-    return True
+    """Whether the C playouts play this state's game (every game of rummykit; not a foreign state)."""
+    return isinstance(state, (TableState, KnockState))
 
 
 class ISMCTSAgent:

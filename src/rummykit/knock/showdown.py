@@ -236,7 +236,7 @@ def score_knock(
     masks = None if shown is None else [m.mask for m in shown]
     core = _core_rules(rules)
     try:
-        raw = _core.score_knock_full(core, rules, hands, card, big_gin, masks)
+        raw = _core.score_knock(core, rules, hands, card, big_gin, masks)
         raw_shown, players = _core.explain_knock(core, rules, hands, card, big_gin, masks)
     except (_core.NoKnockError, InvalidMeldError) as e:
         raise knock_rejected(rules, hands[0], shown, _core.knock_limits(rules, card), e) from None
