@@ -63,6 +63,11 @@ static void walk(const rk_rules *rules, const rk_knock_rules *pr, rk_position *p
         if (pos->phase == RK_PHASE_END) {
             FUZZ_CHECK(res.outcome >= RK_OUTCOME_DEAD && res.outcome <= RK_OUTCOME_UNDERCUT);
             FUZZ_CHECK(rk_position_check(pr, pos) == RK_ERR_ARG);
+            /* the state wrapper's load path: the result again from the fields alone */
+            rk_playout_result again;
+            FUZZ_CHECK(rk_position_result(rules, pr, pos, &again) == RK_OK);
+            FUZZ_CHECK(again.outcome == res.outcome && again.winner == res.winner &&
+                       !memcmp(again.points, res.points, sizeof res.points));
             FUZZ_CHECK(rk_apply_action(rules, pr, pos, legal[0], &res) == RK_ERR_ARG);
         } else {
             FUZZ_CHECK(rk_position_check(pr, pos) == RK_OK);
@@ -160,6 +165,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         rk_status st = rk_apply_action(rules, &pr, &pos, action, &res);
         FUZZ_CHECK(st != RK_OK || found);
         if (st != RK_OK) FUZZ_CHECK(!memcmp(&before, &pos, sizeof pos));
+        /* a finished hand's fields, as a pickle could hold them: a result or an error */
+        pos.phase = RK_PHASE_END;
+        st = rk_position_result(rules, &pr, &pos, &res);
+        FUZZ_CHECK(st <= RK_OK);
+        if (st == RK_OK) FUZZ_CHECK(res.outcome >= RK_OUTCOME_DEAD && res.outcome <= RK_OUTCOME_UNDERCUT);
         return 0;
     }
     uint8_t deck[RK_NUM_CARDS];
