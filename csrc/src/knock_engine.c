@@ -89,7 +89,7 @@ static rk_status check_position(const rk_knock_rules *pr, const rk_position *pos
 
 rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) { return check_position(pr, pos, 0); }
 
-/* showdown.limit_and_multiplier and KnockState._knock_max */
+/* reference_knock.limit_and_multiplier and ReferenceKnockState._knock_max */
 rk__limits rk__limits_of(const rk_knock_rules *pr, int upcard) {
                          rk__limits l;
                          int rank = upcard % RK_NUM_RANKS, spade = upcard / RK_NUM_RANKS == 3;
@@ -138,7 +138,7 @@ static void seat_result(const rk_knock_rules *pr, int p, const rk_playout_result
     }
 }
 
-/* KnockState._end_with_knock: the knocker p keeps final and shows *given
+/* ReferenceKnockState._end_with_knock: the knocker p keeps final and shows *given
  * (checked by the caller) or the automatic arrangement. */
 static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_mask final,
                            int big_gin, const rk_arrangement *given, rk_playout_result *out) {
@@ -190,7 +190,7 @@ static rk_status end_knock(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     return RK_OK;
 }
 
-/* KnockState._declare: a defender's meld, lay-off or done. */
+/* ReferenceKnockState._declare: a defender's meld, lay-off or done. */
 static rk_status declare(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                          rk_playout_result *out) {
     int p = pos->player, n = pr->num_players;
@@ -210,7 +210,7 @@ static rk_status declare(const rk_rules *rules, const rk_knock_rules *pr, rk_pos
         pos->player = next;
         return RK_OK;
     }
-    /* KnockState._end_declared: what is not declared is deadwood */
+    /* ReferenceKnockState._end_declared: what is not declared is deadwood */
     int dw[RK_MAX_PLAYERS];
     rk_playout_result r;
     dw[0] = pos->shown_deadwood;
@@ -322,7 +322,7 @@ rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int out[4]) {
     return RK_OK;
 }
 
-/* KnockState._showdown_actions: the melds among the defender's undeclared
+/* ReferenceKnockState._showdown_actions: the melds among the defender's undeclared
  * cards, their lay-offs on the knocker's melds, done; sorted. */
 static int showdown_actions(const rk_rules *rules, const rk_position *pos, int actions[RK_MAX_LEGAL]) {
     rk_mask melds[RK_MAX_LEGAL], rest = pos->hands[pos->player] & ~pos->used[pos->player];
@@ -349,7 +349,7 @@ static int showdown_actions(const rk_rules *rules, const rk_position *pos, int a
     return k;
 }
 
-/* KnockState._last_chance_knock_exists */
+/* ReferenceKnockState._last_chance_knock_exists */
 int rk__last_chance_knock_exists(const rk_rules *rules, const rk_knock_rules *pr,
                                  const rk_position *pos, const rk__limits *l) {
     int card = pos->discards[pos->n_discards - 1], best, dw;

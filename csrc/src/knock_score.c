@@ -1,6 +1,6 @@
 /* Scoring a knock: the knocker's arrangement (docs/rules.md, D26) or its
  * own melds, the defenders' lay-offs (or their declarations) and the
- * "Multi-player scoring models" points and boxes (showdown.resolve_knock,
+ * "Multi-player scoring models" points and boxes (reference_knock.resolve_knock,
  * declared_result, scoring.score_hand). */
 #include "knock_internal.h"
 
@@ -34,7 +34,7 @@ static void hand_points(const rk_knock_rules *pr, int n, const int *dw, int knoc
     out->winner = winner;
 }
 
-/* showdown._outcome: the outcome and the winner of a knock (knock order),
+/* reference_knock._outcome: the outcome and the winner of a knock (knock order),
  * then its points. */
 static void score_seats(const rk_knock_rules *pr, int n, const int *dw, int big_gin, int multiplier,
                         rk_playout_result *out) {
@@ -72,7 +72,7 @@ rk_status rk_score_hand(const rk_knock_rules *pr, int n, const int *dw, int knoc
     return RK_OK;
 }
 
-/* showdown._score: with partnerships (docs/rules.md, D30) the knocker (0)
+/* reference_knock._score: with partnerships (docs/rules.md, D30) the knocker (0)
  * and partner (2) against 1 and 3, settled as a two-player hand on the side
  * totals (after gin: the side difference, not below 0); both members of a
  * side get its points; the hand winner is the knocker or the opponent with
@@ -97,7 +97,7 @@ static void score(const rk_knock_rules *pr, int n, const int *dw, int big_gin, i
     out->winner = two.winner == 0 ? 0 : dw[1] <= dw[3] ? 1 : 3;
 }
 
-/* showdown._defender_replies: final deadwood per player, knock order;
+/* reference_knock._defender_replies: final deadwood per player, knock order;
  * with d (not NULL) the details of each reply as well. */
 static void replies(const rk_rules *rules, const rk_knock_rules *pr, int n, const rk_mask *hands,
                     const rk_arrangement *shown, int *dw, rk_knock_details *d) {
@@ -137,7 +137,7 @@ typedef struct arrangement_search {
     rk_arrangement best;
 } arrangement_search;
 
-/* showdown._choose_arrangement, general case: the best knocker score against
+/* reference_knock._choose_arrangement, general case: the best knocker score against
  * the defenders' replies, then the smaller deadwood, then the canonical order. */
 static int consider_arrangement(void *user, const rk_arrangement *a) {
     arrangement_search *s = (arrangement_search *)user;
@@ -188,7 +188,7 @@ static int layoff_possible(const rk_rules *rules, rk_mask knocker, rk_mask defen
     return 0;
 }
 
-/* showdown._choose_arrangement, least deadwood > 0: the knocker's arrangement
+/* reference_knock._choose_arrangement, least deadwood > 0: the knocker's arrangement
  * among those with deadwood <= bound that scores best against the defenders'
  * replies (two players, classic scoring: rk_choose_knock); *shown receives
  * it and dw (if not NULL) each player's final deadwood, knock order. */
@@ -224,7 +224,7 @@ static rk_status choose_arrangement(const rk_rules *rules, const rk_knock_rules 
 }
 
 /* The checks of both scoring entry points: the arguments, and whether the
- * knocker's hand may knock at all (showdown.knocker_arrangement: its least
+ * knocker's hand may knock at all (reference_knock.knocker_arrangement: its least
  * deadwood within the limit); *least receives that deadwood. */
 static rk_status check_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
                              const void *out, rk__limits *l, int *least) {
@@ -239,11 +239,11 @@ static rk_status check_knock(const rk_rules *rules, const rk_knock_rules *pr, co
     }
     *l = rk__limits_of(pr, upcard);
     *least = rk__deadwood_unchecked(rules, hands[0]);
-    if (*least > l->knock_max) return RK_ERR_NO_KNOCK; /* showdown._within (gin is always allowed) */
+    if (*least > l->knock_max) return RK_ERR_NO_KNOCK; /* reference_knock._within (gin is always allowed) */
     return RK_OK;
 }
 
-/* showdown.declared_result: the score, the deadwood and the boxes. */
+/* reference_knock.declared_result: the score, the deadwood and the boxes. */
 static void finish(const rk_knock_rules *pr, const int *dw, int big_gin, const rk__limits *l,
                    rk_playout_result *out) {
     int n = pr->num_players;

@@ -1,19 +1,19 @@
 /*
  * rummykit knock games (Gin, Oklahoma Gin, Oklahoma Rummy): the hand state
- * machine of rummykit.knock.state.KnockState (docs/rules.md, Decision
+ * machine behind rummykit.knock.state.KnockState (docs/rules.md, Decision
  * points) with the automatic or the manual showdown, partnerships and
  * explicit knocker melds, and the scoring of a knock: the knocker's
  * arrangement (docs/rules.md, D26), optimal lay-offs, undercuts, the spade
- * multiplier, big gin, boxes and the stock-floor rules.  The same deck,
- * options and actions reach the same legal actions, end and result in
- * both engines (tests/test_playouts.py, test_knock_manual_core.py,
- * test_knock_shown_melds.py).
+ * multiplier, big gin, boxes and the stock-floor rules.  The plain Python
+ * oracle tests/reference_knock.py reaches the same legal actions, end and
+ * result from the same deck, options and actions (tests/test_knock_core.py,
+ * test_playouts.py, test_knock_shown_melds.py).
  *
  * RESTOCKS (stock_end_rule reshuffle, docs/rules.md, Restocking reshuffle_keep_top): the
  * discard pile but its top card is shuffled with rk_restock_shuffle(hand's
  * shuffle seed, restock index, pile) and becomes the stock, the pile's
  * bottom card first (so the last card of the shuffled array is the new top
- * of the stock).  The Python engine calls the same function.
+ * of the stock).  The reference engine in tests/ calls the same function.
  */
 #include "rummykit/rummykit.h" /* the core; it includes this header in turn, after its own declarations */
 
@@ -236,7 +236,7 @@ rk_status rk_knock_melds(const rk_rules *rules, const rk_knock_rules *pr, rk_pos
 rk_status rk_score_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands,
                          int upcard, int big_gin, rk_playout_result *out);
 /* The arrangement the knocker shows when the engine chooses it (docs/rules.md,
- * D26; showdown.knocker_arrangement): after gin the best arrangement, else
+ * D26; reference_knock.knocker_arrangement): after gin the best arrangement, else
  * among the least-deadwood ones (every one within the limit with
  * best_score_arrangement) the one that scores best for the knocker against
  * the defenders' replies, ties to the smaller deadwood, then the smallest
