@@ -15,7 +15,7 @@
 #include "fuzz_common.h"
 #include "rummykit/table.h"
 
-#define CAP 4096 /* table.c's MAX_LEGAL: a longer list is RK_ERR_CAPACITY */
+#define CAP 4096 /* table_internal.h's MAX_LEGAL: a longer list is RK_ERR_CAPACITY */
 #define MAX_STEPS 600
 #define NUM_ACTIONS (RK_TABLE_MELD_RUN + 4 * 14 * 14 * 8192)
 

@@ -1,6 +1,6 @@
 # Included by _core.pyx: the table games (csrc/include/rummykit/table.h).
 
-# ---- table games: the state machine of csrc/src/table.c ------------------
+# ---- table games: the state machine of csrc/src/table_*.c ---------------
 
 #: the int fields of rk_table_rules (TableSpec's ``fields``)
 TABLE_RULE_FIELDS = (

@@ -3,7 +3,7 @@ deal, draw (restocks), melds, lay-offs / builds, joker release, the Kaluki
 opening, discard, going out, and the hand's result.
 
 One class serves both games; behaviour comes from the rules record.  The
-state machine is C (csrc/src/table.c, rk_table_state): TableState reads and
+state machine is C (csrc/src/table_*.c, rk_table_state): TableState reads and
 writes its fields as attributes; ``apply_action`` keeps the state's bytes
 before the action so that ``undo`` is a copy back and ``clone`` a struct
 copy sharing them.  tests/reference_table.py holds the plain Python state
