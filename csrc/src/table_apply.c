@@ -59,7 +59,8 @@ static void placed(const rk_table_rules *r, rk_table_state *s, int p, uint64_t n
     if (s->must >= 0 && uses(naturals, jokers, s->must)) s->must = -1;
     if (s->pending) s->pending = (int8_t)(s->pending > jokers ? s->pending - jokers : 0);
     if (!(s->opened >> p & 1)) {
-        s->open_value = (int16_t)(s->open_value + value);
+        /* saturates (a hand-edited value near the top): only its comparison with initial_meld_min counts */
+        s->open_value = (int16_t)(s->open_value + value < INT16_MAX ? s->open_value + value : INT16_MAX);
         if (s->open_value >= r->initial_meld_min && s->must < 0 && !s->pending) s->opened |= (uint8_t)(1u << p);
     }
     if (!s->hands[p].w[0] && !s->hands[p].w[1]) go_out(r, s, p);
@@ -165,7 +166,7 @@ static rk_status do_meld(const rk_table_rules *r, rk_table_state *s, int p, int3
     m.owner = (uint8_t)p;
     set_hand(s, p, rest);
     s->table[s->n_table++] = m;
-    s->turn_melds++;
+    if (s->turn_melds < INT16_MAX) s->turn_melds++; /* a hand-edited count saturates */
     placed(r, s, p, naturals, jokers, value);
     return RK_OK;
 }

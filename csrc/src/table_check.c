@@ -92,6 +92,15 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
     if (s->taken < -1 || s->taken > RK_JOKER || s->must < -1 || s->must > RK_JOKER || s->pending < 0 ||
         s->pending > MAX_PENDING || s->turns < 0 || s->restocks < 0 || (s->opened | s->played) >> n)
         return RK_ERR_ARG;
+    if ((s->fresh & ~1) || (s->built_other & ~1) || s->open_value < 0 || s->turn_melds < 0) return RK_ERR_ARG;
+    /* how the hand ended: no outcome while it is on; a winner exactly when someone went out, in an
+     * outcome of the game's kind (scoring reads them) */
+    if (s->outcome < RK_TABLE_NOT_OVER || s->outcome > RK_TABLE_CALL_OFF || s->winner < -1 || s->winner >= n)
+        return RK_ERR_ARG;
+    int went_out = s->outcome >= RK_TABLE_RUMMY;
+    if ((s->phase == RK_TABLE_PHASE_END) != (s->outcome != RK_TABLE_NOT_OVER) || went_out != (s->winner >= 0) ||
+        (went_out && (s->outcome >= RK_TABLE_HUNT) != (rules->kaluki != 0)))
+        return RK_ERR_ARG;
     rk_table_cards deck = {{0, 0}}, seen = {{0, 0}};
     for (int c = 0; c < rules->deck_size; c++) add_card(&deck, c); /* physical ids 0 .. deck_size - 1 */
 #define PLACE(card)                                                                \
@@ -118,5 +127,6 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
         for (int k = 0; k < m->n_cards; k++) PLACE(m->cards[k]);
     }
 #undef PLACE
+    if (s->winner >= 0 && (s->hands[s->winner].w[0] | s->hands[s->winner].w[1])) return RK_ERR_ARG; /* went out */
     return RK_OK;
 }

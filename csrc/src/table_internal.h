@@ -23,7 +23,7 @@
 #define MAX_LEGAL 4096
 /* The most released jokers pending that rk_table_check accepts (a hand-edited state may exceed
  * the 4 jokers of the deck; a release that would go past it is refused). */
-#define MAX_PENDING 64
+#define MAX_PENDING RK_TABLE_MAX_PENDING
 
 /* ---- hands ---------------------------------------------------------- */
 

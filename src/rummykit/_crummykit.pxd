@@ -317,6 +317,7 @@ cdef extern from "rummykit/table.h" nogil:
     int RK_TABLE_MAX_CARDS
     int RK_TABLE_MAX_SLOTS
     int RK_TABLE_MAX_MELD
+    int RK_TABLE_MAX_PENDING
 
     ctypedef struct rk_table_rules:
         int kaluki, num_players, hand_size, deck_size

@@ -39,6 +39,7 @@ extern "C" {
 #define RK_TABLE_FIRST_JOKER 104
 #define RK_TABLE_MAX_SLOTS 40 /* table melds (rummykit.table.actions.MAX_SLOTS) */
 #define RK_TABLE_MAX_MELD 14  /* cards in one table meld (a 14-position run line) */
+#define RK_TABLE_MAX_PENDING 64 /* released jokers pending that rk_table_check accepts (a hand-edited state) */
 
 /* Action ids (rummykit.table.actions). */
 #define RK_TABLE_DRAW 53
@@ -159,8 +160,11 @@ rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int de
 
 /* RK_OK if state is a position these functions can work on: cards in the
  * deck and in one place each, seats, slots and counts in range, table melds
- * valid.  rk_table_legal and rk_table_apply assume it (the Python class
- * checks it where a caller edits a state by hand). */
+ * valid, flags 0 or 1, an outcome exactly at the end of the hand and a
+ * winner (with no cards left) exactly when someone went out.  Any bytes may
+ * be checked: no count is used before it is bounded.  rk_table_legal and
+ * rk_table_apply assume it (the Python class checks every state it did not
+ * make itself: edited fields, unpickled bytes, undo entries). */
 rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *state);
 
 /* The legal action ids now, sorted ascending (TableState.legal_actions).
