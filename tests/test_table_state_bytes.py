@@ -135,7 +135,7 @@ def consistent(game: Any, f: dict[str, Any], dealer: int | None = None) -> bool:
             if hand or known:
                 return False
             continue
-        if hand >> size or known & ~hand:
+        if hand >> size or known & ~hand or (rules.is_kaluki and hand.bit_count() > 26):
             return False
         seen += [c for c in range(size) if hand >> c & 1]
     seen += f["stock"][: f["n_stock"]] + f["discards"][: f["n_discards"]]
@@ -415,6 +415,26 @@ def test_the_reported_crashes_are_refused() -> None:
         assert state.to_json() == before
     with pytest.raises(InvalidOptionError, match=r"table\[0\]\.owner must be an int in 0\.\.1 \(a seat\), got 5"):
         state._set_table_raw([(0, 3, 0, (3, 16, 29), 5)])
+
+
+def test_kaluki_hands_are_bounded() -> None:
+    """A Kaluki hand of more than 26 cards (13 are dealt) is refused before the opening search,
+    which is exponential in the hand (a hand-edited 50-card hand took a minute)."""
+    import rummykit as rk
+    from rummykit.errors import RummykitError
+
+    for cards, ok in ((26, True), (27, False), (60, False)):
+        state = rk.Game("kalooki-51").new_hand(seed=2, dealer=1)
+        state.apply_action(53)  # seat 0 draws
+        hands, stock = list(state.hands), list(state.stock)
+        while hands[0].bit_count() < cards:
+            hands[0] |= 1 << stock.pop()
+        state.stock, state.hands = stock, hands
+        if ok:
+            assert state.legal_actions()
+        else:
+            with pytest.raises(RummykitError, match="a Kaluki hand over 26 cards"):
+                state.legal_actions()
 
 
 if __name__ == "__main__":

@@ -41,7 +41,8 @@ rk_status rk_table_rules_check(const rk_table_rules *r) {
     int players_max = r->kaluki ? 5 : 6;
     if ((r->kaluki != 0 && r->kaluki != 1) || r->num_players < 2 || r->num_players > players_max) return RK_ERR_ARG;
     if (r->kaluki ? (r->deck_size != 106 && r->deck_size != 108) : r->deck_size != 52) return RK_ERR_ARG;
-    if (r->hand_size < 1 || r->hand_size > r->deck_size || r->hand_size * r->num_players + 1 > r->deck_size)
+    if (r->hand_size < 1 || r->hand_size > r->deck_size || r->hand_size * r->num_players + 1 > r->deck_size ||
+        (r->kaluki && r->hand_size >= RK_TABLE_MAX_KALUKI_HAND))
         return RK_ERR_ARG;
     if (r->wrap ? (r->npos != 13 || r->shift != 0) : !((r->npos == 13 && (r->shift == 0 || r->shift == 1)) ||
                                                        (r->npos == 14 && r->shift == 0)))
@@ -114,6 +115,7 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
         if ((h.w[0] & ~deck.w[0]) || (h.w[1] & ~deck.w[1]) || (h.w[0] & seen.w[0]) || (h.w[1] & seen.w[1]))
             return RK_ERR_ARG;
         if ((s->known[p].w[0] & ~h.w[0]) || (s->known[p].w[1] & ~h.w[1])) return RK_ERR_ARG;
+        if (rules->kaluki && rk__popcount(h.w[0]) + rk__popcount(h.w[1]) > RK_TABLE_MAX_KALUKI_HAND) return RK_ERR_ARG;
         seen.w[0] |= h.w[0];
         seen.w[1] |= h.w[1];
     }

@@ -318,6 +318,7 @@ cdef extern from "rummykit/table.h" nogil:
     int RK_TABLE_MAX_SLOTS
     int RK_TABLE_MAX_MELD
     int RK_TABLE_MAX_PENDING
+    int RK_TABLE_MAX_KALUKI_HAND
 
     ctypedef struct rk_table_rules:
         int kaluki, num_players, hand_size, deck_size

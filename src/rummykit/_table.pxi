@@ -140,7 +140,7 @@ cdef bint _state_ok(const rk_table_rules *rules, const char *raw) noexcept:
 #: what rk_table_check refuses, for messages
 _INCONSISTENT = (
     "a card in two places or outside the deck, known cards not in the hand, a seat, count, phase, "
-    "outcome or winner out of range, or an invalid table meld"
+    f"outcome or winner out of range, an invalid table meld, or a Kaluki hand over {RK_TABLE_MAX_KALUKI_HAND} cards"
 )
 
 
