@@ -219,7 +219,9 @@ def arrangements(
     """
     rules = core_rules(aces, values)
     bound = -1 if max_deadwood is None else _count("max_deadwood", max_deadwood)
-    if not (isinstance(limit, numbers.Integral) and not isinstance(limit, bool) and 1 <= limit <= MAX_ARRANGEMENTS_LIMIT):
+    if not (
+        isinstance(limit, numbers.Integral) and not isinstance(limit, bool) and 1 <= limit <= MAX_ARRANGEMENTS_LIMIT
+    ):
         raise InvalidOptionError(f"limit must be an int 1..{MAX_ARRANGEMENTS_LIMIT:,}, got {clip(limit)}")
     raw = _core.arrangements(rules, _mask(cards), bound, int(limit))
     if raw is None:
