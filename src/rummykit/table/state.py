@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit._core import TABLE_RULE_FIELDS, TableCore, TableSpec
 from rummykit.cards import Card
-from rummykit.errors import IllegalActionError, check_seat
+from rummykit.errors import IllegalActionError, InvalidOptionError, check_seat, clip
 from rummykit.table.actions import TableAction, parse_table_action
 from rummykit.table.cards import card_type, type_card, type_text, types_of
 from rummykit.table.melds import SET, Geometry, TableMeld
@@ -167,6 +167,8 @@ class TableState(TableCore):
 
     @table.setter
     def table(self, melds: tuple[TableMeld, ...]) -> None:
+        if not isinstance(melds, (list, tuple)) or not all(isinstance(m, TableMeld) for m in melds):
+            raise InvalidOptionError(f"table must be a list or tuple of TableMeld, got {clip(melds)}")
         self._set_table_raw([(m.kind, m.key, m.start, m.cards, m.owner) for m in melds])
 
     @property
