@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the libFuzzer harnesses and fuzz each for SECONDS (default 20).
-#   csrc/fuzz/run.sh [SECONDS] [BUILD_DIR] [HARNESS...]   (default: all seven)
+#   csrc/fuzz/run.sh [SECONDS] [BUILD_DIR] [HARNESS...]   (default: all eight)
 # The seed corpus csrc/fuzz/corpus/<harness>/ is read, never written: new
 # inputs go to BUILD_DIR/corpus/<harness>/, crashes and timeouts to
 # BUILD_DIR/artifacts/.  Prints each harness's executions and time (the
