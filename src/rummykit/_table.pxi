@@ -7,13 +7,9 @@ import numbers as _numbers
 from rummykit.errors import clip as _clip
 
 #: bounds of the int fields, as Python ints (C constant folding would overflow)
-_INT32_MAX = int("2147483647")
-_UINT64_MAX = int("18446744073709551615")
-_MASK_MAX = (int(1) << int(RK_TABLE_MAX_CARDS)) - 1
-
-#: the most items a table-state field holds: cards (stock, discards), slots (ends, table)
-_FIELD_ITEMS = {"stock": RK_TABLE_MAX_CARDS, "discards": RK_TABLE_MAX_CARDS, "ends": RK_TABLE_MAX_SLOTS,
-                "table": RK_TABLE_MAX_SLOTS}
+_TABLE_INT32_MAX = int("2147483647")
+_TABLE_UINT64_MAX = int("18446744073709551615")
+_TABLE_MASK_MAX = (int(1) << int(RK_TABLE_MAX_CARDS)) - 1
 
 
 #: the int fields of rk_table_rules (TableSpec's ``fields``)
@@ -41,7 +37,7 @@ cdef class TableSpec:
         if len(values) != 53 or set(fields) != set(TABLE_RULE_FIELDS):
             raise InvalidOptionError("bad table rules")
         for name in TABLE_RULE_FIELDS:  # C ints (a tampered pickle may hold anything); the C check does the rest
-            if type(fields[name]) is not int or not -_INT32_MAX - 1 <= fields[name] <= _INT32_MAX:
+            if type(fields[name]) is not int or not -_TABLE_INT32_MAX - 1 <= fields[name] <= _TABLE_INT32_MAX:
                 raise InvalidOptionError(f"bad table rules: {name} must be a C int, got {_clip(fields[name])}")
         r = &self.r
         r.kaluki = fields["kaluki"]
@@ -93,7 +89,7 @@ cdef inline object _cards_int(rk_table_cards c):
     return c.w[0] | (<object>c.w[1]) << 64
 
 
-cdef object _field_int(str name, object value, object lo, object hi, str allowed=None):
+cdef object _table_int(str name, object value, object lo, object hi, str allowed=None):
     """value as an int lo..hi (numpy integers too, not a bool), else InvalidOptionError
     naming the field and the range: a table-state field is never truncated."""
     if isinstance(value, _numbers.Integral) and not isinstance(value, bool) and lo <= value <= hi:
@@ -101,7 +97,7 @@ cdef object _field_int(str name, object value, object lo, object hi, str allowed
     raise InvalidOptionError(f"{name} must be an int in {allowed or f'{lo}..{hi}'}, got {_clip(value)}")
 
 
-cdef tuple _field_items(str name, object value, Py_ssize_t most):
+cdef tuple _table_items(str name, object value, Py_ssize_t most):
     """A list or tuple field value (at most ``most`` items) as a tuple, else InvalidOptionError."""
     if not isinstance(value, (list, tuple)):
         raise InvalidOptionError(f"{name} must be a list or tuple, got {type(value).__name__}: {_clip(value)}")
@@ -112,24 +108,24 @@ cdef tuple _field_items(str name, object value, Py_ssize_t most):
 
 cdef inline rk_table_cards _int_cards(object mask, str name) except *:
     cdef rk_table_cards c
-    mask = _field_int(name, mask, 0, _MASK_MAX, "0..2**108-1 (a mask of physical cards)")
+    mask = _table_int(name, mask, 0, _TABLE_MASK_MAX, "0..2**108-1 (a mask of physical cards)")
     c.w[0] = mask & 0xFFFFFFFFFFFFFFFF
     c.w[1] = mask >> 64
     return c
 
 
-cdef tuple _card_ids(str name, object cards):
+cdef tuple _table_card_ids(str name, object cards):
     """Physical card ids 0..107 (checked before anything is written)."""
-    items = _field_items(name, cards, RK_TABLE_MAX_CARDS)
-    return tuple([_field_int(f"{name}[{i}]", c, 0, RK_TABLE_MAX_CARDS - 1) for i, c in enumerate(items)])
+    items = _table_items(name, cards, RK_TABLE_MAX_CARDS)
+    return tuple([_table_int(f"{name}[{i}]", c, 0, RK_TABLE_MAX_CARDS - 1) for i, c in enumerate(items)])
 
 
-cdef inline Py_ssize_t _bounded(Py_ssize_t n, Py_ssize_t most) noexcept:
+cdef inline Py_ssize_t _table_bounded(Py_ssize_t n, Py_ssize_t most) noexcept:
     """A stored count clipped to its buffer: the getters never read past one, whatever the bytes say."""
     return 0 if n < 0 else most if n > most else n
 
 
-cdef bint _state_ok(const rk_table_rules *rules, const char *raw) noexcept:
+cdef bint _table_state_ok(const rk_table_rules *rules, const char *raw) noexcept:
     """Whether the bytes of an rk_table_state (any bytes) are a state rk_table_check accepts;
     copied first, so that the check reads an aligned struct."""
     cdef rk_table_state st
@@ -138,7 +134,7 @@ cdef bint _state_ok(const rk_table_rules *rules, const char *raw) noexcept:
 
 
 #: what rk_table_check refuses, for messages
-_INCONSISTENT = (
+_TABLE_INCONSISTENT = (
     "a card in two places or outside the deck, known cards not in the hand, a seat, count, phase, "
     f"outcome or winner out of range, an invalid table meld, or a Kaluki hand over {RK_TABLE_MAX_KALUKI_HAND} cards"
 )
@@ -187,7 +183,7 @@ cdef class TableCore:
         cdef int n
         if self._edited:
             if rk_table_check(&self.spec.r, &self.st) != RK_OK:
-                raise RummykitError(f"inconsistent table state: {_INCONSISTENT}")
+                raise RummykitError(f"inconsistent table state: {_TABLE_INCONSISTENT}")
             self._edited = False
         n = rk_table_legal(&self.spec.r, &self.st, self.spec.memo, buf, LEGAL_BUFFER)
         if n < 0:
@@ -237,8 +233,8 @@ cdef class TableCore:
             raise RummykitError("undo: the history is shorter than the undo stack (history was replaced)")
         before = self._stack[len(self._stack) - 1]  # no [-1]: wraparound is off
         # checked before it is restored: the engine never runs on bytes it did not make itself
-        if not _state_ok(&self.spec.r, PyBytes_AS_STRING(before)):
-            raise RummykitError(f"undo: the undo entry is not a consistent table state ({_INCONSISTENT})")
+        if not _table_state_ok(&self.spec.r, PyBytes_AS_STRING(before)):
+            raise RummykitError(f"undo: the undo entry is not a consistent table state ({_TABLE_INCONSISTENT})")
         self._stack.pop()
         memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
         self.history.pop()
@@ -285,10 +281,10 @@ cdef class TableCore:
     # The getters bound every stored count by its buffer.
 
     cdef Py_ssize_t _seats(self):
-        return _bounded(self.st.n_players, RK_TABLE_MAX_PLAYERS)
+        return _table_bounded(self.st.n_players, RK_TABLE_MAX_PLAYERS)
 
     cdef list _masks(self, str name, object masks):
-        items = _field_items(name, masks, RK_TABLE_MAX_PLAYERS)
+        items = _table_items(name, masks, RK_TABLE_MAX_PLAYERS)
         if len(items) != self._seats():
             raise InvalidOptionError(f"{name}: one mask per seat ({self._seats()}), got {len(items)}")
         return [_int_cards(m, f"{name}[{p}]") for p, m in enumerate(items)]
@@ -315,11 +311,11 @@ cdef class TableCore:
 
     @property
     def stock(self):
-        return tuple([self.st.stock[i] for i in range(_bounded(self.st.n_stock, RK_TABLE_MAX_CARDS))])
+        return tuple([self.st.stock[i] for i in range(_table_bounded(self.st.n_stock, RK_TABLE_MAX_CARDS))])
 
     @stock.setter
     def stock(self, cards):
-        ids = _card_ids("stock", cards)
+        ids = _table_card_ids("stock", cards)
         for i, c in enumerate(ids):
             self.st.stock[i] = c
         self.st.n_stock = len(ids)
@@ -327,11 +323,11 @@ cdef class TableCore:
 
     @property
     def discards(self):
-        return tuple([self.st.discards[i] for i in range(_bounded(self.st.n_discards, RK_TABLE_MAX_CARDS))])
+        return tuple([self.st.discards[i] for i in range(_table_bounded(self.st.n_discards, RK_TABLE_MAX_CARDS))])
 
     @discards.setter
     def discards(self, cards):
-        ids = _card_ids("discards", cards)
+        ids = _table_card_ids("discards", cards)
         for i, c in enumerate(ids):
             self.st.discards[i] = c
         self.st.n_discards = len(ids)
@@ -339,12 +335,12 @@ cdef class TableCore:
 
     @property
     def ends(self):
-        return tuple([self.st.ends[i] for i in range(_bounded(self.st.n_ends, RK_TABLE_MAX_SLOTS))])
+        return tuple([self.st.ends[i] for i in range(_table_bounded(self.st.n_ends, RK_TABLE_MAX_SLOTS))])
 
     @ends.setter
     def ends(self, values):
-        items = _field_items("ends", values, RK_TABLE_MAX_SLOTS)
-        ends = [_field_int(f"ends[{i}]", v, 0, 255, "0..255 (low end + 16 * high end)") for i, v in enumerate(items)]
+        items = _table_items("ends", values, RK_TABLE_MAX_SLOTS)
+        ends = [_table_int(f"ends[{i}]", v, 0, 255, "0..255 (low end + 16 * high end)") for i, v in enumerate(items)]
         for i, v in enumerate(ends):
             self.st.ends[i] = v
         self.st.n_ends = len(ends)
@@ -354,28 +350,28 @@ cdef class TableCore:
         """The table melds as (kind, key, start, cards, owner) tuples."""
         cdef rk_table_meld *m
         out = []
-        for i in range(_bounded(self.st.n_table, RK_TABLE_MAX_SLOTS)):
+        for i in range(_table_bounded(self.st.n_table, RK_TABLE_MAX_SLOTS)):
             m = &self.st.table[i]
             # TableMeld kinds: 0 set, 1 run (rk_meld_kind less one)
-            cards = tuple([m.cards[k] for k in range(_bounded(m.n_cards, RK_TABLE_MAX_MELD))])
+            cards = tuple([m.cards[k] for k in range(_table_bounded(m.n_cards, RK_TABLE_MAX_MELD))])
             out.append((m.kind - 1, m.key, m.start, cards, m.owner))
         return out
 
     def _set_table_raw(self, melds):
         cdef rk_table_meld *m
-        items = _field_items("table", melds, RK_TABLE_MAX_SLOTS)
+        items = _table_items("table", melds, RK_TABLE_MAX_SLOTS)
         checked = []
         for i, meld in enumerate(items):
             if not isinstance(meld, tuple) or len(meld) != 5:
                 raise InvalidOptionError(f"table[{i}] must be (kind, key, start, cards, owner), got {_clip(meld)}")
             kind, key, start, cards, owner = meld
-            cards = _field_items(f"table[{i}].cards", cards, RK_TABLE_MAX_MELD)
+            cards = _table_items(f"table[{i}].cards", cards, RK_TABLE_MAX_MELD)
             checked.append((
-                _field_int(f"table[{i}].kind", kind, 0, 1, "0 (set) or 1 (run)"),
-                _field_int(f"table[{i}].key", key, 0, 12, "0..12 (a set's rank, a run's suit)"),
-                _field_int(f"table[{i}].start", start, 0, 13),
-                tuple([_field_int(f"table[{i}].cards[{k}]", c, 0, RK_TABLE_MAX_CARDS - 1) for k, c in enumerate(cards)]),
-                _field_int(f"table[{i}].owner", owner, 0, self._seats() - 1, f"0..{self._seats() - 1} (a seat)"),
+                _table_int(f"table[{i}].kind", kind, 0, 1, "0 (set) or 1 (run)"),
+                _table_int(f"table[{i}].key", key, 0, 12, "0..12 (a set's rank, a run's suit)"),
+                _table_int(f"table[{i}].start", start, 0, 13),
+                tuple([_table_int(f"table[{i}].cards[{k}]", c, 0, RK_TABLE_MAX_CARDS - 1) for k, c in enumerate(cards)]),
+                _table_int(f"table[{i}].owner", owner, 0, self._seats() - 1, f"0..{self._seats() - 1} (a seat)"),
             ))
         for i, (kind, key, start, cards, owner) in enumerate(checked):
             m = &self.st.table[i]
@@ -391,7 +387,7 @@ cdef class TableCore:
 
     @phase.setter
     def phase(self, v):
-        self.st.phase = _field_int("phase", v, 0, 2, "0..2 (draw, play, end)")
+        self.st.phase = _table_int("phase", v, 0, 2, "0..2 (draw, play, end)")
         self._changed()
 
     @property
@@ -400,7 +396,7 @@ cdef class TableCore:
 
     @player.setter
     def player(self, v):
-        self.st.player = _field_int("player", v, 0, self._seats() - 1, f"0..{self._seats() - 1} (a seat)")
+        self.st.player = _table_int("player", v, 0, self._seats() - 1, f"0..{self._seats() - 1} (a seat)")
         self._changed()
 
     @property
@@ -410,7 +406,7 @@ cdef class TableCore:
     @opened.setter
     def opened(self, v):
         most = (1 << self._seats()) - 1
-        self.st.opened = _field_int("opened", v, 0, most, f"0..{most} (a mask of seats)")
+        self.st.opened = _table_int("opened", v, 0, most, f"0..{most} (a mask of seats)")
         self._changed()
 
     @property
@@ -420,7 +416,7 @@ cdef class TableCore:
     @played.setter
     def played(self, v):
         most = (1 << self._seats()) - 1
-        self.st.played = _field_int("played", v, 0, most, f"0..{most} (a mask of seats)")
+        self.st.played = _table_int("played", v, 0, most, f"0..{most} (a mask of seats)")
         self._changed()
 
     @property
@@ -429,7 +425,7 @@ cdef class TableCore:
 
     @taken.setter
     def taken(self, v):
-        self.st.taken = _field_int("taken", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
+        self.st.taken = _table_int("taken", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
         self._changed()
 
     @property
@@ -439,7 +435,7 @@ cdef class TableCore:
     @taken_card.setter
     def taken_card(self, v):
         most = RK_TABLE_MAX_CARDS - 1
-        self.st.taken_card = _field_int("taken_card", v, -1, most, f"-1..{most} (a physical card, or -1)")
+        self.st.taken_card = _table_int("taken_card", v, -1, most, f"-1..{most} (a physical card, or -1)")
         self._changed()
 
     @property
@@ -448,7 +444,7 @@ cdef class TableCore:
 
     @must.setter
     def must(self, v):
-        self.st.must = _field_int("must", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
+        self.st.must = _table_int("must", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
         self._changed()
 
     @property
@@ -457,7 +453,7 @@ cdef class TableCore:
 
     @pending.setter
     def pending(self, v):
-        self.st.pending = _field_int("pending", v, 0, RK_TABLE_MAX_PENDING)
+        self.st.pending = _table_int("pending", v, 0, RK_TABLE_MAX_PENDING)
         self._changed()
 
     @property
@@ -466,7 +462,7 @@ cdef class TableCore:
 
     @fresh.setter
     def fresh(self, v):
-        self.st.fresh = _field_flag("fresh", v)
+        self.st.fresh = _table_flag("fresh", v)
         self._changed()
 
     @property
@@ -475,7 +471,7 @@ cdef class TableCore:
 
     @built_other.setter
     def built_other(self, v):
-        self.st.built_other = _field_flag("built_other", v)
+        self.st.built_other = _table_flag("built_other", v)
         self._changed()
 
     @property
@@ -484,7 +480,7 @@ cdef class TableCore:
 
     @open_value.setter
     def open_value(self, v):
-        self.st.open_value = _field_int("open_value", v, 0, 32767)
+        self.st.open_value = _table_int("open_value", v, 0, 32767)
         self._changed()
 
     @property
@@ -493,7 +489,7 @@ cdef class TableCore:
 
     @turn_melds.setter
     def turn_melds(self, v):
-        self.st.turn_melds = _field_int("turn_melds", v, 0, 32767)
+        self.st.turn_melds = _table_int("turn_melds", v, 0, 32767)
         self._changed()
 
     @property
@@ -502,7 +498,7 @@ cdef class TableCore:
 
     @turns.setter
     def turns(self, v):
-        self.st.turns = _field_int("turns", v, 0, _INT32_MAX, "0..2**31-1")
+        self.st.turns = _table_int("turns", v, 0, _TABLE_INT32_MAX, "0..2**31-1")
         self._changed()
 
     @property
@@ -511,7 +507,7 @@ cdef class TableCore:
 
     @restocks.setter
     def restocks(self, v):
-        self.st.restocks = _field_int("restocks", v, 0, _INT32_MAX, "0..2**31-1")
+        self.st.restocks = _table_int("restocks", v, 0, _TABLE_INT32_MAX, "0..2**31-1")
         self._changed()
 
     @property
@@ -520,7 +516,7 @@ cdef class TableCore:
 
     @shuffle_seed.setter
     def shuffle_seed(self, v):
-        self.st.shuffle_seed = _field_int("shuffle_seed", v, 0, _UINT64_MAX, "0..2**64-1")
+        self.st.shuffle_seed = _table_int("shuffle_seed", v, 0, _TABLE_UINT64_MAX, "0..2**64-1")
         self._changed()
 
     @property
@@ -533,7 +529,7 @@ cdef class TableCore:
         return None if self.st.winner < 0 else self.st.winner
 
 
-cdef int _field_flag(str name, object value) except -1:
+cdef int _table_flag(str name, object value) except -1:
     """A flag field: True, False, 0 or 1 (numpy bools and integers too)."""
     numpy_bool = getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", "") == "b"
     if (isinstance(value, (bool, _numbers.Integral)) or numpy_bool) and (value == 0 or value == 1):
@@ -560,18 +556,18 @@ def _table_state_from(cls, game, deck, dealer, raw, stack, history):
     if type(stack) is not list or any(type(b) is not bytes or len(b) != size for b in stack):
         raise RummykitError("unpickling a table state: the undo stack is not a list of this build's state bytes")
     if type(history) is not list or len(history) != len(stack) or any(
-        type(a) is not int or not 0 <= a <= _INT32_MAX for a in history
+        type(a) is not int or not 0 <= a <= _TABLE_INT32_MAX for a in history
     ):
         raise RummykitError("unpickling a table state: the history is not one action id per undo entry")
     if not isinstance(deck, (list, tuple)) or sorted(
         [c if type(c) is int else -1 for c in deck]
     ) != list(range(spec.r.deck_size)):
         raise RummykitError(f"unpickling a table state: the deck is not the game's {spec.r.deck_size} cards")
-    if not _state_ok(&spec.r, PyBytes_AS_STRING(raw)):
-        raise RummykitError(f"unpickling a table state: the state is inconsistent ({_INCONSISTENT})")
+    if not _table_state_ok(&spec.r, PyBytes_AS_STRING(raw)):
+        raise RummykitError(f"unpickling a table state: the state is inconsistent ({_TABLE_INCONSISTENT})")
     for i, entry in enumerate(stack):
-        if not _state_ok(&spec.r, PyBytes_AS_STRING(entry)):
-            raise RummykitError(f"unpickling a table state: undo entry {i} is inconsistent ({_INCONSISTENT})")
+        if not _table_state_ok(&spec.r, PyBytes_AS_STRING(entry)):
+            raise RummykitError(f"unpickling a table state: undo entry {i} is inconsistent ({_TABLE_INCONSISTENT})")
     state = cls.__new__(cls)
     memcpy(&state.st, PyBytes_AS_STRING(raw), size)
     if type(dealer) is not int or dealer != state.st.dealer:
