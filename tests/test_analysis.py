@@ -107,6 +107,27 @@ def test_all_optimal_arrangements() -> None:
     assert [a.deadwood for a in several] == [0, 17]
 
 
+def test_arrangements_are_bounded_by_limit() -> None:
+    """A hand with more arrangements than ``limit`` is refused quickly, naming the way out; up to
+    the limit the list is the same whatever the limit (issue 18: the whole deck once took 10-30 s)."""
+    from rummykit.analysis import ARRANGEMENTS_LIMIT, MAX_ARRANGEMENTS_LIMIT
+
+    assert (ARRANGEMENTS_LIMIT, MAX_ARRANGEMENTS_LIMIT) == (10_000, 100_000)
+    deck = (1 << 52) - 1
+    for options in ({}, {"max_deadwood": 5}, {"limit": MAX_ARRANGEMENTS_LIMIT, "max_deadwood": 5}):
+        with pytest.raises(InvalidOptionError, match=r"^more than [\d,]+ (optimal arrangements|arrangements with)"):
+            rk.arrangements(deck, **options)  # type: ignore[arg-type]
+    hand = "7C 7D 7H 7S 8H 9H 9C 9D 9S"
+    every = rk.arrangements(hand, max_deadwood=60)
+    assert 10 < len(every) < 100
+    assert rk.arrangements(hand, max_deadwood=60, limit=len(every)) == every
+    with pytest.raises(InvalidOptionError, match=rf"^more than {len(every) - 1} arrangements with deadwood <= 60 "):
+        rk.arrangements(hand, max_deadwood=60, limit=len(every) - 1)
+    for bad in (0, -1, MAX_ARRANGEMENTS_LIMIT + 1, 1.5, True, None, "10"):
+        with pytest.raises(InvalidOptionError, match=r"^limit must be an int 1\.\.100,000, got "):
+            rk.arrangements(hand, limit=bad)  # type: ignore[arg-type]
+
+
 def test_choose_knock_can_show_more_deadwood() -> None:
     knocker, defender = "AS 2S 3S 4S 9D 9H 9C 2C AD 3H", "5S 6S TC JD QH KC 7C 8D 2D 4H"
     best = rk.choose_knock(knocker, defender)

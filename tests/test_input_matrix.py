@@ -473,6 +473,77 @@ for _g in ("rummy", "kaluki"):
     CALLS[f"{_g} card_penalty"] = lambda v, g=GAME_OBJECTS[_g]: g.card_penalty(v)
     CALLS[f"{_g} physical_deck"] = lambda v, g=GAME_OBJECTS[_g]: g.physical_deck(v)
 
+# the rest of the public functions and methods (issue 18): names, options, hands, agents, results
+_agents = [rk.RandomAgent(1), rk.RandomAgent(2)]
+_knock_limit = rk.game_options("gin")["knock_limit"]
+_sheet = rk.HollywoodSheet(100)
+_sheet.record(0, 10)
+_result = rk.tournament(["random", "random"], "gin", hands=2, seed=1)
+
+
+def _path_call(write: Callable[[Any], object]) -> Callable[[Any], object]:
+    """A call that writes to a path, given only the values that are not text (text is a file name)."""
+    return lambda v: None if isinstance(v, str) else write(v)
+
+
+CALLS.update(
+    {
+        "from_json": rk.from_json,
+        "game_options": rk.game_options,
+        "game_names aliases": lambda v: rk.game_names(aliases=v),
+        "parse_value option": lambda v: rk.parse_value(v, "3"),
+        "parse_value text": lambda v: rk.parse_value(_knock_limit, v),
+        "Option.check": lambda v: _knock_limit.check(v),
+        "Option.parse": lambda v: _knock_limit.parse(v),
+        "play_hand game": lambda v: rk.play_hand(v, _agents, seed=1),
+        "play_hand agents": lambda v: rk.play_hand(_rummy, v, seed=1),
+        "play_hand seed": lambda v: rk.play_hand(_rummy, _agents, seed=v),
+        "play_hand dealer": lambda v: rk.play_hand(_gin, _agents, seed=1, dealer=v),
+        "HollywoodSheet.opened": lambda v: _sheet.opened(v),
+        "HollywoodSheet.settlement": lambda v: _sheet.settlement(game_bonus=v),
+        "HollywoodSheet.record boxes": lambda v: rk.HollywoodSheet(100).record(0, 10, boxes=v),
+        "TournamentResult.to_json path": _path_call(_result.to_json),
+        "TournamentResult.to_csv path": _path_call(_result.to_csv),
+        "RandomAgent.spawn": lambda v: rk.RandomAgent(1).spawn(v),
+        "GreedyAgent.spawn": lambda v: rk.GreedyAgent().spawn(v),
+        "ISMCTSAgent.spawn": lambda v: rk.ISMCTSAgent(iterations=5).spawn(v),
+        "TableAction.text geo": lambda v: rk.TableAction(0).text(v),
+        "TableAction.text set_rank": lambda v: rk.TableAction(0).text(_kaluki.geo, v),
+        "gin settle points": lambda v: _gin.settle(v, [1, 0]),
+        "gin settle boxes": lambda v: _gin.settle([10, 20], v),
+        "Match seed": lambda v: rk.Match("rummy", _agents, seed=v),
+        "KnockMatch first_dealer": lambda v: rk.KnockMatch("gin", _agents, first_dealer=v),
+        "KnockMatch pool": lambda v: rk.KnockMatch("gin", _agents, pool=v),
+        "TableMatch agents": lambda v: rk.TableMatch("rummy", v),
+        "Meld": lambda v: rk.Meld(v, "set"),
+        "arrangements limit": lambda v: rk.arrangements(HAND, limit=v),
+        "KnockGame name": lambda v: rk.KnockGame(v),
+        "TableGame name": lambda v: rk.TableGame(v),
+    }
+)
+for _reserved in ("name", "game", "self"):  # the constructors' own parameters (a TypeError once)
+    CALLS[f"Game option named {_reserved}"] = lambda v, k=_reserved: rk.Game("rummy", **{k: v})
+    CALLS[f"Game option named {_reserved} (gin)"] = lambda v, k=_reserved: rk.Game("gin", **{k: v})
+
+#: public names the matrix does not call, and why: exceptions, result records the library
+#: makes, protocols and enums, and calls of no argument
+NOT_CALLED = {
+    **dict.fromkeys(
+        ["RummykitError", "IllegalActionError", "InvalidCardError", "InvalidMeldError", "InvalidOptionError"],
+        "an exception",
+    ),
+    **dict.fromkeys(
+        ["Arrangement", "Discard", "KnockChoice", "Layoff", "LayoffResult", "HandResult", "TableResult", "GameResult"],
+        "a result the library makes",
+    ),
+    **dict.fromkeys(["MatchResult", "TableMatchResult", "TournamentResult"], "a result the library makes"),
+    **dict.fromkeys(["KnockState", "TableState"], "made by new_hand; every method is in STATE_MATRIX"),
+    "GameState": "a protocol",
+    "Phase": "an enum",
+    "Option": "a schema record (game_options makes them); check and parse are called",
+    "game_presets": "takes no argument",
+}
+
 #: state verbs: name -> call(state, value); each runs on a started hand of every game that has it
 STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
     "hand": lambda s, v: s.hand(v),
@@ -487,6 +558,8 @@ STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
     "play player": lambda s, v: s.play(s.legal_actions()[0], player=v),
     "apply_action": lambda s, v: s.apply_action(v),
     "from_json": lambda s, v: type(s).from_json(v),
+    "action_text": lambda s, v: s.action_text(v),
+    "parse_action": lambda s, v: s.parse_action(v),
 }
 KNOCK_STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
     "verify_discard": lambda s, v: s.verify_discard(v),
@@ -499,14 +572,52 @@ KNOCK_STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
 TABLE_STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
     "hand_text": lambda s, v: s.hand_text(v),
     "is_opened": lambda s, v: s.is_opened(v),
-    "parse_action": lambda s, v: s.parse_action(v),
-    "action_text": lambda s, v: s.action_text(v),
 }
+#: the table state's writable fields (positions built by hand): each setter checks the value's type
+#: and range before it writes (a failed set changes nothing); the position as a whole is checked
+#: before the next legal list
+TABLE_FIELDS = (
+    "hands", "known", "stock", "discards", "ends", "table", "phase", "player", "opened", "played", "taken",
+    "taken_card", "must", "pending", "fresh", "built_other", "open_value", "turn_melds", "turns", "restocks",
+    "shuffle_seed",
+)  # fmt: skip
+for _field in TABLE_FIELDS:
+    TABLE_STATE_CALLS[f"set {_field}"] = lambda s, v, f=_field: setattr(s, f, v)
 STATE_MATRIX: dict[str, tuple[str, Callable[[Any, Any], object]]] = {}
 for _g in GAMES:
     _extra = KNOCK_STATE_CALLS if _g in ("gin", "oklahoma rummy 3p") else TABLE_STATE_CALLS
     for _verb, _call in {**STATE_CALLS, **_extra}.items():
         STATE_MATRIX[f"{_g}: {_verb}"] = (_g, _call)
+
+
+def test_constructor_parameter_names_are_not_options() -> None:
+    """Game(name, **options) with an option named name, game or self (e.g. from a record's options
+    or a ** mapping) is an InvalidOptionError saying so, for every family and constructor."""
+    from rummykit.engine.game import RESERVED_OPTION_NAMES
+
+    assert RESERVED_OPTION_NAMES == {"name", "game", "self"}
+    for make in (rk.Game, rk.KnockGame, rk.TableGame):
+        for game in ("gin", "oklahoma-rummy", "rummy", "kaluki"):
+            if make is not rk.Game and (make is rk.TableGame) != (game in ("rummy", "kaluki")):
+                continue
+            for key in sorted(RESERVED_OPTION_NAMES):
+                with pytest.raises(InvalidOptionError, match=f"^'{key}' is not a game option"):
+                    make(game, **{key: 1})
+
+
+def test_every_public_callable_is_in_the_matrix() -> None:
+    """Each function and class rummykit exports is called with every hostile value, or listed in
+    NOT_CALLED with the reason."""
+    keys = [*CALLS, *OTHER_CALLS, *RULES_FUNCTIONS, *CARD_FUNCTIONS]
+    missing = [
+        name
+        for name in rk.__all__
+        if callable(getattr(rk, name))
+        and name not in NOT_CALLED
+        and not any(key == name or key.startswith((f"{name} ", f"{name}.")) for key in keys)
+    ]
+    assert not missing, f"public callables the input matrix misses: {missing}"
+    assert set(NOT_CALLED) <= set(rk.__all__)
 
 
 def _problem(call: Callable[[], object]) -> str | None:

@@ -15,7 +15,7 @@
 #include "fuzz_common.h"
 #include "rummykit/table.h"
 
-#define CAP 4096 /* table.c's MAX_LEGAL: a longer list is RK_ERR_CAPACITY */
+#define CAP 4096 /* table_internal.h's MAX_LEGAL: a longer list is RK_ERR_CAPACITY */
 #define MAX_STEPS 600
 #define NUM_ACTIONS (RK_TABLE_MELD_RUN + 4 * 14 * 14 * 8192)
 
@@ -159,6 +159,7 @@ static int must_reject(const rk_table_rules *r) {
     if (r->num_players < 2 || r->num_players > (r->kaluki ? 5 : 6)) return 1;
     if (r->kaluki ? r->deck_size != 106 && r->deck_size != 108 : r->deck_size != 52) return 1;
     if (r->hand_size < 1 || (int64_t)r->hand_size * r->num_players + 1 > r->deck_size) return 1;
+    if (r->kaluki && r->hand_size >= RK_TABLE_MAX_KALUKI_HAND) return 1;
     int geo_ok = r->wrap ? r->npos == 13 && r->shift == 0
                          : (r->npos == 13 && (r->shift == 0 || r->shift == 1)) || (r->npos == 14 && r->shift == 0);
     if (!geo_ok || (r->low_ace_one && (r->npos != 14 || r->wrap))) return 1;

@@ -329,6 +329,23 @@ rk_status rk_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
     return c.count > capacity ? RK_ERR_CAPACITY : RK_OK;
 }
 
+static int collect_at_most(void *user, const rk_arrangement *a) {
+    collector *c = (collector *)user;
+    if (c->count < c->capacity) c->out[c->count] = *a;
+    c->count++;
+    return c->count > c->capacity; /* one more than fits: stop */
+}
+
+rk_status rk_arrangements_at_most(const rk_rules *rules, rk_mask hand, int max_deadwood,
+                                  rk_arrangement *out, size_t capacity, size_t *count) {
+    if (!count || (capacity && !out)) return RK_ERR_ARG;
+    collector c = {out, capacity, 0};
+    rk_status st = visit_arrangements(rules, hand, max_deadwood, collect_at_most, &c);
+    if (st != RK_OK) return st;
+    *count = c.count;
+    return c.count > capacity ? RK_ERR_CAPACITY : RK_OK;
+}
+
 rk_status rk__visit_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
                                  int (*visit)(void *user, const rk_arrangement *a), void *user) {
     return visit_arrangements(rules, hand, max_deadwood, visit, user);

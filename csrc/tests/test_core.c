@@ -307,7 +307,20 @@ static void test_arrangement_lists(void) {
                     CHECK(out[j].n_melds != out[k].n_melds ||
                           memcmp(out[j].melds, out[k].melds, sizeof(rk_mask) * (size_t)out[k].n_melds));
             }
+            /* at most: the same first ones, and a stop at one more than fits */
+            size_t cap = (size_t)(i % 9), got;
+            rk_arrangement first[8];
+            rk_status st2 = rk_arrangements_at_most(&RULES[a], h, least + 5, first, cap, &got);
+            CHECK(st2 == (count > cap ? RK_ERR_CAPACITY : RK_OK) && got == (count > cap ? cap + 1 : count));
+            for (size_t k = 0; k < cap && k < count && k < n; k++)
+                CHECK(!memcmp(&first[k], &out[k], sizeof first[k]));
         }
+    /* the whole deck: 313,457 optimal arrangements; at most 100 of them is quick */
+    size_t count;
+    rk_arrangement few[100];
+    CHECK(rk_arrangements_at_most(&RULES[0], RK_DECK_MASK, -1, few, 100, &count) == RK_ERR_CAPACITY && count == 101);
+    CHECK(rk_arrangements_at_most(&RULES[0], RK_DECK_MASK, -1, NULL, 0, &count) == RK_ERR_CAPACITY && count == 1);
+    CHECK(rk_arrangements_at_most(&RULES[0], RK_DECK_MASK, -1, NULL, 5, &count) == RK_ERR_ARG);
 }
 
 /* tests/data/vectors.csv, shared with the Python tests */

@@ -284,9 +284,90 @@ static void test_taken_card(void) {
     CHECK(rk_table_legal(&r, &s, NULL, ids, 8) == 2 && ids[0] == 1 && ids[1] == 32);
 }
 
+/* rk_table_check on hostile fields: the hand's end, flags, counters, Kaluki hand sizes, and a
+ * saturating open_value (a hand-edited value at the top stays in range). */
+static void test_state_checks(void) {
+    rk_table_rules r = rummy_rules(2);
+    rk_table_state s, good;
+    uint8_t deck[108];
+    for (int i = 0; i < 108; i++) deck[i] = (uint8_t)i;
+    CHECK(rk_table_deal(&r, deck, 0, 3, &good) == RK_OK && rk_table_check(&r, &good) == RK_OK);
+    static const int8_t bad_outcomes[] = {-1, 7, 100};
+    for (size_t i = 0; i < sizeof bad_outcomes; i++) {
+        s = good;
+        s.phase = RK_TABLE_PHASE_END;
+        s.outcome = bad_outcomes[i];
+        CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    }
+    s = good;
+    s.outcome = RK_TABLE_DEAD; /* an outcome while the hand is on */
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s.phase = RK_TABLE_PHASE_END;
+    CHECK(rk_table_check(&r, &s) == RK_OK);
+    s.phase = RK_TABLE_PHASE_END; /* the end without an outcome */
+    s.outcome = RK_TABLE_NOT_OVER;
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s.outcome = RK_TABLE_OUT; /* went out: a winner, with no cards */
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s.winner = 2;
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s.winner = 0;
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG); /* seat 0 still holds cards */
+    for (int i = 0; i < 52; i++) s.stock[i] = (uint8_t)i; /* everything else to the stock, seat 0 empty */
+    s.n_stock = 52 - 1;
+    s.n_discards = 1;
+    s.discards[0] = 51;
+    memset(s.hands, 0, sizeof s.hands);
+    memset(s.known, 0, sizeof s.known);
+    CHECK(rk_table_check(&r, &s) == RK_OK);
+    s.outcome = RK_TABLE_HUNT; /* a Kaluki outcome in Rummy */
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s.outcome = RK_TABLE_DEAD; /* a winner of a dead hand */
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s = good;
+    s.fresh = 2;
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    s = good;
+    s.turn_melds = -1;
+    CHECK(rk_table_check(&r, &s) == RK_ERR_ARG);
+    /* Kaluki: hand sizes up to RK_TABLE_MAX_KALUKI_HAND (the opening search is exponential) */
+    r = kaluki_rules(2, 2);
+    CHECK(rk_table_deal(&r, deck, 1, 3, &good) == RK_OK && rk_table_check(&r, &good) == RK_OK);
+    s = good;
+    for (int held = 13; held < 40 && s.n_stock; held++) { /* stock cards to seat 0, one at a time */
+        int c = s.stock[--s.n_stock];
+        s.hands[0].w[c >> 6] |= 1ull << (c & 63);
+        CHECK(rk_table_check(&r, &s) == (held + 1 <= RK_TABLE_MAX_KALUKI_HAND ? RK_OK : RK_ERR_ARG));
+    }
+    r.hand_size = RK_TABLE_MAX_KALUKI_HAND;
+    CHECK(rk_table_rules_check(&r) == RK_ERR_ARG);
+    r.hand_size = RK_TABLE_MAX_KALUKI_HAND - 1;
+    CHECK(rk_table_rules_check(&r) == RK_OK);
+    /* open_value saturates: an opening meld on a hand-edited open_value of 32760 */
+    r = kaluki_rules(2, 2);
+    s = good;
+    s.phase = RK_TABLE_PHASE_PLAY;
+    memset(s.hands, 0, sizeof s.hands);
+    s.n_stock = s.n_discards = 0;
+    int p = s.player;
+    for (int c = 0; c < 106; c++) { /* the player holds 8 9 T J of suit 1 (deck 0) and deck 1's K of suit 3 */
+        int mine = c == 20 || c == 21 || c == 22 || c == 23 || c == 51 + 52;
+        if (mine)
+            s.hands[p].w[c >> 6] |= 1ull << (c & 63);
+        else
+            s.stock[s.n_stock++] = (uint8_t)c;
+    }
+    s.open_value = 32760;
+    CHECK(rk_table_check(&r, &s) == RK_OK);
+    /* the run 8-J of suit 1: positions 6..9 (Kaluki's aces high: position p is rank p + 1) */
+    CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_MELD_RUN + ((1 * 14 + 6) * 14 + 4) * 8192) == RK_OK);
+    CHECK(s.open_value == 32767 && (s.opened >> p & 1) && rk_table_check(&r, &s) == RK_OK);
+}
+
 int main(void) {
     test_deal_and_errors();
     test_taken_card();
+    test_state_checks();
     rk_table_rules r;
     for (int players = 2; players <= 6; players += 2) {
         char name[40];

@@ -34,27 +34,30 @@ def best_arrangement(Rules rules, mask):
     return arrangement_tuple(&a)
 
 
-def arrangements(Rules rules, mask, int max_deadwood):
-    """All canonical arrangements with deadwood <= max_deadwood (-1: optimal)."""
+def arrangements(Rules rules, mask, int max_deadwood, Py_ssize_t limit):
+    """All canonical arrangements with deadwood <= max_deadwood (-1: optimal), or None if there
+    are more than limit (the search stops there: its time grows with limit)."""
     cdef rk_mask m = as_mask(mask)
     cdef size_t count = 0
-    cdef size_t capacity = 64
+    cdef size_t capacity = 64 if limit > 64 else limit
     cdef rk_arrangement *buf
     cdef rk_status st
     while True:
-        buf = <rk_arrangement *>malloc(capacity * sizeof(rk_arrangement))
+        buf = <rk_arrangement *>malloc((capacity if capacity else 1) * sizeof(rk_arrangement))
         if buf == NULL:
             raise MemoryError()
         try:
             with nogil:
-                st = rk_arrangements(rules.ptr, m, max_deadwood, buf, capacity, &count)
+                st = rk_arrangements_at_most(rules.ptr, m, max_deadwood, buf, capacity, &count)
             if st == RK_OK:
                 return [arrangement_tuple(&buf[i]) for i in range(count)]
             if st != RK_ERR_CAPACITY:
                 check(st)
+            if capacity >= <size_t>limit:
+                return None
         finally:
             free(buf)
-        capacity = count
+        capacity = 16 * capacity if 16 * capacity < <size_t>limit else <size_t>limit
 
 
 def best_discard(Rules rules, mask, int forbidden):

@@ -69,6 +69,8 @@ cdef extern from "rummykit/rummykit.h" nogil:
     rk_status rk_best_arrangement(const rk_rules *rules, rk_mask hand, rk_arrangement *out)
     rk_status rk_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
                               rk_arrangement *out, size_t capacity, size_t *count)
+    rk_status rk_arrangements_at_most(const rk_rules *rules, rk_mask hand, int max_deadwood,
+                                      rk_arrangement *out, size_t capacity, size_t *count)
 
     rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, int *card,
                               int *deadwood, int16_t *after)
@@ -317,6 +319,8 @@ cdef extern from "rummykit/table.h" nogil:
     int RK_TABLE_MAX_CARDS
     int RK_TABLE_MAX_SLOTS
     int RK_TABLE_MAX_MELD
+    int RK_TABLE_MAX_PENDING
+    int RK_TABLE_MAX_KALUKI_HAND
 
     ctypedef struct rk_table_rules:
         int kaluki, num_players, hand_size, deck_size

@@ -1,6 +1,16 @@
 # Included by _core.pyx: the table games (csrc/include/rummykit/table.h).
 
-# ---- table games: the state machine of csrc/src/table.c ------------------
+# ---- table games: the state machine of csrc/src/table_*.c ---------------
+
+import numbers as _numbers
+
+from rummykit.errors import clip as _clip
+
+#: bounds of the int fields, as Python ints (C constant folding would overflow)
+_TABLE_INT32_MAX = int("2147483647")
+_TABLE_UINT64_MAX = int("18446744073709551615")
+_TABLE_MASK_MAX = (int(1) << int(RK_TABLE_MAX_CARDS)) - 1
+
 
 #: the int fields of rk_table_rules (TableSpec's ``fields``)
 TABLE_RULE_FIELDS = (
@@ -26,6 +36,9 @@ cdef class TableSpec:
     def __cinit__(self, tuple values, dict fields):
         if len(values) != 53 or set(fields) != set(TABLE_RULE_FIELDS):
             raise InvalidOptionError("bad table rules")
+        for name in TABLE_RULE_FIELDS:  # C ints (a tampered pickle may hold anything); the C check does the rest
+            if type(fields[name]) is not int or not -_TABLE_INT32_MAX - 1 <= fields[name] <= _TABLE_INT32_MAX:
+                raise InvalidOptionError(f"bad table rules: {name} must be a C int, got {_clip(fields[name])}")
         r = &self.r
         r.kaluki = fields["kaluki"]
         r.num_players = fields["num_players"]
@@ -56,7 +69,7 @@ cdef class TableSpec:
         r.hunt_requires_opening_min = fields["hunt_requires_opening_min"]
         r.joker_discard_allowed = fields["joker_discard_allowed"]
         for i in range(53):
-            if not 0 <= values[i] <= 255:
+            if type(values[i]) is not int or not 0 <= values[i] <= 255:
                 raise InvalidOptionError(f"card value out of range: {values[i]!r}")
             r.values[i] = values[i]
         check(rk_table_rules_check(r))
@@ -76,21 +89,55 @@ cdef inline object _cards_int(rk_table_cards c):
     return c.w[0] | (<object>c.w[1]) << 64
 
 
-cdef inline rk_table_cards _int_cards(object mask) except *:
+cdef object _table_int(str name, object value, object lo, object hi, str allowed=None):
+    """value as an int lo..hi (numpy integers too, not a bool), else InvalidOptionError
+    naming the field and the range: a table-state field is never truncated."""
+    if isinstance(value, _numbers.Integral) and not isinstance(value, bool) and lo <= value <= hi:
+        return int(value)
+    raise InvalidOptionError(f"{name} must be an int in {allowed or f'{lo}..{hi}'}, got {_clip(value)}")
+
+
+cdef tuple _table_items(str name, object value, Py_ssize_t most):
+    """A list or tuple field value (at most ``most`` items) as a tuple, else InvalidOptionError."""
+    if not isinstance(value, (list, tuple)):
+        raise InvalidOptionError(f"{name} must be a list or tuple, got {type(value).__name__}: {_clip(value)}")
+    if len(value) > most:
+        raise InvalidOptionError(f"{name}: at most {most} items, got {len(value)}")
+    return tuple(value)
+
+
+cdef inline rk_table_cards _int_cards(object mask, str name) except *:
     cdef rk_table_cards c
-    if mask < 0 or mask >> 128:
-        raise RummykitError(f"not a card mask: {mask!r}")
+    mask = _table_int(name, mask, 0, _TABLE_MASK_MAX, "0..2**108-1 (a mask of physical cards)")
     c.w[0] = mask & 0xFFFFFFFFFFFFFFFF
     c.w[1] = mask >> 64
     return c
 
 
-cdef void _fill_cards(uint8_t *out, int16_t *n, object cards) except *:
-    if len(cards) > RK_TABLE_MAX_CARDS:
-        raise RummykitError("too many cards")
-    for i, c in enumerate(cards):
-        out[i] = c
-    n[0] = len(cards)
+cdef tuple _table_card_ids(str name, object cards):
+    """Physical card ids 0..107 (checked before anything is written)."""
+    items = _table_items(name, cards, RK_TABLE_MAX_CARDS)
+    return tuple([_table_int(f"{name}[{i}]", c, 0, RK_TABLE_MAX_CARDS - 1) for i, c in enumerate(items)])
+
+
+cdef inline Py_ssize_t _table_bounded(Py_ssize_t n, Py_ssize_t most) noexcept:
+    """A stored count clipped to its buffer: the getters never read past one, whatever the bytes say."""
+    return 0 if n < 0 else most if n > most else n
+
+
+cdef bint _table_state_ok(const rk_table_rules *rules, const char *raw) noexcept:
+    """Whether the bytes of an rk_table_state (any bytes) are a state rk_table_check accepts;
+    copied first, so that the check reads an aligned struct."""
+    cdef rk_table_state st
+    memcpy(&st, raw, sizeof(rk_table_state))
+    return rk_table_check(rules, &st) == RK_OK
+
+
+#: what rk_table_check refuses, for messages
+_TABLE_INCONSISTENT = (
+    "a card in two places or outside the deck, known cards not in the hand, a seat, count, phase, "
+    f"outcome or winner out of range, an invalid table meld, or a Kaluki hand over {RK_TABLE_MAX_KALUKI_HAND} cards"
+)
 
 
 cdef class TableCore:
@@ -136,10 +183,7 @@ cdef class TableCore:
         cdef int n
         if self._edited:
             if rk_table_check(&self.spec.r, &self.st) != RK_OK:
-                raise RummykitError(
-                    "inconsistent table state: a card in two places or outside the deck, known cards not in the "
-                    "hand, a seat, count or phase out of range, or an invalid table meld"
-                )
+                raise RummykitError(f"inconsistent table state: {_TABLE_INCONSISTENT}")
             self._edited = False
         n = rk_table_legal(&self.spec.r, &self.st, self.spec.memo, buf, LEGAL_BUFFER)
         if n < 0:
@@ -185,9 +229,16 @@ cdef class TableCore:
         """Take back the last action."""
         if not self._stack:
             raise IllegalActionError("nothing to undo")
-        before = self._stack.pop()
+        if not self.history:
+            raise RummykitError("undo: the history is shorter than the undo stack (history was replaced)")
+        before = self._stack[len(self._stack) - 1]  # no [-1]: wraparound is off
+        # checked before it is restored: the engine never runs on bytes it did not make itself
+        if not _table_state_ok(&self.spec.r, PyBytes_AS_STRING(before)):
+            raise RummykitError(f"undo: the undo entry is not a consistent table state ({_TABLE_INCONSISTENT})")
+        self._stack.pop()
         memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
         self.history.pop()
+        self._edited = False
         self._legal = None
         self._views = None
 
@@ -210,7 +261,7 @@ cdef class TableCore:
 
     def __reduce__(self):
         # the struct's bytes (this build's layout), the undo entries and the history; the
-        # copy is checked (rk_table_check) before its first legal list
+        # copy is checked (every entry by rk_table_check) before it is made
         raw = PyBytes_FromStringAndSize(<char *>&self.st, sizeof(rk_table_state))
         return _table_state_from, (type(self), self.game, self.deck, self.dealer, raw, self._stack, self.history)
 
@@ -225,86 +276,109 @@ cdef class TableCore:
         self._views = None
 
     # --- fields (rk_table_state): reading is free, writing marks the state edited ---
+    # A setter checks its value's type and range (never truncating it) before it writes
+    # anything; the state as a whole is checked (rk_table_check) before the next legal list.
+    # The getters bound every stored count by its buffer.
+
+    cdef Py_ssize_t _seats(self):
+        return _table_bounded(self.st.n_players, RK_TABLE_MAX_PLAYERS)
+
+    cdef list _masks(self, str name, object masks):
+        items = _table_items(name, masks, RK_TABLE_MAX_PLAYERS)
+        if len(items) != self._seats():
+            raise InvalidOptionError(f"{name}: one mask per seat ({self._seats()}), got {len(items)}")
+        return [_int_cards(m, f"{name}[{p}]") for p, m in enumerate(items)]
 
     @property
     def hands(self):
-        return tuple([_cards_int(self.st.hands[p]) for p in range(self.st.n_players)])
+        return tuple([_cards_int(self.st.hands[p]) for p in range(self._seats())])
 
     @hands.setter
     def hands(self, masks):
-        if len(masks) != self.st.n_players:
-            raise RummykitError("one hand per seat")
-        for p, m in enumerate(masks):
-            self.st.hands[p] = _int_cards(m)
+        for p, c in enumerate(self._masks("hands", masks)):
+            self.st.hands[p] = c
         self._changed()
 
     @property
     def known(self):
-        return tuple([_cards_int(self.st.known[p]) for p in range(self.st.n_players)])
+        return tuple([_cards_int(self.st.known[p]) for p in range(self._seats())])
 
     @known.setter
     def known(self, masks):
-        if len(masks) != self.st.n_players:
-            raise RummykitError("one mask per seat")
-        for p, m in enumerate(masks):
-            self.st.known[p] = _int_cards(m)
+        for p, c in enumerate(self._masks("known", masks)):
+            self.st.known[p] = c
         self._changed()
 
     @property
     def stock(self):
-        return tuple([self.st.stock[i] for i in range(self.st.n_stock)])
+        return tuple([self.st.stock[i] for i in range(_table_bounded(self.st.n_stock, RK_TABLE_MAX_CARDS))])
 
     @stock.setter
     def stock(self, cards):
-        _fill_cards(self.st.stock, &self.st.n_stock, cards)
+        ids = _table_card_ids("stock", cards)
+        for i, c in enumerate(ids):
+            self.st.stock[i] = c
+        self.st.n_stock = len(ids)
         self._changed()
 
     @property
     def discards(self):
-        return tuple([self.st.discards[i] for i in range(self.st.n_discards)])
+        return tuple([self.st.discards[i] for i in range(_table_bounded(self.st.n_discards, RK_TABLE_MAX_CARDS))])
 
     @discards.setter
     def discards(self, cards):
-        _fill_cards(self.st.discards, &self.st.n_discards, cards)
+        ids = _table_card_ids("discards", cards)
+        for i, c in enumerate(ids):
+            self.st.discards[i] = c
+        self.st.n_discards = len(ids)
         self._changed()
 
     @property
     def ends(self):
-        return tuple([self.st.ends[i] for i in range(self.st.n_ends)])
+        return tuple([self.st.ends[i] for i in range(_table_bounded(self.st.n_ends, RK_TABLE_MAX_SLOTS))])
 
     @ends.setter
     def ends(self, values):
-        if len(values) > RK_TABLE_MAX_SLOTS:
-            raise RummykitError("too many table slots")
-        for i, v in enumerate(values):
+        items = _table_items("ends", values, RK_TABLE_MAX_SLOTS)
+        ends = [_table_int(f"ends[{i}]", v, 0, 255, "0..255 (low end + 16 * high end)") for i, v in enumerate(items)]
+        for i, v in enumerate(ends):
             self.st.ends[i] = v
-        self.st.n_ends = len(values)
+        self.st.n_ends = len(ends)
         self._changed()
 
     def _table_raw(self):
         """The table melds as (kind, key, start, cards, owner) tuples."""
         cdef rk_table_meld *m
         out = []
-        for i in range(self.st.n_table):
+        for i in range(_table_bounded(self.st.n_table, RK_TABLE_MAX_SLOTS)):
             m = &self.st.table[i]
             # TableMeld kinds: 0 set, 1 run (rk_meld_kind less one)
-            out.append((m.kind - 1, m.key, m.start, tuple([m.cards[k] for k in range(m.n_cards)]), m.owner))
+            cards = tuple([m.cards[k] for k in range(_table_bounded(m.n_cards, RK_TABLE_MAX_MELD))])
+            out.append((m.kind - 1, m.key, m.start, cards, m.owner))
         return out
 
     def _set_table_raw(self, melds):
         cdef rk_table_meld *m
-        if len(melds) > RK_TABLE_MAX_SLOTS:
-            raise RummykitError("too many table melds")
-        for i, (kind, key, start, cards, owner) in enumerate(melds):
-            if len(cards) > RK_TABLE_MAX_MELD:
-                raise RummykitError("a table meld of too many cards")
+        items = _table_items("table", melds, RK_TABLE_MAX_SLOTS)
+        checked = []
+        for i, meld in enumerate(items):
+            if not isinstance(meld, tuple) or len(meld) != 5:
+                raise InvalidOptionError(f"table[{i}] must be (kind, key, start, cards, owner), got {_clip(meld)}")
+            kind, key, start, cards, owner = meld
+            cards = _table_items(f"table[{i}].cards", cards, RK_TABLE_MAX_MELD)
+            checked.append((
+                _table_int(f"table[{i}].kind", kind, 0, 1, "0 (set) or 1 (run)"),
+                _table_int(f"table[{i}].key", key, 0, 12, "0..12 (a set's rank, a run's suit)"),
+                _table_int(f"table[{i}].start", start, 0, 13),
+                tuple([_table_int(f"table[{i}].cards[{k}]", c, 0, RK_TABLE_MAX_CARDS - 1) for k, c in enumerate(cards)]),
+                _table_int(f"table[{i}].owner", owner, 0, self._seats() - 1, f"0..{self._seats() - 1} (a seat)"),
+            ))
+        for i, (kind, key, start, cards, owner) in enumerate(checked):
             m = &self.st.table[i]
-            if kind not in (0, 1):
-                raise RummykitError(f"not a table meld kind: {kind!r}")
             m.kind, m.key, m.start, m.n_cards, m.owner = kind + 1, key, start, len(cards), owner
             for k, c in enumerate(cards):
                 m.cards[k] = c
-        self.st.n_table = len(melds)
+        self.st.n_table = len(checked)
         self._changed()
 
     @property
@@ -312,8 +386,8 @@ cdef class TableCore:
         return self.st.phase
 
     @phase.setter
-    def phase(self, int v):
-        self.st.phase = v
+    def phase(self, v):
+        self.st.phase = _table_int("phase", v, 0, 2, "0..2 (draw, play, end)")
         self._changed()
 
     @property
@@ -321,8 +395,8 @@ cdef class TableCore:
         return self.st.player
 
     @player.setter
-    def player(self, int v):
-        self.st.player = v
+    def player(self, v):
+        self.st.player = _table_int("player", v, 0, self._seats() - 1, f"0..{self._seats() - 1} (a seat)")
         self._changed()
 
     @property
@@ -330,8 +404,9 @@ cdef class TableCore:
         return self.st.opened
 
     @opened.setter
-    def opened(self, int v):
-        self.st.opened = v
+    def opened(self, v):
+        most = (1 << self._seats()) - 1
+        self.st.opened = _table_int("opened", v, 0, most, f"0..{most} (a mask of seats)")
         self._changed()
 
     @property
@@ -339,8 +414,9 @@ cdef class TableCore:
         return self.st.played
 
     @played.setter
-    def played(self, int v):
-        self.st.played = v
+    def played(self, v):
+        most = (1 << self._seats()) - 1
+        self.st.played = _table_int("played", v, 0, most, f"0..{most} (a mask of seats)")
         self._changed()
 
     @property
@@ -348,8 +424,8 @@ cdef class TableCore:
         return self.st.taken
 
     @taken.setter
-    def taken(self, int v):
-        self.st.taken = v
+    def taken(self, v):
+        self.st.taken = _table_int("taken", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
         self._changed()
 
     @property
@@ -357,8 +433,9 @@ cdef class TableCore:
         return self.st.taken_card
 
     @taken_card.setter
-    def taken_card(self, int v):
-        self.st.taken_card = v
+    def taken_card(self, v):
+        most = RK_TABLE_MAX_CARDS - 1
+        self.st.taken_card = _table_int("taken_card", v, -1, most, f"-1..{most} (a physical card, or -1)")
         self._changed()
 
     @property
@@ -366,8 +443,8 @@ cdef class TableCore:
         return self.st.must
 
     @must.setter
-    def must(self, int v):
-        self.st.must = v
+    def must(self, v):
+        self.st.must = _table_int("must", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
         self._changed()
 
     @property
@@ -375,8 +452,8 @@ cdef class TableCore:
         return self.st.pending
 
     @pending.setter
-    def pending(self, int v):
-        self.st.pending = v
+    def pending(self, v):
+        self.st.pending = _table_int("pending", v, 0, RK_TABLE_MAX_PENDING)
         self._changed()
 
     @property
@@ -384,8 +461,8 @@ cdef class TableCore:
         return bool(self.st.fresh)
 
     @fresh.setter
-    def fresh(self, bint v):
-        self.st.fresh = v
+    def fresh(self, v):
+        self.st.fresh = _table_flag("fresh", v)
         self._changed()
 
     @property
@@ -393,8 +470,8 @@ cdef class TableCore:
         return bool(self.st.built_other)
 
     @built_other.setter
-    def built_other(self, bint v):
-        self.st.built_other = v
+    def built_other(self, v):
+        self.st.built_other = _table_flag("built_other", v)
         self._changed()
 
     @property
@@ -402,8 +479,8 @@ cdef class TableCore:
         return self.st.open_value
 
     @open_value.setter
-    def open_value(self, int v):
-        self.st.open_value = v
+    def open_value(self, v):
+        self.st.open_value = _table_int("open_value", v, 0, 32767)
         self._changed()
 
     @property
@@ -411,8 +488,8 @@ cdef class TableCore:
         return self.st.turn_melds
 
     @turn_melds.setter
-    def turn_melds(self, int v):
-        self.st.turn_melds = v
+    def turn_melds(self, v):
+        self.st.turn_melds = _table_int("turn_melds", v, 0, 32767)
         self._changed()
 
     @property
@@ -420,8 +497,8 @@ cdef class TableCore:
         return self.st.turns
 
     @turns.setter
-    def turns(self, int v):
-        self.st.turns = v
+    def turns(self, v):
+        self.st.turns = _table_int("turns", v, 0, _TABLE_INT32_MAX, "0..2**31-1")
         self._changed()
 
     @property
@@ -429,8 +506,8 @@ cdef class TableCore:
         return self.st.restocks
 
     @restocks.setter
-    def restocks(self, int v):
-        self.st.restocks = v
+    def restocks(self, v):
+        self.st.restocks = _table_int("restocks", v, 0, _TABLE_INT32_MAX, "0..2**31-1")
         self._changed()
 
     @property
@@ -438,8 +515,8 @@ cdef class TableCore:
         return self.st.shuffle_seed
 
     @shuffle_seed.setter
-    def shuffle_seed(self, uint64_t v):
-        self.st.shuffle_seed = v
+    def shuffle_seed(self, v):
+        self.st.shuffle_seed = _table_int("shuffle_seed", v, 0, _TABLE_UINT64_MAX, "0..2**64-1")
         self._changed()
 
     @property
@@ -452,16 +529,102 @@ cdef class TableCore:
         return None if self.st.winner < 0 else self.st.winner
 
 
-def _table_state_from(cls, game, deck, dealer, bytes raw, list stack, list history):
-    """Unpickle a TableCore (subclass) written by TableCore.__reduce__."""
-    cdef TableCore state = cls.__new__(cls)
-    if len(raw) != sizeof(rk_table_state) or any(len(b) != sizeof(rk_table_state) for b in stack):
-        raise RummykitError("a table state pickled by a build with another state layout")
-    memcpy(&state.st, PyBytes_AS_STRING(raw), sizeof(rk_table_state))
-    state.spec = game.spec
+cdef int _table_flag(str name, object value) except -1:
+    """A flag field: True, False, 0 or 1 (numpy bools and integers too)."""
+    numpy_bool = getattr(value, "shape", None) == () and getattr(getattr(value, "dtype", None), "kind", "") == "b"
+    if (isinstance(value, (bool, _numbers.Integral)) or numpy_bool) and (value == 0 or value == 1):
+        return 1 if value else 0
+    raise InvalidOptionError(f"{name} must be True or False, got {_clip(value)}")
+
+
+def _table_state_from(cls, game, deck, dealer, raw, stack, history):
+    """Unpickle a TableCore (subclass) written by TableCore.__reduce__.  Nothing is trusted:
+    the class, the game's rules record, the deck and dealer, the struct's bytes and every
+    undo entry (rk_table_check) and the history are checked before the state is made, and
+    anything else is refused with a RummykitError."""
+    cdef TableCore state
+    cdef TableSpec spec
+    if not (isinstance(cls, type) and issubclass(cls, TableCore)):
+        raise RummykitError(f"unpickling a table state: {_clip(cls)} is not a table state class")
+    spec_object = getattr(game, "spec", None)
+    if type(spec_object) is not TableSpec:
+        raise RummykitError(f"unpickling a table state: {_clip(game)} is not a table game")
+    spec = spec_object
+    size = sizeof(rk_table_state)
+    if type(raw) is not bytes or len(raw) != size:
+        raise RummykitError("unpickling a table state: the state is not the bytes of this build's state layout")
+    if type(stack) is not list or any(type(b) is not bytes or len(b) != size for b in stack):
+        raise RummykitError("unpickling a table state: the undo stack is not a list of this build's state bytes")
+    if type(history) is not list or len(history) != len(stack) or any(
+        type(a) is not int or not 0 <= a <= _TABLE_INT32_MAX for a in history
+    ):
+        raise RummykitError("unpickling a table state: the history is not one action id per undo entry")
+    if not isinstance(deck, (list, tuple)) or sorted(
+        [c if type(c) is int else -1 for c in deck]
+    ) != list(range(spec.r.deck_size)):
+        raise RummykitError(f"unpickling a table state: the deck is not the game's {spec.r.deck_size} cards")
+    if not _table_state_ok(&spec.r, PyBytes_AS_STRING(raw)):
+        raise RummykitError(f"unpickling a table state: the state is inconsistent ({_TABLE_INCONSISTENT})")
+    for i, entry in enumerate(stack):
+        if not _table_state_ok(&spec.r, PyBytes_AS_STRING(entry)):
+            raise RummykitError(f"unpickling a table state: undo entry {i} is inconsistent ({_TABLE_INCONSISTENT})")
+    state = cls.__new__(cls)
+    memcpy(&state.st, PyBytes_AS_STRING(raw), size)
+    if type(dealer) is not int or dealer != state.st.dealer:
+        raise RummykitError(f"unpickling a table state: dealer {_clip(dealer)} is not the state's")
+    state.spec = spec
     state.game, state.rules, state.geo, state.deck = game, game.rules, game.geo, tuple(deck)
-    state.n, state.dealer = game.rules.num_players, dealer
+    state.n, state.dealer = spec.r.num_players, dealer
     state._stack = list(stack)
     state.history = list(history)
-    state._edited = True
+    state._edited = False
     return state
+
+
+def _table_state_layout():
+    """{field: (offset, item size, items, signed)} of rk_table_state in this build, and
+    {field: offset} of rk_table_meld: for tests that tamper with a pickled state's bytes."""
+    cdef rk_table_state s
+    cdef rk_table_meld *m = &s.table[0]
+    cdef size_t base = <size_t>&s
+    cdef size_t mb = <size_t>m
+    state = {
+        "hands": (<size_t>&s.hands[0] - base, 8, 2 * RK_TABLE_MAX_PLAYERS, False),
+        "known": (<size_t>&s.known[0] - base, 8, 2 * RK_TABLE_MAX_PLAYERS, False),
+        "stock": (<size_t>&s.stock[0] - base, 1, RK_TABLE_MAX_CARDS, False),
+        "discards": (<size_t>&s.discards[0] - base, 1, RK_TABLE_MAX_CARDS, False),
+        "table": (<size_t>&s.table[0] - base, sizeof(rk_table_meld), RK_TABLE_MAX_SLOTS, False),
+        "ends": (<size_t>&s.ends[0] - base, 1, RK_TABLE_MAX_SLOTS, False),
+        "n_stock": (<size_t>&s.n_stock - base, 2, 1, True),
+        "n_discards": (<size_t>&s.n_discards - base, 2, 1, True),
+        "n_table": (<size_t>&s.n_table - base, 2, 1, True),
+        "n_ends": (<size_t>&s.n_ends - base, 2, 1, True),
+        "phase": (<size_t>&s.phase - base, 1, 1, True),
+        "player": (<size_t>&s.player - base, 1, 1, True),
+        "dealer": (<size_t>&s.dealer - base, 1, 1, True),
+        "n_players": (<size_t>&s.n_players - base, 1, 1, True),
+        "opened": (<size_t>&s.opened - base, 1, 1, False),
+        "played": (<size_t>&s.played - base, 1, 1, False),
+        "taken": (<size_t>&s.taken - base, 1, 1, True),
+        "taken_card": (<size_t>&s.taken_card - base, 1, 1, True),
+        "must": (<size_t>&s.must - base, 1, 1, True),
+        "pending": (<size_t>&s.pending - base, 1, 1, True),
+        "fresh": (<size_t>&s.fresh - base, 1, 1, True),
+        "built_other": (<size_t>&s.built_other - base, 1, 1, True),
+        "outcome": (<size_t>&s.outcome - base, 1, 1, True),
+        "winner": (<size_t>&s.winner - base, 1, 1, True),
+        "open_value": (<size_t>&s.open_value - base, 2, 1, True),
+        "turn_melds": (<size_t>&s.turn_melds - base, 2, 1, True),
+        "turns": (<size_t>&s.turns - base, 4, 1, True),
+        "restocks": (<size_t>&s.restocks - base, 4, 1, True),
+        "shuffle_seed": (<size_t>&s.shuffle_seed - base, 8, 1, False),
+    }
+    meld = {
+        "kind": <size_t>&m.kind - mb,
+        "key": <size_t>&m.key - mb,
+        "start": <size_t>&m.start - mb,
+        "n_cards": <size_t>&m.n_cards - mb,
+        "owner": <size_t>&m.owner - mb,
+        "cards": <size_t>&m.cards[0] - mb,
+    }
+    return state, meld, sizeof(rk_table_state)

@@ -13,7 +13,6 @@ import importlib
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rummykit.analysis import best_discard, best_melds, discard_deadwoods
@@ -233,10 +232,36 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_record_file(path: str, limit: int | None = None) -> str:
+    """The text of a record file (``-``: standard input), bounded before it is parsed: at most
+    ``limit`` bytes are accepted (default: the longest match record) and at most one more is
+    read, so that an endless stream (``/dev/zero``) or a huge file ends at once; the bytes must
+    be UTF-8.  Anything else raises :class:`InvalidOptionError` naming the problem (OSError for
+    a file that cannot be opened)."""
+    from rummykit.play import MAX_MATCH_RECORD_CHARS
+
+    limit = MAX_MATCH_RECORD_CHARS if limit is None else limit
+    where = "standard input" if path == "-" else path
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read(limit + 1) if stream is not None else sys.stdin.read(limit + 1).encode("utf-8")
+    else:
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    if len(data) > limit:
+        raise InvalidOptionError(f"{where}: larger than {limit:,} bytes: not a record rummykit reads")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InvalidOptionError(
+            f"{where}: not UTF-8 text ({err.reason} at byte {err.start}): a record is JSON text"
+        ) from None
+
+
 def _replay(args: argparse.Namespace) -> int:
     from rummykit.play import replay
 
-    text = Path(args.record).read_text(encoding="utf-8") if args.record != "-" else sys.stdin.read()
+    text = read_record_file(args.record)
     interactive = sys.stdin.isatty() and args.record != "-" and not args.all
     return replay(text, read=input if interactive else None)
 

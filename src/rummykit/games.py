@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from rummykit.engine.game import Game, set_resolver
 from rummykit.engine.options import NO_DEFAULT, Option, options_help, show_value, unknown_name_error
+from rummykit.errors import InvalidOptionError, clip
 from rummykit.knock import rules as knock
 from rummykit.knock.game import KnockGame
 from rummykit.table import rules as table
@@ -24,6 +25,10 @@ def game_names(aliases: bool = True) -> list[str]:
     """Every game, preset and alias name :func:`Game` accepts (sorted); with
     ``aliases=False`` only the canonical names of the games and presets (the
     ``rules.name`` of the games they make)."""
+    if not isinstance(aliases, bool) and not (
+        getattr(aliases, "shape", None) == () and getattr(getattr(aliases, "dtype", None), "kind", "") == "b"
+    ):  # a numpy bool too; an array's truth is ambiguous
+        raise InvalidOptionError(f"aliases must be True or False, got {clip(aliases)}")
     if not aliases:
         return sorted([*knock.canonical_names(), *table.canonical_names()])
     return sorted(set(KNOCK_ALIASES) | set(TABLE_ALIASES))

@@ -42,7 +42,8 @@ from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Actio
 from rummykit.knock.game import KnockGame
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
-from rummykit.records import from_json
+from rummykit.records import MAX_RECORD_CHARS, from_json, from_record
+from rummykit.records import load as load_json
 from rummykit.render import (
     card_markup,
     cards_in_text,
@@ -62,6 +63,9 @@ from rummykit.table.state import TableState
 __all__ = ["card_markup", "hand_markup", "load_records", "play", "replay"]
 
 MATCH_FORMAT = "rummykit-match"
+#: the longest match record read (characters, or bytes for bytes input): a hand record is at
+#: most rummykit.records.MAX_RECORD_CHARS
+MAX_MATCH_RECORD_CHARS = 16_000_000
 
 _TYPING = "cards: rank and suit letter (7h, th for the ten of hearts, jk a joker) or as shown (7♥)"
 
@@ -536,19 +540,31 @@ def _load_hand(text: str) -> KnockState | TableState:
     return state
 
 
-def load_records(text: str) -> list[KnockState | TableState]:
+def load_records(text: str | bytes) -> list[KnockState | TableState]:
     """The final states of a hand record (``state.to_json()`` text, either family) or of
-    every hand of a match record (``rummykit play --save``)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        data = None  # the hand record reader names the problem
+    every hand of a match record (``rummykit play --save``): at most
+    :data:`MAX_MATCH_RECORD_CHARS` characters (a hand record at most
+    :data:`rummykit.records.MAX_RECORD_CHARS`), read by the hand records' JSON reader.
+    Anything else raises a :class:`~rummykit.errors.RummykitError` naming the problem."""
+    data = load_json(text, MAX_MATCH_RECORD_CHARS)
     if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
         hands = data.get("hands")
         if not isinstance(hands, list) or not hands:
             raise IllegalActionError("bad match record: no hands")
-        return [_load_hand(json.dumps(hand)) for hand in hands]
-    return [_load_hand(text)]
+        states = []
+        for number, hand in enumerate(hands, 1):
+            try:
+                state = from_record(hand)
+            except RummykitError as err:
+                raise type(err)(f"match record, hand {number}: {err}") from None
+            assert isinstance(state, (KnockState, TableState))
+            states.append(state)
+        return states
+    if len(text) > MAX_RECORD_CHARS:  # not a match: too large for a hand record
+        load_json(text, MAX_RECORD_CHARS)  # raises InvalidOptionError saying so
+    state = from_record(data)
+    assert isinstance(state, (KnockState, TableState))
+    return [state]
 
 
 def load_record(text: str) -> KnockState | TableState:

@@ -26,7 +26,7 @@ from rummykit.engine.protocol import GameState
 from rummykit.knock import record as knock_record
 from rummykit.table import record as table_record
 
-__all__ = ["MAX_RECORD_CHARS", "from_json", "from_record", "to_json"]
+__all__ = ["MAX_RECORD_CHARS", "from_json", "from_record", "load", "to_json"]
 
 #: the longest record read (the longer limit of the two families; characters, or bytes)
 MAX_RECORD_CHARS = max(knock_record.MAX_RECORD_CHARS, table_record.MAX_RECORD_CHARS)
@@ -36,6 +36,14 @@ _READERS: dict[str, Callable[[object], GameState]] = {
     "knock": knock_record.from_record,
     "table": table_record.from_record,
 }
+
+
+def load(text: object, limit: int = MAX_RECORD_CHARS) -> object:
+    """Record text (str or bytes, at most ``limit`` characters or bytes) as JSON data: UTF-8,
+    no duplicate keys, no NaN or Infinity, no integer of over 4,300 digits; anything else
+    raises :class:`~rummykit.errors.InvalidOptionError` naming the problem.  The one JSON
+    reader of hand and match records."""
+    return knock_record.load(text, limit)
 
 
 def to_json(state: GameState) -> str:
@@ -57,4 +65,4 @@ def from_json(text: str | bytes) -> GameState:
     through the checked path.  Only JSON is read (size-limited, no duplicate
     keys); a malformed or illegal record raises a
     :class:`~rummykit.errors.RummykitError` subclass naming the problem."""
-    return from_record(knock_record.load(text, MAX_RECORD_CHARS))
+    return from_record(load(text))

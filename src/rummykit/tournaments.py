@@ -33,6 +33,7 @@ import io
 import json
 import math
 import numbers
+import os
 import sys
 import time
 from collections import Counter
@@ -98,6 +99,13 @@ class AgentStats:
     win_rate: float
     ci95: tuple[float, float]
     mean_points: float
+
+
+def _output_path(path: object) -> Path:
+    """A file to write: text or a path object (an OSError from the file system is left as it is)."""
+    if isinstance(path, (str, os.PathLike)):
+        return Path(path)
+    raise InvalidOptionError(f"path must be text or a path, got {clip(path)}")
 
 
 @dataclass(frozen=True)
@@ -186,7 +194,7 @@ class TournamentResult:
         ]
         text = json.dumps(data, indent=1)
         if path is not None:
-            Path(path).write_text(text + "\n", encoding="utf-8")
+            _output_path(path).write_text(text + "\n", encoding="utf-8")
         return text
 
     def to_csv(self, path: str | Path | None = None) -> str:
@@ -202,7 +210,7 @@ class TournamentResult:
             writer.writerow([r.hand, r.deal, r.outcome, winner, r.actions, *cells])
         text = out.getvalue()
         if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
+            _output_path(path).write_text(text, encoding="utf-8")
         return text
 
     def table(self) -> Any:
@@ -248,6 +256,7 @@ class TournamentResult:
         points) and the outcome mix.  Needs matplotlib (``pip install rummykit[plot]``)."""
         import importlib
 
+        path = _output_path(path)
         try:  # imported by name: matplotlib is an optional extra (and untyped here without it)
             matplotlib = importlib.import_module("matplotlib")
         except ImportError:

@@ -176,6 +176,13 @@ rk_status rk_best_arrangement(const rk_rules *rules, rk_mask hand, rk_arrangemen
  * rk_enumerate_melds.  Order: the enumeration order described above. */
 rk_status rk_arrangements(const rk_rules *rules, rk_mask hand, int max_deadwood,
                           rk_arrangement *out, size_t capacity, size_t *count);
+/* rk_arrangements, stopping as soon as there are more than capacity: the
+ * same first capacity arrangements in out and RK_ERR_CAPACITY (with *count =
+ * capacity + 1), else RK_OK and *count.  The search visits each result once
+ * with no dead ends, so its time grows with capacity, not with the number
+ * of arrangements (313,457 optimal ones for the whole deck). */
+rk_status rk_arrangements_at_most(const rk_rules *rules, rk_mask hand, int max_deadwood,
+                                  rk_arrangement *out, size_t capacity, size_t *count);
 
 /* ---- discards ------------------------------------------------------- */
 

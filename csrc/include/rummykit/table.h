@@ -39,6 +39,10 @@ extern "C" {
 #define RK_TABLE_FIRST_JOKER 104
 #define RK_TABLE_MAX_SLOTS 40 /* table melds (rummykit.table.actions.MAX_SLOTS) */
 #define RK_TABLE_MAX_MELD 14  /* cards in one table meld (a 14-position run line) */
+#define RK_TABLE_MAX_PENDING 64 /* released jokers pending that rk_table_check accepts (a hand-edited state) */
+/* The most cards in one Kaluki hand (13 are dealt): the opening answers are multi-deck searches of
+ * the hand, exponential in its size (about 0.03 s at 26 cards, 0.7 s at 32, a minute at 50). */
+#define RK_TABLE_MAX_KALUKI_HAND 26
 
 /* Action ids (rummykit.table.actions). */
 #define RK_TABLE_DRAW 53
@@ -148,7 +152,8 @@ void rk_table_memo_free(rk_table_memo *memo);
  * 1, and in Kaluki the geometry and values TableRules derives from
  * ace_low_runs and joker_penalty, and Rummy's own options at their
  * defaults.  Hand sizes, limits, Rummy's card values and Kaluki's minimum
- * may go beyond TableRules' choices. */
+ * may go beyond TableRules' choices (a Kaluki hand_size up to
+ * RK_TABLE_MAX_KALUKI_HAND - 1). */
 rk_status rk_table_rules_check(const rk_table_rules *rules);
 
 /* Deal a hand as TableState.__init__ does: deck (rules->deck_size distinct
@@ -159,8 +164,12 @@ rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int de
 
 /* RK_OK if state is a position these functions can work on: cards in the
  * deck and in one place each, seats, slots and counts in range, table melds
- * valid.  rk_table_legal and rk_table_apply assume it (the Python class
- * checks it where a caller edits a state by hand). */
+ * valid, flags 0 or 1, an outcome exactly at the end of the hand, a
+ * winner (with no cards left) exactly when someone went out, and no Kaluki
+ * hand over RK_TABLE_MAX_KALUKI_HAND cards.  Any bytes may
+ * be checked: no count is used before it is bounded.  rk_table_legal and
+ * rk_table_apply assume it (the Python class checks every state it did not
+ * make itself: edited fields, unpickled bytes, undo entries). */
 rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *state);
 
 /* The legal action ids now, sorted ascending (TableState.legal_actions).

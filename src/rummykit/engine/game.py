@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rummykit.errors import InvalidOptionError
+
 if TYPE_CHECKING:
     from rummykit.engine.protocol import GameState
 
-__all__ = ["Game", "family_of", "set_resolver"]
+__all__ = ["RESERVED_OPTION_NAMES", "Game", "family_of", "set_resolver"]
 
 #: game name -> family name (``"knock"``, ``"table"``); raises for an unknown name
 _resolver: Callable[[object], str] | None = None
@@ -40,6 +42,11 @@ def family_of(game: object) -> str:
     return _resolver(game)
 
 
+#: keywords that are never game options: the parameters of the families' constructors and
+#: rules builders (``KnockGame(name, **options)``, ``table_rules(game, **options)``)
+RESERVED_OPTION_NAMES = frozenset({"name", "game", "self"})
+
+
 class Game:
     """A game and its options; ``Game(name, **options)`` picks the family's subclass."""
 
@@ -54,6 +61,13 @@ class Game:
             Game.families.setdefault(cls.family, cls)
 
     def __new__(cls, name: object = None, /, **options: Any) -> Game:
+        for key in RESERVED_OPTION_NAMES & options.keys():
+            # names of the constructors' own parameters (a TypeError from them otherwise): a
+            # record's options or a ** mapping may hold them
+            raise InvalidOptionError(
+                f"{key!r} is not a game option (the game's name is Game's first argument; "
+                "rummykit rules GAME lists the options)"
+            )
         if cls is Game:
             cls = Game.families[family_of(name)]
         return super().__new__(cls)

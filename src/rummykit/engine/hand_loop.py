@@ -44,6 +44,12 @@ def _as_choice(choice: object) -> object:
     return None
 
 
+def _check_agents(agents: object) -> None:
+    """A sequence of callables (agents), else InvalidOptionError."""
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence) or not all(callable(a) for a in agents):
+        raise InvalidOptionError(f"agents must be a sequence of agents (callables), one per seat, got {clip(agents)}")
+
+
 def play_out(state: S, agents: Sequence[Agent], names: Sequence[str] | None = None) -> S:
     """Let ``agents[seat]`` act for each seat until ``state`` ends; returns ``state``.
 
@@ -51,6 +57,7 @@ def play_out(state: S, agents: Sequence[Agent], names: Sequence[str] | None = No
     :class:`IllegalActionError` naming the seat (``names[seat]`` when given, else
     ``"seat i"``); the state is then left where it was (not rolled back).
     """
+    _check_agents(agents)
     if len(agents) != state.n:
         raise InvalidOptionError(f"{state.n} agents needed, one per seat, got {len(agents)}")
     while not state.is_terminal():
@@ -76,4 +83,9 @@ def play_hand(game: Game, agents: Sequence[Agent], seed: Any = None, dealer: int
     """Deal a hand of ``game`` (``game.new_hand(seed, dealer)``) and let the
     agents, one per seat, play it to the end (:func:`play_out`); returns the
     finished state (``returns()``, ``result``, ``to_json()``...)."""
+    from rummykit.engine.game import Game  # at run time: engine.game is imported first
+
+    if not isinstance(game, Game):
+        raise InvalidOptionError(f"game must be a Game (rummykit.Game(name)), got {clip(game)}")
+    _check_agents(agents)
     return play_out(game.new_hand(seed=seed, dealer=dealer), agents)

@@ -220,6 +220,8 @@ def parse_value(option: Option, text: str) -> Any:
     text case-insensitively with ``-`` for ``_``.  Raises
     :class:`InvalidOptionError` naming the option, the accepted values and
     what the option means."""
+    if not isinstance(option, Option):
+        raise InvalidOptionError(f"option must be an Option (rummykit.game_options(game)[name]), got {clip(option)}")
     if not isinstance(text, str):
         raise InvalidOptionError(f"{option.name}: expected text to parse, got {clip(text)}")
     raw = text.strip()

@@ -36,7 +36,7 @@ class TableGame(Game):
 
     rules: TableRules
 
-    def __init__(self, name: str = "rummy", **options: Any) -> None:
+    def __init__(self, name: str = "rummy", /, **options: Any) -> None:
         self.rules = table_rules(name, **options)
         self.geo = geometry(self.rules)
         #: the C engine's rules record and its memo, shared by the game's hands

@@ -31,7 +31,11 @@ dealer or seed, a result the replay does not reproduce), InvalidCardError for
 a bad deck, IllegalActionError for an action that does not parse or is
 illegal (its index is named).  A record longer than ``MAX_RECORD_CHARS``
 (2,000,000 characters, or bytes for ``bytes`` input) is refused before it
-is parsed; only :mod:`json` reads a record, so it is data, never code.
+is parsed; only :mod:`json` reads a record, so it is data, never code
+(through :func:`rummykit.knock.record.load`, the reader of both families:
+UTF-8, no duplicate keys, no NaN or Infinity, no integer of over 4,300
+digits).  Options named ``name``, ``game`` or ``self`` are refused as no
+game option (:data:`rummykit.engine.game.RESERVED_OPTION_NAMES`).
 
 >>> from rummykit.table.game import TableGame
 >>> state = TableGame("rummy").new_hand(seed=3, dealer=0)
@@ -46,7 +50,7 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
+from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
 from rummykit.table.cards import card_type, type_text
 from rummykit.table.state import TableState
 
@@ -107,19 +111,23 @@ def _is_int(value: object) -> bool:
 
 def from_json(text: str | bytes) -> TableState:
     """Rebuild a state by replaying a record (see the module docstring)."""
-    if not isinstance(text, (str, bytes)):
-        _bad(f"expected JSON text, got {type(text).__name__}")
-    if len(text) > MAX_RECORD_CHARS:
-        _bad(f"longer than {MAX_RECORD_CHARS} characters")
-    try:
-        record = json.loads(text)
-    except (ValueError, RecursionError) as err:
-        _bad(f"not JSON ({err})")
-    return from_record(record)
+    from rummykit.knock.record import load  # the one JSON reader of hand records, both families
+
+    return from_record(load(text, MAX_RECORD_CHARS))
 
 
 def from_record(record: object) -> TableState:
     """Rebuild a state from a record dict."""
+    try:
+        return _from_record(record)
+    except RummykitError:
+        raise
+    except (ArithmeticError, LookupError, TypeError, ValueError, RecursionError) as err:
+        # a safety net, as in the knock reader: whatever a record holds is a bad record, never a crash
+        _bad(f"the engine cannot play it ({type(err).__name__}: {clip(err, 200)})")
+
+
+def _from_record(record: object) -> TableState:
     from rummykit.table.game import TableGame
 
     if not isinstance(record, dict):

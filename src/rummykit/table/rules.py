@@ -330,7 +330,7 @@ CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
 BOOLS: frozenset[str] = frozenset(o.name for schema in SCHEMA.values() for o in schema if o.type is bool)
 
 
-def table_rules(game: str = "rummy", **options: Any) -> TableRules:
+def table_rules(game: str = "rummy", /, **options: Any) -> TableRules:
     """The rules of Rummy, Kaluki or a preset (any alias) with options applied.
 
     Raises :class:`InvalidOptionError` naming an unknown game or option (with

@@ -3,7 +3,7 @@ deal, draw (restocks), melds, lay-offs / builds, joker release, the Kaluki
 opening, discard, going out, and the hand's result.
 
 One class serves both games; behaviour comes from the rules record.  The
-state machine is C (csrc/src/table.c, rk_table_state): TableState reads and
+state machine is C (csrc/src/table_*.c, rk_table_state): TableState reads and
 writes its fields as attributes; ``apply_action`` keeps the state's bytes
 before the action so that ``undo`` is a copy back and ``clone`` a struct
 copy sharing them.  tests/reference_table.py holds the plain Python state
@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit._core import TABLE_RULE_FIELDS, TableCore, TableSpec
 from rummykit.cards import Card
-from rummykit.errors import IllegalActionError, check_seat
+from rummykit.errors import IllegalActionError, InvalidOptionError, check_seat, clip
 from rummykit.table.actions import TableAction, parse_table_action
 from rummykit.table.cards import card_type, type_card, type_text, types_of
 from rummykit.table.melds import SET, Geometry, TableMeld
@@ -167,6 +167,8 @@ class TableState(TableCore):
 
     @table.setter
     def table(self, melds: tuple[TableMeld, ...]) -> None:
+        if not isinstance(melds, (list, tuple)) or not all(isinstance(m, TableMeld) for m in melds):
+            raise InvalidOptionError(f"table must be a list or tuple of TableMeld, got {clip(melds)}")
         self._set_table_raw([(m.kind, m.key, m.start, m.cards, m.owner) for m in melds])
 
     @property
