@@ -3,6 +3,8 @@
  * table_internal.h. */
 #include "table_internal.h"
 
+#include <stddef.h>
+
 /* ---- deal and checks -------------------------------------------------- */
 
 /* Kaluki plays only the geometry and values TableRules derives from ace_low_runs and joker_penalty
@@ -18,6 +20,44 @@ static int kaluki_consistent(const rk_table_rules *r) {
         if (r->values[t] != (rank == 0 ? 11 : rank < 9 ? rank + 1 : 10)) return 0;
     }
     return r->values[RK_JOKER] == r->joker_penalty;
+}
+
+#define FIELD(name, member, type, lo, hi, text) {name, offsetof(rk_table_rules, member), type, lo, hi, text}
+static const rk_field fields[] = {
+    FIELD("is_kaluki", kaluki, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("num_players", num_players, RK_FIELD_INT, 2, 6, NULL),
+    FIELD("hand_size", hand_size, RK_FIELD_INT, 1, 107, NULL),
+    FIELD("deck_size", deck_size, RK_FIELD_INT, 52, 108, NULL),
+    FIELD("npos", npos, RK_FIELD_INT, 13, 14, NULL),
+    FIELD("shift", shift, RK_FIELD_INT, 0, 1, NULL),
+    FIELD("wrap", wrap, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("low_ace_one", low_ace_one, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("forbid_discarding_taken_card", forbid_taken_discard, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("restock_method", restock_method, RK_FIELD_CHOICE, 0, 2, "reshuffle_keep_top|turn_over|block"),
+    FIELD("max_restocks", max_restocks, RK_FIELD_INT, -1, 1000000, NULL),
+    FIELD("max_turns", max_turns, RK_FIELD_INT, -1, 1000000, NULL),
+    FIELD("go_out_requires_discard", go_out_requires_discard, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("no_go_out_first_turn", no_go_out_first_turn, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("max_melds_per_turn", max_melds_per_turn, RK_FIELD_INT, -1, 1000000, NULL),
+    FIELD("taken_discard_must_be_melded", taken_discard_must_be_melded, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("initial_meld_min", initial_meld_min, RK_FIELD_INT, 0, 255, NULL),
+    FIELD("building_counts_toward_opening", building_counts_toward_opening, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("unopened_discard_draw", unopened_discard_draw, RK_FIELD_CHOICE, 0, 2, "only_if_used_in_opening|forbidden|free"),
+    FIELD("first_turn_upcard_free", first_turn_upcard_free, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("ace_low_runs", ace_low_runs, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("joker_penalty", joker_penalty, RK_FIELD_INT, 0, 255, NULL),
+    FIELD("two_joker_set_release", two_joker_release_one_natural, RK_FIELD_IS, 0, 1, "one_natural"),
+    FIELD("max_build_per_run_end", max_build_per_run_end, RK_FIELD_INT, -1, 1000000, NULL),
+    FIELD("unopened_may_release_joker", unopened_may_release_joker, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("hunt_allows_building", hunt_allows_building, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("hunt_requires_opening_min", hunt_requires_opening_min, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("joker_discard_allowed", joker_discard_allowed, RK_FIELD_FLAG, 0, 1, NULL),
+};
+#undef FIELD
+
+const rk_field *rk_table_rules_fields(size_t *n) {
+    if (n) *n = sizeof fields / sizeof fields[0];
+    return fields;
 }
 
 rk_status rk_table_rules_check(const rk_table_rules *r) {

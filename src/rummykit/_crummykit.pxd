@@ -360,6 +360,7 @@ cdef extern from "rummykit/table.h" nogil:
     rk_table_memo *rk_table_memo_new()
     void rk_table_memo_free(rk_table_memo *memo)
     rk_status rk_table_rules_check(const rk_table_rules *rules)
+    const rk_field *rk_table_rules_fields(size_t *n)
     rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, uint64_t shuffle_seed,
                             rk_table_state *state)
     rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *state)

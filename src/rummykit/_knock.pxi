@@ -39,24 +39,39 @@ def restock_shuffle(uint64_t seed, int restock, cards):
     return tuple([buf[i] for i in range(n)])
 
 
-cdef int fill_rules(rk_knock_rules *pr, object rules) except -1:
-    """Fill *pr from a KnockRules by the C field table (option name, type)."""
-    cdef size_t n = 0
-    cdef const rk_field *f = rk_knock_rules_fields(&n)
+cdef int fill_fields(void *out, size_t size, const rk_field *f, size_t n, object value_of) except -1:
+    """Zero the struct at ``out`` and fill each int field of its C field table
+    ``f`` from ``value_of(option name)``: flags from bools, a text option by
+    its choice or its equality (RK_FIELD_CHOICE, RK_FIELD_IS), None as -1
+    (RK_FIELD_INT_OR_NONE); every value within the table's range, else
+    InvalidOptionError naming the option."""
     cdef int v
-    memset(pr, 0, sizeof(rk_knock_rules))
+    memset(out, 0, size)
     for i in range(n):
-        value = getattr(rules, f[i].name.decode())
-        if f[i].type == RK_FIELD_IS:
-            v = value == f[i].text.decode()
-        elif f[i].type == RK_FIELD_CHOICE:
-            v = f[i].text.decode().split("|").index(value)
+        name = f[i].name.decode()
+        value = value_of(name)
+        if f[i].type == RK_FIELD_IS or f[i].type == RK_FIELD_CHOICE:
+            choices = f[i].text.decode().split("|")
+            if not isinstance(value, str) or (f[i].type == RK_FIELD_CHOICE and value not in choices):
+                raise InvalidOptionError(f"{name} must be one of {choices}, got {value!r}")
+            v = value == choices[0] if f[i].type == RK_FIELD_IS else choices.index(value)
         elif f[i].type == RK_FIELD_INT_OR_NONE and value is None:
             v = -1
         else:
+            if f[i].type == RK_FIELD_FLAG and not isinstance(value, bool) and value not in (0, 1):
+                raise InvalidOptionError(f"{name} must be true or false, got {value!r}")
+            if type(value) not in (int, bool) or not f[i].lo <= value <= f[i].hi:
+                raise InvalidOptionError(f"{name} must be an int {f[i].lo}..{f[i].hi}, got {value!r}")
             v = value
-        memcpy(<char *>pr + f[i].offset, &v, sizeof(int))
+        memcpy(<char *>out + f[i].offset, &v, sizeof(int))
     return 0
+
+
+cdef int fill_rules(rk_knock_rules *pr, object rules) except -1:
+    """Fill *pr from a KnockRules by the C field table."""
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_knock_rules_fields(&n)
+    return fill_fields(pr, sizeof(rk_knock_rules), f, n, lambda name: getattr(rules, name))
 
 
 cdef dict rules_values(const rk_knock_rules *pr):

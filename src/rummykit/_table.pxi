@@ -13,61 +13,35 @@ _TABLE_MASK_MAX = (int(1) << int(RK_TABLE_MAX_CARDS)) - 1
 
 
 #: the int fields of rk_table_rules (TableSpec's ``fields``)
-TABLE_RULE_FIELDS = (
-    "kaluki", "num_players", "hand_size", "deck_size", "npos", "shift", "wrap", "low_ace_one",
-    "forbid_taken_discard", "restock_method", "max_restocks", "max_turns", "go_out_requires_discard",
-    "no_go_out_first_turn", "max_melds_per_turn", "taken_discard_must_be_melded", "initial_meld_min",
-    "building_counts_toward_opening", "unopened_discard_draw", "first_turn_upcard_free", "ace_low_runs",
-    "joker_penalty", "two_joker_release_one_natural", "max_build_per_run_end", "unopened_may_release_joker",
-    "hunt_allows_building", "hunt_requires_opening_min", "joker_discard_allowed",
-)
+cdef tuple _table_fields():
+    cdef size_t n = 0
+    cdef const rk_field *f = rk_table_rules_fields(&n)
+    return tuple([f[i].name.decode() for i in range(n)])
+
+
+#: the options rk_table_rules is filled from (rk_table_rules_fields(), in struct order)
+TABLE_RULE_FIELDS = _table_fields()
 DEF LEGAL_BUFFER = 256
 
 
 cdef class TableSpec:
     """One table game's rules for the C engine (rk_table_rules) and its memo
     of Kaluki opening answers; built once per game (``values``: 53 card
-    values; ``fields``: an int for each name in TABLE_RULE_FIELDS)."""
+    values; ``fields``: the value of each option of TABLE_RULE_FIELDS, the
+    names of rk_table_rules_fields())."""
 
     cdef rk_table_rules r
     cdef rk_table_memo *memo
     cdef readonly tuple args
 
     def __cinit__(self, tuple values, dict fields):
+        cdef size_t n = 0
+        cdef const rk_field *f = rk_table_rules_fields(&n)
         if len(values) != 53 or set(fields) != set(TABLE_RULE_FIELDS):
-            raise InvalidOptionError("bad table rules")
-        for name in TABLE_RULE_FIELDS:  # C ints (a tampered pickle may hold anything); the C check does the rest
-            if type(fields[name]) is not int or not -_TABLE_INT32_MAX - 1 <= fields[name] <= _TABLE_INT32_MAX:
-                raise InvalidOptionError(f"bad table rules: {name} must be a C int, got {_clip(fields[name])}")
+            raise InvalidOptionError("bad table rules: 53 card values and one value per field of TABLE_RULE_FIELDS")
         r = &self.r
-        r.kaluki = fields["kaluki"]
-        r.num_players = fields["num_players"]
-        r.hand_size = fields["hand_size"]
-        r.deck_size = fields["deck_size"]
-        r.npos = fields["npos"]
-        r.shift = fields["shift"]
-        r.wrap = fields["wrap"]
-        r.low_ace_one = fields["low_ace_one"]
-        r.forbid_taken_discard = fields["forbid_taken_discard"]
-        r.restock_method = fields["restock_method"]
-        r.max_restocks = fields["max_restocks"]
-        r.max_turns = fields["max_turns"]
-        r.go_out_requires_discard = fields["go_out_requires_discard"]
-        r.no_go_out_first_turn = fields["no_go_out_first_turn"]
-        r.max_melds_per_turn = fields["max_melds_per_turn"]
-        r.taken_discard_must_be_melded = fields["taken_discard_must_be_melded"]
-        r.initial_meld_min = fields["initial_meld_min"]
-        r.building_counts_toward_opening = fields["building_counts_toward_opening"]
-        r.unopened_discard_draw = fields["unopened_discard_draw"]
-        r.first_turn_upcard_free = fields["first_turn_upcard_free"]
-        r.ace_low_runs = fields["ace_low_runs"]
-        r.joker_penalty = fields["joker_penalty"]
-        r.two_joker_release_one_natural = fields["two_joker_release_one_natural"]
-        r.max_build_per_run_end = fields["max_build_per_run_end"]
-        r.unopened_may_release_joker = fields["unopened_may_release_joker"]
-        r.hunt_allows_building = fields["hunt_allows_building"]
-        r.hunt_requires_opening_min = fields["hunt_requires_opening_min"]
-        r.joker_discard_allowed = fields["joker_discard_allowed"]
+        # the int fields through the C field table (a tampered pickle may hold anything: each is range-checked)
+        fill_fields(r, sizeof(rk_table_rules), f, n, fields.__getitem__)
         for i in range(53):
             if type(values[i]) is not int or not 0 <= values[i] <= 255:
                 raise InvalidOptionError(f"card value out of range: {values[i]!r}")

@@ -101,6 +101,13 @@ typedef struct rk_table_rules {
     int joker_discard_allowed;
 } rk_table_rules;
 
+/* The field table of rk_table_rules (static storage; *n, if not NULL,
+ * receives the number of entries), as rk_knock_rules_fields: one entry per
+ * int field, named by the TableRules field it comes from (the options, and
+ * is_kaluki, hand_size, deck_size and the geometry npos, shift, wrap,
+ * low_ace_one that rummykit.table.rules derives); values is not in it. */
+const rk_field *rk_table_rules_fields(size_t *n);
+
 typedef struct rk_table_cards {
     uint64_t w[2];
 } rk_table_cards;

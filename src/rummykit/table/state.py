@@ -84,24 +84,16 @@ _OUTCOMES = (None, "dead", "blocked", "rummy", "out", "hunt", "call_off")
 
 def table_spec(rules: TableRules, geo: Geometry) -> TableSpec:
     """The rules record of the C engine (rk_table_rules) for ``rules``."""
-    fields = {
-        "kaluki": rules.is_kaluki,
-        "num_players": rules.num_players,
-        "hand_size": rules.hand_size,
+    derived = {
+        "is_kaluki": rules.is_kaluki,
         "deck_size": rules.deck_size,
         "npos": geo.npos,
         "shift": geo.shift,
         "wrap": geo.wrap,
         "low_ace_one": geo.low_ace_one,
-        "forbid_taken_discard": rules.forbid_discarding_taken_card,
-        "restock_method": ("reshuffle_keep_top", "turn_over", "block").index(rules.restock_method),
-        "unopened_discard_draw": ("only_if_used_in_opening", "forbidden", "free").index(rules.unopened_discard_draw),
-        "two_joker_release_one_natural": rules.two_joker_set_release == "one_natural",
     }
-    for name in TABLE_RULE_FIELDS:
-        if name not in fields:
-            fields[name] = getattr(rules, name)
-    return TableSpec(geo.values, {name: int(value) for name, value in fields.items()})
+    fields = {name: derived[name] if name in derived else getattr(rules, name) for name in TABLE_RULE_FIELDS}
+    return TableSpec(geo.values, fields)
 
 
 class TableState(TableCore):
