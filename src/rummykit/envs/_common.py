@@ -16,6 +16,7 @@ from rummykit.games import Game
 from rummykit.knock.actions import NUM_ACTIONS as KNOCK_ACTIONS
 
 __all__ = [
+    "DEFAULT_REWARD",
     "DENSE_ACTIONS",
     "REWARDS",
     "ActionIndex",
@@ -29,8 +30,11 @@ __all__ = [
 
 #: The action slots of a table game (Rummy, Kaluki) in the dense per-state index.
 DENSE_ACTIONS = 4096
-#: The reward schemes: ``points`` (the engine's ``returns()``) or ``win_loss``.
-REWARDS = ("points", "win_loss")
+#: The reward schemes: ``win_loss`` (+1 to the winner, -1 to the others, 0 to all without a
+#: winner) or ``points`` (the engine's ``returns()`` for a hand, the match score for a match).
+REWARDS = ("win_loss", "points")
+#: The reward of every adapter unless told otherwise: bounded and the same scale in every game.
+DEFAULT_REWARD = "win_loss"
 
 
 def make_game(game: Game | str, num_players: int | None, options: dict[str, Any]) -> Game:
