@@ -161,12 +161,16 @@ def gymnasium_env(
     )
 
 
-def openspiel_game(game: Any, num_players: int = 2, reward: str = DEFAULT_REWARD, **options: Any) -> RummykitSpielGame:
-    """``game`` as an OpenSpiel (``pyspiel``) Python game; see ``docs/openspiel.md``."""
+def openspiel_game(
+    game: Any, num_players: int = 2, reward: str = DEFAULT_REWARD, dealer: int = -1, history: int = 64, **options: Any
+) -> RummykitSpielGame:
+    """``game`` as an OpenSpiel (``pyspiel``) Python game; see ``docs/openspiel.md``.
+    ``dealer`` -1 makes the dealer a chance outcome (else that seat deals); ``history`` is the
+    number of actions the information-state tensor keeps."""
     _need("pyspiel", "openspiel")
     from rummykit.envs._openspiel import RummykitSpielGame
 
-    return RummykitSpielGame.from_rummykit(game, num_players, reward, options)
+    return RummykitSpielGame.from_rummykit(game, num_players, reward, options, dealer=dealer, history=history)
 
 
 def register_openspiel_games() -> list[str]:
