@@ -57,7 +57,9 @@ def test_api_and_seed(name: str, players: int) -> None:
     _api_and_seed(name, players, 300, **({} if (name, players) in KNOCK else {"max_turns": 12}))
 
 
-@pytest.mark.parametrize(("name", "players"), [("gin", 2), ("oklahoma-rummy", 3), pytest.param("kaluki", 3, marks=NO_TABLE)])
+@pytest.mark.parametrize(
+    ("name", "players"), [("gin", 2), ("oklahoma-rummy", 3), pytest.param("kaluki", 3, marks=NO_TABLE)]
+)
 def test_api_and_seed_match_episodes(name: str, players: int) -> None:
     _api_and_seed(name, players, 300, episode="match", **({"max_turns": 12} if name == "kaluki" else {}))
 

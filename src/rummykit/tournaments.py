@@ -429,7 +429,7 @@ def _run_ray(
     try:
         resources = cast(Callable[[], dict[str, float]], ray.cluster_resources)  # untyped in Ray
         cpus = max(workers, int(resources().get("CPU", 1)))
-        play = ray.remote(_play_chunk)
+        play: Any = ray.remote(_play_chunk)  # a RemoteFunction, typed by arity in recent Ray
         shared = ray.put(game), ray.put(specs)  # sent once, not with every task
         pending = [play.remote(*shared, seed, chunk, save is not None) for chunk in _chunks(hands, cpus)]
         records: list[HandRecord] = []
@@ -448,6 +448,16 @@ def _run_ray(
 RAY_CONNECT_TIMEOUT = 5.0
 
 
+def _ray_endpoint(address: str) -> tuple[str, int] | None:
+    """The host and port of a Ray ``address`` (None for ``auto`` and ``local``)."""
+    if address in ("auto", "local"):
+        return None
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise InvalidOptionError(f"address must be host:port, ray://host:port, auto or local, got {clip(address)}")
+    return host.strip("[]"), int(port)
+
+
 def _ray_init(ray: Any, address: str | None) -> None:
     """``ray.init`` for a tournament: a new local Ray without ``address`` (never a cluster
     named by ``RAY_ADDRESS`` or left over from ``ray start``); with one, a check that its
@@ -457,12 +467,10 @@ def _ray_init(ray: Any, address: str | None) -> None:
     if address is None:
         ray.init(address="local")
         return
-    if address not in ("auto", "local"):
-        host, sep, port = address.removeprefix("ray://").rpartition(":")
-        if not sep or not host or not port.isdigit():
-            raise InvalidOptionError(f"address must be host:port, ray://host:port, auto or local, got {clip(address)}")
+    endpoint = _ray_endpoint(address)
+    if endpoint is not None:
         try:
-            socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_TIMEOUT).close()
+            socket.create_connection(endpoint, timeout=RAY_CONNECT_TIMEOUT).close()
         except OSError as err:
             raise InvalidOptionError(f"no Ray cluster answers at {address}: {err}") from None
     try:
@@ -531,6 +539,8 @@ def tournament(
         raise InvalidOptionError(f"address must be a Ray cluster address (text) or None, got {clip(address)}")
     if address is not None and backend != "ray":
         raise InvalidOptionError("address is the Ray cluster's: it goes with backend='ray'")
+    if address is not None:
+        _ray_endpoint(address)
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InvalidOptionError(
             f"progress must be True, False or None (a bar when stderr is a terminal), got {clip(progress)}"
@@ -541,7 +551,9 @@ def tournament(
             try:  # one agent per seat: the count says how many play
                 game = Game(game, **options, num_players=count)
             except InvalidOptionError as err:
-                raise InvalidOptionError(f"{game} for {count} agent{'s' * (count != 1)} (one per seat): {err}") from None
+                raise InvalidOptionError(
+                    f"{game} for {count} agent{'s' * (count != 1)} (one per seat): {err}"
+                ) from None
         else:
             game = Game(game, **options)
     elif options:

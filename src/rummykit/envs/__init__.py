@@ -31,9 +31,8 @@ pays the seat (see :class:`rummykit.envs._episode.Episode`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import importlib.util
+from typing import TYPE_CHECKING, Any
 
 from rummykit.envs._common import DEFAULT_REWARD, DENSE_ACTIONS, REWARDS, ActionIndex
 from rummykit.envs._episode import EPISODES

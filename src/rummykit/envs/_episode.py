@@ -143,7 +143,7 @@ class Episode:
         """The seat to act (a match seat), None when the episode is over."""
         if self.over:
             return None
-        return self.seats[self.state.current_player]
+        return self.seats[int(self.state.current_player)]
 
     def hand_seat(self, seat: int) -> int | None:
         """The hand seat of ``seat`` in the hand in progress (None if it is not playing it)."""

@@ -69,7 +69,9 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._over = True
         self.index = ActionIndex(self.game)
         mask = gymnasium.spaces.Box(low=0, high=1, shape=(self.index.size,), dtype=np.int8)
-        self.observation_space = gymnasium.spaces.Dict({"observation": observation_box(self.game), "action_mask": mask})
+        box = observation_box(self.game)
+        self._tensor_size = box.shape[0]
+        self.observation_space = gymnasium.spaces.Dict({"observation": box, "action_mask": mask})
         self.action_space = gymnasium.spaces.Discrete(self.index.size)
         self._agents: list[Agent] = []
 
@@ -119,7 +121,7 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.episode.state
         hand_seat = self.episode.hand_seat(self.seat)
         if hand_seat is None:  # eliminated (Kaluki): no longer at the table
-            tensor = np.zeros(self.observation_space["observation"].shape, dtype=np.float32)
+            tensor = np.zeros(self._tensor_size, dtype=np.float32)
         else:
             tensor = state.observation_tensor(hand_seat)
         return {"observation": tensor, "action_mask": self._mask()}

@@ -100,7 +100,9 @@ class HistoryEncoder:
             out.append((line, "shown" if line.startswith("shown ") else None))
         return out
 
-    def encode(self, info_state: str, player: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+    def encode(
+        self, info_state: str, player: int, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
         """The tensor of ``info_state`` (the engine's ``information_state_string(player)``),
         written into ``out`` (``size`` floats, zeroed first) when given."""
         if out is None:

@@ -121,9 +121,9 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
     def _update(self, done: list[int]) -> None:
         """After a step: the rewards of the agents whose episode ended, the agent to act."""
         episode = self.episode
-        for seat in done:
-            agent = self.possible_agents[seat]
-            self.rewards[agent] = episode.final[seat]
+        for done_seat in done:
+            agent = self.possible_agents[done_seat]
+            self.rewards[agent] = episode.final[done_seat]
             self.terminations[agent] = True
             result = episode.state.result if episode.kind == "hand" else episode.match.result
             self.infos[agent] = {"result": result}

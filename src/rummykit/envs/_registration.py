@@ -9,7 +9,13 @@ from __future__ import annotations
 
 __all__ = ["GYMNASIUM_IDS", "register_gymnasium_envs"]
 
-_GAMES = {"Gin": "gin", "OklahomaGin": "oklahoma-gin", "OklahomaRummy": "oklahoma-rummy", "Rummy": "rummy", "Kaluki": "kaluki"}
+_GAMES = {
+    "Gin": "gin",
+    "OklahomaGin": "oklahoma-gin",
+    "OklahomaRummy": "oklahoma-rummy",
+    "Rummy": "rummy",
+    "Kaluki": "kaluki",
+}
 
 #: id -> (game, episode): ``<Game>-v0`` plays one hand per episode, ``<Game>Match-v0`` a match.
 GYMNASIUM_IDS: dict[str, tuple[str, str]] = {
