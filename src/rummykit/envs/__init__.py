@@ -34,7 +34,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from rummykit.envs._common import DEFAULT_REWARD, DENSE_ACTIONS, REWARDS, ActionIndex
+from rummykit.envs._common import DEFAULT_REWARD, DENSE_ACTIONS, REWARDS, ActionIndex, RenderModeError
 from rummykit.envs._episode import EPISODES
 
 if TYPE_CHECKING:
@@ -48,6 +48,7 @@ __all__ = [
     "EPISODES",
     "REWARDS",
     "ActionIndex",
+    "RenderModeError",
     "gymnasium_env",
     "openspiel_game",
     "pettingzoo_env",

@@ -9,9 +9,17 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.agents import Agent, make_agent
-from rummykit.envs._common import DEFAULT_REWARD, ActionIndex, check_reward, make_game, render_text
+from rummykit.envs._common import (
+    DEFAULT_REWARD,
+    RENDER_MODES,
+    ActionIndex,
+    check_render_mode,
+    check_reward,
+    make_game,
+    render_text,
+)
 from rummykit.envs._episode import Episode, check_seat
-from rummykit.envs._pettingzoo import RENDER_MODES, observation_box
+from rummykit.envs._pettingzoo import observation_box
 from rummykit.errors import IllegalActionError, InvalidOptionError
 
 __all__ = ["RummykitGymEnv"]
@@ -54,8 +62,7 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         dealer: int | None = None,
         **options: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise InvalidOptionError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        check_render_mode(render_mode)
         self.game = make_game(game, num_players, options)
         n = self.game.num_players
         self._fixed_seat = check_seat("seat", seat, n)

@@ -9,13 +9,19 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from rummykit.envs._common import DEFAULT_REWARD, ActionIndex, check_reward, make_game, render_text
+from rummykit.envs._common import (
+    DEFAULT_REWARD,
+    RENDER_MODES,
+    ActionIndex,
+    check_render_mode,
+    check_reward,
+    make_game,
+    render_text,
+)
 from rummykit.envs._episode import Episode
 from rummykit.errors import InvalidOptionError
 
-__all__ = ["RummykitAECEnv", "env", "observation_box"]
-
-RENDER_MODES = ("ansi", "human")
+__all__ = ["RENDER_MODES", "RummykitAECEnv", "env", "observation_box"]
 
 
 def observation_box(game: Any) -> gymnasium.spaces.Box:
@@ -72,8 +78,7 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise InvalidOptionError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        check_render_mode(render_mode)
         self.game = make_game(game, num_players, options)
         self.reward = check_reward(reward)
         self.episode = Episode(self.game, episode, self.reward, dealer)
