@@ -117,10 +117,11 @@ def test_match_episode_is_the_engine_match(name: str, players: int, options: dic
         got, steps, info = _episode(env, 2)
         match, seat = env.match, env.seat
         assert len(match.hands) >= 1 and steps > 0
+        assert info["eliminated"] == (not match.is_over)
         if match.is_over:
             assert info["result"] == match.result
         else:  # Kaluki: the learner was eliminated, the others play on
-            assert seat not in match.active
+            assert seat not in match.active and info["result"] is None
         if reward == "win_loss":
             assert got == (1.0 if match.is_over and match.result.winner == seat else -1.0)
         elif name == "gin":

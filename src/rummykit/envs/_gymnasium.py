@@ -137,7 +137,11 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.episode.state
         info: dict[str, Any] = {"seat": self.seat, "action_mask": self._mask().astype(bool)}
         if self.seat in self.episode.final:
-            info["result"] = state.result if self.episode.kind == "hand" else self.episode.match.result
+            if self.episode.kind == "hand":
+                info["result"] = state.result
+            else:  # the match result, or None for a seat eliminated while the others play on
+                info["result"] = self.episode.match.result
+                info["eliminated"] = not self.episode.match.is_over
         else:
             info["legal_actions"] = state.legal_actions()
         return info
