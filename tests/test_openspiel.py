@@ -171,7 +171,9 @@ def test_tabular_q_learning_on_information_state_tensors() -> None:
     """OpenSpiel's rl_environment hands each agent ``information_state_tensor`` (it refuses a game
     without one); its tabular Q-learner keys its table by that tensor."""
     game = openspiel_game("oklahoma-gin", max_turns=12)
-    env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.INFORMATION_STATE, seed=3)
+    observe = rl_environment.ObservationType.INFORMATION_STATE
+    deals = rl_environment.ChanceEventSampler(seed=3)  # (a seed= keyword is ignored for a game object)
+    env = rl_environment.Environment(game, observation_type=observe, chance_event_sampler=deals)
     assert env.observation_spec()["info_state"] == (game.information_state_tensor_size(),)
     agents = [tabular_qlearner.QLearner(player_id=p, num_actions=env.action_spec()["num_actions"]) for p in (0, 1)]
     for _ in range(4):
