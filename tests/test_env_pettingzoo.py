@@ -1,10 +1,13 @@
-"""The PettingZoo AEC environment: PettingZoo's own API and seed tests, masks, rewards, text."""
+"""The PettingZoo AEC environment: PettingZoo's own API and seed tests on the wrapped and bare
+environments, its conventions (env()/raw_env(), illegal moves, stepping before reset), masks,
+rewards, dealers, match episodes with eliminations, text."""
 
 from __future__ import annotations
 
 import doctest
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -12,10 +15,12 @@ pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed:
 
 import numpy as np
 from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import rummykit as rk
 import rummykit.envs
-from rummykit.envs import DENSE_ACTIONS, ActionIndex, pettingzoo_env
+from rummykit.envs import DENSE_ACTIONS, ActionIndex, pettingzoo_env, pettingzoo_raw_env, rummykit_v0
+from rummykit.envs._pettingzoo import RummykitAECEnv
 
 # Dict observations with an action mask are PettingZoo's own convention for card games
 # (its classic environments); api_test still warns that it prefers a plain Box.
@@ -41,6 +46,7 @@ def _variants() -> list[object]:
 
 def _api_and_seed(name: str, players: int, cycles: int, **options: object) -> None:
     api_test(pettingzoo_env(name, num_players=players, **options), num_cycles=cycles)
+    api_test(pettingzoo_raw_env(name, num_players=players, **options), num_cycles=cycles)
     seed_test(lambda: pettingzoo_env(name, num_players=players, **options), num_cycles=cycles)
 
 
@@ -51,19 +57,25 @@ def test_api_and_seed(name: str, players: int) -> None:
     _api_and_seed(name, players, 300, **({} if (name, players) in KNOCK else {"max_turns": 12}))
 
 
+@pytest.mark.parametrize(
+    ("name", "players"), [("gin", 2), ("oklahoma-rummy", 3), pytest.param("kaluki", 3, marks=NO_TABLE)]
+)
+def test_api_and_seed_match_episodes(name: str, players: int) -> None:
+    _api_and_seed(name, players, 300, episode="match", **({"max_turns": 12} if name == "kaluki" else {}))
+
+
 @pytest.mark.long
 @pytest.mark.parametrize(("name", "players"), [pytest.param(*v, marks=NO_TABLE) for v in TABLE])
 def test_api_and_seed_whole_table_hands(name: str, players: int) -> None:
     _api_and_seed(name, players, 1000)
 
 
-def _play(env: rummykit.envs._pettingzoo.RummykitAECEnv, seed: int) -> dict[str, float]:
-    """Play one hand choosing uniformly among the masked actions; each agent's total reward."""
+def _play(env: Any, seed: int) -> dict[str, float]:
+    """Play one episode choosing uniformly among the masked actions; each agent's total reward."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     totals = {a: 0.0 for a in env.possible_agents}
-    while env.agents:
-        agent = env.agent_selection
+    for agent in env.agent_iter():
         obs, reward, done, cut, info = env.last()
         totals[agent] += reward
         if done or cut:
@@ -112,8 +124,36 @@ def test_same_seed_same_hand_and_reset_without_seed_continues() -> None:
     assert a.game_state.deck != b.game_state.deck
 
 
-def test_illegal_action_raises_and_changes_nothing() -> None:
-    env = pettingzoo_env("gin")
+def test_default_reward_and_dealer_drawn_per_episode() -> None:
+    env = pettingzoo_env("oklahoma-rummy", num_players=3)
+    assert env.unwrapped.reward == "win_loss"
+    dealers = set()
+    for seed in range(20):
+        env.reset(seed=seed)
+        dealers.add(env.game_state.dealer)
+        assert env.agent_selection == f"player_{env.game_state.current_player}"
+    assert dealers == {0, 1, 2}
+    fixed = pettingzoo_env("gin", dealer=1)
+    fixed.reset(seed=3)
+    assert fixed.game_state.dealer == 1
+
+
+def test_env_and_raw_env_follow_pettingzoo_conventions() -> None:
+    wrapped, raw = rummykit_v0.env("gin"), rummykit_v0.raw_env("gin")
+    assert isinstance(wrapped, OrderEnforcingWrapper) and isinstance(wrapped.unwrapped, RummykitAECEnv)
+    assert type(raw) is RummykitAECEnv and raw.metadata["is_parallelizable"] is False
+    assert raw.metadata["name"] == "rummykit_v0"
+    # before reset: PettingZoo's own error through the wrapper, a clear one from the bare env
+    with pytest.raises(AssertionError, match="reset"):
+        wrapped.step(0)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = wrapped.agent_selection
+    with pytest.raises(rk.InvalidOptionError, match="reset"):
+        raw.step(0)
+
+
+def test_illegal_action_raises_on_the_raw_env_and_changes_nothing() -> None:
+    env = pettingzoo_raw_env("gin")
     env.reset(seed=2)
     before = env.game_state.to_json()
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
@@ -122,6 +162,61 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(rk.InvalidOptionError, match="None"):
         env.step(None)
     assert env.game_state.to_json() == before
+
+
+@pytest.mark.filterwarnings("ignore:.*illegal move.*:UserWarning")
+def test_illegal_action_ends_the_wrapped_episode_like_pettingzoo_classic() -> None:
+    env = pettingzoo_env("gin", illegal_reward=-3.0)
+    env.reset(seed=2)
+    mover = env.agent_selection
+    illegal = int(np.flatnonzero(env.observe(mover)["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    rewards = {}
+    for agent in env.agent_iter():
+        obs, reward, done, cut, info = env.last()
+        rewards[agent] = reward
+        env.step(None)
+    assert rewards == {mover: -3.0, next(a for a in env.possible_agents if a != mover): 0.0}
+
+
+@pytest.mark.parametrize("reward", ["win_loss", "points"])
+def test_kaluki_match_eliminated_agents_leave_and_the_others_play_on(reward: str) -> None:
+    env = pettingzoo_env("kaluki", num_players=3, episode="match", reward=reward, elimination_threshold=60)
+    rng = np.random.default_rng(0)
+    env.reset(seed=2)
+    inner = env.unwrapped
+    ended: dict[str, tuple[float, bool]] = {}
+    for agent in env.agent_iter():
+        obs, r, done, cut, info = env.last()
+        if done:
+            ended[agent] = (r, inner.match.is_over)
+            if not inner.match.is_over:  # out of the game: nothing to see, nothing to do
+                assert not obs["observation"].any() and not obs["action_mask"].any()
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    match = inner.match
+    assert match.is_over and len(match.hands) > 1
+    early = [a for a, (_, over) in ended.items() if not over]
+    assert early  # seed 2: someone is out before the end
+    for agent, (r, _) in ended.items():
+        seat = int(agent.split("_")[1])
+        if reward == "win_loss":
+            assert r == (1.0 if seat == match.result.winner else -1.0)
+        else:
+            assert r == -match.scores[seat]
+
+
+def test_match_rewards_and_hands_are_the_engine_match() -> None:
+    env = pettingzoo_env("gin", episode="match", reward="points", target_score=50)
+    totals = _play(env, 4)
+    result = env.match.result
+    assert result is not None and len(env.match.hands) >= 2
+    assert totals == {
+        "player_0": result.totals[0] - result.totals[1],
+        "player_1": result.totals[1] - result.totals[0],
+    }
 
 
 def test_bad_options() -> None:
@@ -133,6 +228,10 @@ def test_bad_options() -> None:
         pettingzoo_env("gin", num_players=3)
     with pytest.raises(rk.InvalidOptionError, match="game name"):
         pettingzoo_env(rk.Game("gin"), num_players=2, target_score=50)
+    with pytest.raises(rk.InvalidOptionError, match="episode"):
+        pettingzoo_env("gin", episode="set")
+    with pytest.raises(rk.InvalidOptionError, match="dealer"):
+        pettingzoo_env("gin", dealer=2)
 
 
 def test_game_object_and_options() -> None:
@@ -185,12 +284,17 @@ def test_knock_games_use_the_engine_ids() -> None:
 
 
 def test_envs_docstrings() -> None:
-    failures, tried = doctest.testmod(rummykit.envs)
-    assert tried > 0 and failures == 0
+    for module in (rummykit.envs, rummykit_v0):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0 and failures == 0
 
 
 def test_import_rummykit_does_not_import_the_frameworks() -> None:
+    """``import rummykit`` imports none; ``rummykit.envs`` only Gymnasium (to register its ids)."""
     frameworks = "('pettingzoo', 'gymnasium', 'pyspiel', 'ray')"
-    code = f"import sys, rummykit, rummykit.envs; print([m for m in {frameworks} if m in sys.modules])"
+    code = f"import sys, rummykit; print([m for m in {frameworks} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+    code = f"import sys, rummykit.envs; print([m for m in {frameworks} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['gymnasium']"

@@ -1,5 +1,7 @@
 """rummykit games as OpenSpiel Python games: OpenSpiel's random simulation test, its MCTS and
-ISMCTS bots under evaluate_bots, observations, resampling and the gin_rummy id mapping."""
+ISMCTS bots under evaluate_bots, tabular Q-learning on information-state tensors through
+rl_environment, observation and information-state tensors, the dealer as a chance outcome,
+resampling and the gin_rummy id mapping."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
+from open_spiel.python import rl_environment
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, tabular_qlearner
 
 import rummykit as rk
 from rummykit.envs import gin_rummy_ids, openspiel_game, register_openspiel_games
+from rummykit.envs._history import KINDS, SLOT, HistoryEncoder
 from rummykit.envs._openspiel import RummykitSpielState
 from rummykit.envs.gin_rummy_ids import (
     OS_MELD,
@@ -53,7 +57,11 @@ def test_registered_names_load_with_parameters() -> None:
     game = pyspiel.load_game("python_rummykit_oklahoma_rummy(num_players=3,reward=points)")
     assert game.num_players() == 3 and game.max_utility() == 10_000.0
     assert game.num_distinct_actions() == 686 and game.max_chance_outcomes() == 52
-    assert pyspiel.load_game("python_rummykit_gin").max_utility() == 1.0
+    gin = pyspiel.load_game("python_rummykit_gin")
+    assert gin.max_utility() == 1.0 and gin.get_parameters()["reward"] == "win_loss"
+    assert gin.observation_tensor_shape() == [917]
+    assert gin.information_state_tensor_shape() == [917 + 2 + 64 * SLOT]
+    assert pyspiel.load_game("python_rummykit_gin(history=8)").information_state_tensor_size() == 917 + 2 + 8 * SLOT
 
 
 @pytest.mark.parametrize("name", ["python_rummykit_gin", "python_rummykit_oklahoma_gin"])
@@ -77,11 +85,11 @@ def test_random_sim_test_table_games(name: str) -> None:
 
 
 def test_the_deal_is_the_chance_outcomes() -> None:
-    game = openspiel_game("gin")
+    game = openspiel_game("gin", dealer=0)
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 52
     assert state.information_state_string(1) == "seat 1: dealing"
-    assert not any(state.observation_tensor(0))
+    assert not any(state.observation_tensor(0)) and not any(state.information_state_tensor(0))
     state = _dealt(game, 1)
     engine = state.engine_state
     deal = state.history()
@@ -90,6 +98,94 @@ def test_the_deal_is_the_chance_outcomes() -> None:
     for player in (0, 1):
         assert state.information_state_string(player) == engine.information_state_string(player)
         np.testing.assert_array_equal(state.observation_tensor(player), engine.observation_tensor(player))
+
+
+def test_the_dealer_is_a_chance_outcome() -> None:
+    game = openspiel_game("oklahoma-rummy", num_players=3)
+    state = game.new_initial_state()
+    assert state.chance_outcomes() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "dealer 2"
+    dealers = {_dealt(game, seed).engine_state.dealer for seed in range(12)}
+    assert dealers == {0, 1, 2}
+    state = _dealt(game, 5)
+    history = state.history()
+    assert len(history) == 1 + 51 and state.engine_state.dealer == history[0]
+    assert list(state.engine_state.deck[:51]) == history[1:]
+
+
+def _walk(game: pyspiel.Game, seed: int) -> list[RummykitSpielState]:
+    """The decision states of one hand played with random legal actions."""
+    rng = np.random.default_rng(seed)
+    state, states = _dealt(game, seed), []
+    while not state.is_terminal():
+        states.append(state.clone())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return states
+
+
+@pytest.mark.parametrize(("name", "players"), [("gin", 2), ("oklahoma-rummy", 3), ("kaluki", 3), ("rummy", 4)])
+def test_information_state_tensor_is_the_observation_and_the_history(name: str, players: int) -> None:
+    """Same information-state string, same tensor; different strings, different tensors; the
+    observation tensor first, then the history, whose kinds are all known ones."""
+    game = openspiel_game(name, num_players=players, max_turns=20)
+    size = game.observation_tensor_size()
+    seen: dict[bytes, str] = {}
+    for seed in range(2):
+        for state in _walk(game, seed):
+            for player in range(players):
+                tensor = np.array(state.information_state_tensor(player), np.float32)
+                assert tensor.shape == (game.information_state_tensor_size(),)
+                np.testing.assert_array_equal(tensor[:size], state.observation_tensor(player))
+                slots = tensor[size + 2 :].reshape(64, SLOT)
+                kinds = slots[:, 6 : 6 + len(KINDS)]
+                assert not kinds[:, KINDS.index("other")].any()
+                used = int(round(tensor[size] * 64))
+                assert (kinds.sum(axis=1) == 1).sum() == used
+                text = state.information_state_string(player)
+                assert seen.setdefault(tensor.tobytes(), text) == text
+
+
+def test_history_keeps_the_last_actions_most_recent_first() -> None:
+    encoder = HistoryEncoder(2, history=2)
+    text = "header\ndealt AS\n1: take 3H\n1: discard QH\nrestock 30; 0: draw stock KC"
+    tensor = encoder.encode(text, 0)
+    assert tensor[:2].tolist() == [1.0, 1.0]  # two kept, older ones dropped
+    newest, older = tensor[2 : 2 + SLOT], tensor[2 + SLOT :]
+    assert newest[0] == 1.0 and newest[6 + KINDS.index("draw stock")] == 1.0
+    assert newest[6 + len(KINDS) + 3] == 1.0 and newest[-53 + rk.parse_card("KC").id] == 1.0
+    assert older[1] == 1.0 and older[6 + KINDS.index("discard")] == 1.0
+    with pytest.raises(rk.InvalidOptionError, match="history"):
+        HistoryEncoder(2, history=0)
+
+
+def test_resampled_state_has_the_same_information_state_tensor() -> None:
+    state = _dealt(openspiel_game("oklahoma-gin"), 6)
+    for _ in range(8):
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_tensor(player) == state.information_state_tensor(player)
+
+
+def test_tabular_q_learning_on_information_state_tensors() -> None:
+    """OpenSpiel's rl_environment hands each agent ``information_state_tensor`` (it refuses a game
+    without one); its tabular Q-learner keys its table by that tensor."""
+    game = openspiel_game("oklahoma-gin", max_turns=12)
+    observe = rl_environment.ObservationType.INFORMATION_STATE
+    deals = rl_environment.ChanceEventSampler(seed=3)  # (a seed= keyword is ignored for a game object)
+    env = rl_environment.Environment(game, observation_type=observe, chance_event_sampler=deals)
+    assert env.observation_spec()["info_state"] == (game.information_state_tensor_size(),)
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=env.action_spec()["num_actions"]) for p in (0, 1)]
+    for _ in range(4):
+        time_step = env.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            assert len(time_step.observations["info_state"][player]) == game.information_state_tensor_size()
+            time_step = env.step([agents[player].step(time_step).action])
+        for agent in agents:
+            agent.step(time_step)
+    assert all(len(agent._q_values) > 0 for agent in agents)
+    assert sorted(time_step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
 
 
 def test_clone_is_independent() -> None:
@@ -136,6 +232,8 @@ def test_bad_parameters() -> None:
         openspiel_game("gin", reward="chips")
     with pytest.raises(rk.InvalidOptionError, match="max_turns"):
         openspiel_game("gin", max_turns=-1)
+    with pytest.raises(rk.InvalidOptionError, match="dealer"):
+        openspiel_game("gin", dealer=2)
     with pytest.raises(rk.InvalidOptionError, match="one seat"):
         openspiel_game("gin").make_py_observer(
             pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
@@ -145,7 +243,7 @@ def test_bad_parameters() -> None:
 def test_action_strings() -> None:
     state = _dealt(openspiel_game("gin"), 4)
     assert state.action_to_string(state.current_player(), 106) == "pass"
-    assert openspiel_game("gin").new_initial_state().action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal 7"
+    assert openspiel_game("gin", dealer=1).new_initial_state().action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal 7"
 
 
 def _os_cards(text: str) -> int:

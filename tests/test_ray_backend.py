@@ -1,7 +1,12 @@
-"""Tournaments on Ray: the same seed gives the same records as the local backend."""
+"""Tournaments on Ray: the same seed gives the same records as the local backend; a wrong
+address fails at once; without one, a new local Ray (whatever RAY_ADDRESS says)."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -39,3 +44,37 @@ def test_bad_backend_and_address() -> None:
         rk.tournament(["greedy", "random"], "gin", hands=2, backend="dask")
     with pytest.raises(rk.InvalidOptionError, match="address"):
         rk.tournament(["greedy", "random"], "gin", hands=2, address="ray://head:10001")
+    with pytest.raises(rk.InvalidOptionError, match="host:port"):
+        rk.tournament(["greedy", "random"], "gin", hands=2, backend="ray", address="head")
+
+
+def _closed_port() -> int:
+    """A local port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_wrong_address_fails_at_once_with_a_clear_error(scheme: str) -> None:
+    """Ray alone waits minutes for a wrong address; the port check answers within seconds (the
+    timeout only stops a hang: Ray's own wait is far longer)."""
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
+    args = ["tournament", "greedy", "random", "--hands", "2", "--backend", "ray", "--address", address]
+    out = subprocess.run(
+        [sys.executable, "-m", "rummykit", *args], capture_output=True, text=True, timeout=30, check=False
+    )
+    assert out.returncode == 2
+    assert f"no Ray cluster answers at {address}" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_without_address_a_new_local_ray_even_with_ray_address_set() -> None:
+    """The README: without --address, a local Ray started for the call (not a stale or
+    unreachable cluster named by RAY_ADDRESS, where ray.init() would wait for minutes)."""
+    env = {**os.environ, "RAY_ADDRESS": f"127.0.0.1:{_closed_port()}"}
+    args = ["tournament", "greedy", "random", "--hands", "2", "--backend", "ray", "--no-progress"]
+    out = subprocess.run(
+        [sys.executable, "-m", "rummykit", *args], capture_output=True, text=True, timeout=240, env=env, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert "greedy" in out.stdout

@@ -125,3 +125,16 @@ def test_readme_framework_snippet_runs_on_its_own(framework: str) -> None:
     (script,) = [s for s in _readme_scripts() if f"import {framework}" in s or f"{framework}_env" in s]
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
+
+
+def test_as_many_players_as_agents() -> None:
+    """One agent per seat: the agent count sets num_players whenever the game takes it."""
+    result = rk.tournament(["greedy"] * 3, "kaluki", hands=3, seed=1)
+    assert len(result.agents) == 3 and all(len(r.seats) == 3 for r in result.records)
+    assert len(rk.tournament(["greedy", "random"], "oklahoma-rummy", hands=2).agents) == 2  # default 3
+    with pytest.raises(rk.InvalidOptionError, match="gin for 3 agents.*needs 2 players"):
+        rk.tournament(["greedy"] * 3, "gin", hands=2)
+    with pytest.raises(rk.InvalidOptionError, match="kaluki for 1 agent .*2..5"):
+        rk.tournament(["greedy"], "kaluki", hands=2)
+    with pytest.raises(rk.InvalidOptionError, match="needs 3 agents"):
+        rk.tournament(["greedy"] * 2, "kaluki", hands=2, num_players=3)

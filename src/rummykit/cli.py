@@ -201,12 +201,7 @@ def _tournament(args: argparse.Namespace) -> int:
             raise InvalidOptionError(
                 "--plot needs matplotlib: pip install 'rummykit[plot]' (or pip install matplotlib)"
             ) from None
-    from rummykit.games import game_options
-
-    options = _game_options(args.game, args.option)
-    seats = game_options(args.game).get("num_players")
-    if seats is not None and "num_players" not in options and len(args.agents) != seats.default:
-        options["num_players"] = len(args.agents)  # one agent per seat: the count says how many play
+    options = _game_options(args.game, args.option)  # tournament() seats one agent per seat
     result = tournament(
         args.agents,
         args.game,

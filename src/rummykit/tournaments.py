@@ -23,7 +23,8 @@ True
 
 ``backend="ray"`` plays the hands as Ray tasks instead (``pip install "rummykit[ray]"``), on
 the cluster at ``address`` or on the Ray the script already started (``ray.init``), else on a
-local Ray started for the call; the results are the same as the local backend's.
+new local Ray started for the call; the results are the same as the local backend's.  An
+``address`` where no cluster answers fails within seconds.
 """
 
 from __future__ import annotations
@@ -424,11 +425,11 @@ def _run_ray(
         raise InvalidOptionError("backend='ray' needs Ray: pip install 'rummykit[ray]'") from None
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address)
+        _ray_init(ray, address)
     try:
         resources = cast(Callable[[], dict[str, float]], ray.cluster_resources)  # untyped in Ray
         cpus = max(workers, int(resources().get("CPU", 1)))
-        play = ray.remote(_play_chunk)
+        play: Any = ray.remote(_play_chunk)  # a RemoteFunction, typed by arity in recent Ray
         shared = ray.put(game), ray.put(specs)  # sent once, not with every task
         pending = [play.remote(*shared, seed, chunk, save is not None) for chunk in _chunks(hands, cpus)]
         records: list[HandRecord] = []
@@ -441,6 +442,41 @@ def _run_ray(
         if started:
             ray.shutdown()
     return sorted(records, key=lambda r: r.hand), cpus
+
+
+#: seconds to wait for a Ray cluster's port to answer before giving up on ``address``
+RAY_CONNECT_TIMEOUT = 5.0
+
+
+def _ray_endpoint(address: str) -> tuple[str, int] | None:
+    """The host and port of a Ray ``address`` (None for ``auto`` and ``local``)."""
+    if address in ("auto", "local"):
+        return None
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise InvalidOptionError(f"address must be host:port, ray://host:port, auto or local, got {clip(address)}")
+    return host.strip("[]"), int(port)
+
+
+def _ray_init(ray: Any, address: str | None) -> None:
+    """``ray.init`` for a tournament: a new local Ray without ``address`` (never a cluster
+    named by ``RAY_ADDRESS`` or left over from ``ray start``); with one, a check that its
+    port answers first, since Ray itself waits minutes for a wrong address."""
+    import socket
+
+    if address is None:
+        ray.init(address="local")
+        return
+    endpoint = _ray_endpoint(address)
+    if endpoint is not None:
+        try:
+            socket.create_connection(endpoint, timeout=RAY_CONNECT_TIMEOUT).close()
+        except OSError as err:
+            raise InvalidOptionError(f"no Ray cluster answers at {address}: {err}") from None
+    try:
+        ray.init(address=address)
+    except (ConnectionError, ValueError, RuntimeError) as err:
+        raise InvalidOptionError(f"could not join the Ray cluster at {address}: {err}") from err
 
 
 BACKENDS = ("local", "ray")
@@ -470,8 +506,9 @@ def tournament(
     save_records: str | Path | None = None,
     **options: Any,
 ) -> TournamentResult:
-    """Play ``hands`` hands of ``game`` (a game object, or a name for ``Game(game, **options)``)
-    between ``agents``, one per seat: names for :func:`rummykit.agents.make_agent`
+    """Play ``hands`` hands of ``game`` (a game object, or a name for ``Game(game, **options)``,
+    with as many players as ``agents`` unless ``num_players`` is given) between ``agents``, one
+    per seat: names for :func:`rummykit.agents.make_agent`
     (``"random"``, ``"greedy"``, ``"ismcts:iterations=100"``) or agents (each hand gets
     ``agent.spawn(hand_seed)`` when the agent has ``spawn``, else the agent itself).
 
@@ -484,7 +521,9 @@ def tournament(
 
     ``backend="ray"`` spreads the hands over Ray tasks (at least one chunk per CPU of the
     cluster): on the Ray already initialised, else ``ray.init(address=address)`` for the call
-    (None: a local Ray).  The cluster's workers need rummykit installed.  Same seed, same result.
+    (None: a new local Ray; ``host:port``, ``ray://host:port``, ``auto``; a host:port that does
+    not answer within :data:`RAY_CONNECT_TIMEOUT` seconds raises :class:`InvalidOptionError`).
+    The cluster's workers need rummykit installed.  Same seed, same result.
 
     ``save_records``: a directory (made if missing) for each hand's record,
     ``hand_<number>.json`` (``state.to_json()``), which ``rummykit replay`` reads.
@@ -500,12 +539,23 @@ def tournament(
         raise InvalidOptionError(f"address must be a Ray cluster address (text) or None, got {clip(address)}")
     if address is not None and backend != "ray":
         raise InvalidOptionError("address is the Ray cluster's: it goes with backend='ray'")
+    if address is not None:
+        _ray_endpoint(address)
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InvalidOptionError(
             f"progress must be True, False or None (a bar when stderr is a terminal), got {clip(progress)}"
         )
     if isinstance(game, str):
-        game = Game(game, **options)
+        count = len(agents) if isinstance(agents, Sequence) and not isinstance(agents, str) else None
+        if count is not None and "num_players" not in options and count != Game(game).num_players:
+            try:  # one agent per seat: the count says how many play
+                game = Game(game, **options, num_players=count)
+            except InvalidOptionError as err:
+                raise InvalidOptionError(
+                    f"{game} for {count} agent{'s' * (count != 1)} (one per seat): {err}"
+                ) from None
+        else:
+            game = Game(game, **options)
     elif options:
         raise InvalidOptionError("options go with a game name, not with a game object")
     if not isinstance(game, Game):

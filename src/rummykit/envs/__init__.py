@@ -1,28 +1,41 @@
 """Adapters to the frameworks AI research uses: PettingZoo, Gymnasium and OpenSpiel.
 
 Each function imports its framework only when called (``pip install "rummykit[pettingzoo]"``
-or ``"rummykit[openspiel]"``), so importing :mod:`rummykit` stays light.
+or ``"rummykit[openspiel]"``), so importing :mod:`rummykit` stays light; importing
+:mod:`rummykit.envs` imports Gymnasium (when installed) to register its ids.
 
-* :func:`pettingzoo_env`: a PettingZoo AEC environment, one hand per episode, any game
-  and player count, with action masks.
 * :func:`gymnasium_env`: a single-agent Gymnasium environment, the other seats played by an
-  agent (:func:`rummykit.make_agent`).
+  agent (:func:`rummykit.make_agent`), with ``action_masks()`` for sb3-contrib's MaskablePPO;
+  also ``gymnasium.make("rummykit/Gin-v0")`` (one id per game, ``...Match-v0`` for matches).
+* :func:`pettingzoo_env` (PettingZoo's standard wrappers) / :func:`pettingzoo_raw_env` (bare),
+  also as ``rummykit.envs.rummykit_v0.env()`` / ``raw_env()``: a PettingZoo AEC environment,
+  any game and player count, with action masks.
 * :func:`openspiel_game` / :func:`register_openspiel_games`: rummykit games as OpenSpiel
   Python games, for OpenSpiel's algorithms and bots (``docs/openspiel.md``).
 
+Episodes: ``episode="hand"`` (the default) plays one hand, ``episode="match"`` a whole match
+by the game's rules (:class:`rummykit.Match`: target score, bonuses, Kaluki eliminations).  The
+dealer (and the Gymnasium learner's seat) are drawn per episode from the seeded generator
+unless fixed with ``dealer=`` (``seat=``).
+
 Actions: the knock games use the engine's action ids; Rummy and Kaluki, whose ids are
 sparse up to 6.4 million, a dense per-state index (action ``k`` is the ``k``-th of the sorted
-``state.legal_actions()``, out of :data:`DENSE_ACTIONS` slots).  Rewards come at the end of
-the hand: ``reward="points"`` gives each seat its ``state.returns()`` (the variant's hand
-score), ``reward="win_loss"`` +1 to the hand's winner and -1 to every other seat (0 to all
-for a dead hand).
+``state.legal_actions()``, out of :data:`DENSE_ACTIONS` slots).
+
+Rewards (the same default, :data:`DEFAULT_REWARD` = ``"win_loss"``, in every adapter) come
+when a seat's episode ends, 0 before: ``reward="win_loss"`` +1 to the winner (of the hand or
+the match), -1 to every other seat, 0 to all when nobody wins (a dead hand, a tied match);
+``reward="points"`` a hand's ``state.returns()`` (the variant's hand score), or what the match
+pays the seat (see :class:`rummykit.envs._episode.Episode`).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from rummykit.envs._common import DENSE_ACTIONS, REWARDS, ActionIndex
+from rummykit.envs._common import DEFAULT_REWARD, DENSE_ACTIONS, REWARDS, ActionIndex, RenderModeError
+from rummykit.envs._episode import EPISODES
 
 if TYPE_CHECKING:
     from rummykit.envs._gymnasium import RummykitGymEnv
@@ -30,30 +43,43 @@ if TYPE_CHECKING:
     from rummykit.envs._pettingzoo import RummykitAECEnv
 
 __all__ = [
+    "DEFAULT_REWARD",
     "DENSE_ACTIONS",
+    "EPISODES",
     "REWARDS",
     "ActionIndex",
+    "RenderModeError",
     "gymnasium_env",
     "openspiel_game",
     "pettingzoo_env",
+    "pettingzoo_raw_env",
     "register_openspiel_games",
 ]
 
 
 def _need(module: str, extra: str) -> None:
-    import importlib.util
-
     if importlib.util.find_spec(module) is None:
         raise ImportError(f"this adapter needs {module}: pip install 'rummykit[{extra}]'")
 
 
 def pettingzoo_env(
-    game: Any, num_players: int = 2, reward: str = "points", render_mode: str | None = None, **options: Any
-) -> RummykitAECEnv:
-    """A PettingZoo AEC environment playing one hand of ``game`` per episode.
+    game: Any,
+    num_players: int = 2,
+    reward: str = DEFAULT_REWARD,
+    render_mode: str | None = None,
+    episode: str = "hand",
+    dealer: int | None = None,
+    illegal_reward: float = -1.0,
+    **options: Any,
+) -> Any:
+    """A PettingZoo AEC environment playing ``game``, with PettingZoo's standard wrappers
+    (``rummykit.envs.rummykit_v0.env``): an action the mask rules out ends the episode,
+    ``illegal_reward`` to the agent that played it and 0 to the others; stepping before
+    ``reset`` is an error.  ``env.unwrapped`` is the :class:`RummykitAECEnv`.
 
     ``game`` is a name for :func:`rummykit.Game` (with ``num_players`` and ``options``) or a
-    game object; ``reward`` is ``"points"`` or ``"win_loss"``; ``render_mode`` None,
+    game object; ``reward`` is ``"win_loss"`` or ``"points"``; ``episode`` ``"hand"`` or
+    ``"match"``; ``dealer`` a seat, or None to draw it per episode; ``render_mode`` None,
     ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (printed each step).
 
     >>> from rummykit.envs import pettingzoo_env
@@ -65,33 +91,58 @@ def pettingzoo_env(
     ...     env.step(None if done or cut else int(legal[0]))
     """
     _need("pettingzoo", "pettingzoo")
+    from rummykit.envs._pettingzoo import env
+
+    kwargs = dict(num_players=num_players, reward=reward, render_mode=render_mode, episode=episode, dealer=dealer)
+    return env(game, illegal_reward=illegal_reward, **kwargs, **options)
+
+
+def pettingzoo_raw_env(
+    game: Any,
+    num_players: int = 2,
+    reward: str = DEFAULT_REWARD,
+    render_mode: str | None = None,
+    episode: str = "hand",
+    dealer: int | None = None,
+    **options: Any,
+) -> RummykitAECEnv:
+    """The bare :class:`RummykitAECEnv` of :func:`pettingzoo_env` (``rummykit_v0.raw_env``):
+    an illegal action raises :class:`rummykit.IllegalActionError` and changes nothing."""
+    _need("pettingzoo", "pettingzoo")
     from rummykit.envs._pettingzoo import RummykitAECEnv
 
-    return RummykitAECEnv(game, num_players, reward=reward, render_mode=render_mode, **options)
+    return RummykitAECEnv(
+        game, num_players, reward=reward, render_mode=render_mode, episode=episode, dealer=dealer, **options
+    )
 
 
 def gymnasium_env(
     game: Any,
     opponent: Any = "greedy",
-    seat: int = 0,
+    seat: int | None = None,
     num_players: int = 2,
-    reward: str = "points",
+    reward: str = DEFAULT_REWARD,
     render_mode: str | None = None,
     illegal_reward: float | None = -1.0,
+    episode: str = "hand",
+    dealer: int | None = None,
     **options: Any,
 ) -> RummykitGymEnv:
-    """A single-agent Gymnasium environment: the learner plays ``seat``, every other seat is
-    played by ``opponent`` (a name for :func:`rummykit.make_agent`, or an agent).  The same
-    observations, masks, actions and rewards as :func:`pettingzoo_env`.  An action the mask
-    rules out ends the episode with ``illegal_reward`` (None: raise ``IllegalActionError``).
+    """A single-agent Gymnasium environment: the learner plays ``seat`` (None: a seat drawn per
+    episode), every other seat is played by ``opponent`` (a name for :func:`rummykit.make_agent`,
+    or an agent).  The same observations, masks, actions and rewards as :func:`pettingzoo_env`,
+    plus ``env.action_masks()``.  An action the mask rules out ends the episode with
+    ``illegal_reward`` (None: raise ``IllegalActionError``).
 
     >>> from rummykit.envs import gymnasium_env
-    >>> env = gymnasium_env("gin", opponent="random", seat=1)
+    >>> env = gymnasium_env("gin", opponent="random")
     >>> obs, info = env.reset(seed=2)
     >>> done = False
     >>> while not done:
-    ...     action = int(obs["action_mask"].nonzero()[0][0])
+    ...     action = int(env.action_masks().nonzero()[0][0])
     ...     obs, reward, done, truncated, info = env.step(action)
+    >>> reward in (-1.0, 0.0, 1.0)
+    True
     """
     _need("gymnasium", "pettingzoo")
     from rummykit.envs._gymnasium import RummykitGymEnv
@@ -104,16 +155,22 @@ def gymnasium_env(
         reward=reward,
         render_mode=render_mode,
         illegal_reward=illegal_reward,
+        episode=episode,
+        dealer=dealer,
         **options,
     )
 
 
-def openspiel_game(game: Any, num_players: int = 2, reward: str = "win_loss", **options: Any) -> RummykitSpielGame:
-    """``game`` as an OpenSpiel (``pyspiel``) Python game; see ``docs/openspiel.md``."""
+def openspiel_game(
+    game: Any, num_players: int = 2, reward: str = DEFAULT_REWARD, dealer: int = -1, history: int = 64, **options: Any
+) -> RummykitSpielGame:
+    """``game`` as an OpenSpiel (``pyspiel``) Python game; see ``docs/openspiel.md``.
+    ``dealer`` -1 makes the dealer a chance outcome (else that seat deals); ``history`` is the
+    number of actions the information-state tensor keeps."""
     _need("pyspiel", "openspiel")
     from rummykit.envs._openspiel import RummykitSpielGame
 
-    return RummykitSpielGame.from_rummykit(game, num_players, reward, options)
+    return RummykitSpielGame.from_rummykit(game, num_players, reward, options, dealer=dealer, history=history)
 
 
 def register_openspiel_games() -> list[str]:
@@ -123,3 +180,9 @@ def register_openspiel_games() -> list[str]:
     from rummykit.envs._openspiel import register
 
     return register()
+
+
+if importlib.util.find_spec("gymnasium") is not None:
+    from rummykit.envs._registration import register_gymnasium_envs
+
+    register_gymnasium_envs()

@@ -16,11 +16,15 @@ from rummykit.games import Game
 from rummykit.knock.actions import NUM_ACTIONS as KNOCK_ACTIONS
 
 __all__ = [
+    "DEFAULT_REWARD",
     "DENSE_ACTIONS",
+    "RENDER_MODES",
     "REWARDS",
     "ActionIndex",
+    "RenderModeError",
     "action_text",
     "action_text_before",
+    "check_render_mode",
     "check_reward",
     "hand_rewards",
     "make_game",
@@ -29,8 +33,28 @@ __all__ = [
 
 #: The action slots of a table game (Rummy, Kaluki) in the dense per-state index.
 DENSE_ACTIONS = 4096
-#: The reward schemes: ``points`` (the engine's ``returns()``) or ``win_loss``.
-REWARDS = ("points", "win_loss")
+#: The reward schemes: ``win_loss`` (+1 to the winner, -1 to the others, 0 to all without a
+#: winner) or ``points`` (the engine's ``returns()`` for a hand, the match score for a match).
+REWARDS = ("win_loss", "points")
+#: The reward of every adapter unless told otherwise: bounded and the same scale in every game.
+DEFAULT_REWARD = "win_loss"
+
+
+class RenderModeError(InvalidOptionError, TypeError):
+    """A render mode the environments do not have (they render text: ``ansi`` and ``human``).
+    Also a ``TypeError``: Stable-Baselines3's ``make_vec_env`` asks for ``rgb_array`` first and
+    retries without a render mode on a TypeError."""
+
+
+#: The render modes of the environments.
+RENDER_MODES = ("ansi", "human")
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """``render_mode`` if it is None or one of :data:`RENDER_MODES`, else :class:`RenderModeError`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise RenderModeError(f"render_mode must be None, 'ansi' or 'human', got {clip(render_mode)}")
+    return render_mode
 
 
 def make_game(game: Game | str, num_players: int | None, options: dict[str, Any]) -> Game:

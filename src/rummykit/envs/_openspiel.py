@@ -9,7 +9,8 @@ import pyspiel
 
 from rummykit.engine.game import Game
 from rummykit.engine.protocol import GameState
-from rummykit.envs._common import ActionIndex, action_text, check_reward, hand_rewards, make_game
+from rummykit.envs._common import DEFAULT_REWARD, ActionIndex, action_text, check_reward, hand_rewards, make_game
+from rummykit.envs._history import HISTORY, HistoryEncoder
 from rummykit.errors import InvalidOptionError
 
 __all__ = ["POINTS_BOUND", "VARIANTS", "RummykitSpielGame", "RummykitSpielState", "register"]
@@ -18,7 +19,8 @@ __all__ = ["POINTS_BOUND", "VARIANTS", "RummykitSpielGame", "RummykitSpielState"
 VARIANTS = ("gin", "oklahoma_gin", "oklahoma_rummy", "rummy", "kaluki")
 #: The utility bound declared with ``reward="points"`` (a loose bound on one hand's points).
 POINTS_BOUND = 10_000.0
-_DEFAULTS: dict[str, Any] = {"num_players": 2, "reward": "win_loss"}
+# dealer -1: a chance node draws the dealer; history: the actions the information-state tensor keeps
+_DEFAULTS: dict[str, Any] = {"num_players": 2, "reward": DEFAULT_REWARD, "dealer": -1, "history": HISTORY}
 
 
 def _game_type(variant: str) -> Any:
@@ -33,7 +35,7 @@ def _game_type(variant: str) -> Any:
         max_num_players=4,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=False,
         provides_observation_tensor=True,
         parameter_specification=dict(_DEFAULTS),
@@ -43,12 +45,17 @@ def _game_type(variant: str) -> Any:
 class _Shared:
     """What every state of one game shares; a state's clone keeps the same one."""
 
-    def __init__(self, game: Game, reward: str) -> None:
+    def __init__(self, game: Game, reward: str, dealer: int, history: int) -> None:
         self.game, self.reward = game, reward
         self.index = ActionIndex(game)
         rules = game.rules
+        n = game.num_players
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not -1 <= dealer < n:
+            raise InvalidOptionError(f"dealer must be a seat 0..{n - 1} or -1 (a chance outcome), got {dealer!r}")
+        self.dealer = dealer
         self.deck_size: int = getattr(rules, "deck_size", 52)
         self.tensor_size = len(game.new_hand(seed=0, dealer=0).observation_tensor(0))
+        self.history = HistoryEncoder(n, history)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self
@@ -75,7 +82,7 @@ class RummykitSpielGame(pyspiel.Game):  # type: ignore[misc]
         reward = check_reward(params["reward"])
         rk_game = game if game is not None else make_game(variant, int(params["num_players"]), {})
         params["num_players"] = rk_game.num_players
-        shared = _Shared(rk_game, reward)
+        shared = _Shared(rk_game, reward, params["dealer"], params["history"])
         max_turns = rk_game.rules.max_turns
         if max_turns < 0:
             raise InvalidOptionError("OpenSpiel needs a bounded game: max_turns must be >= 0")
@@ -84,20 +91,23 @@ class RummykitSpielGame(pyspiel.Game):  # type: ignore[misc]
         decisions = (max_turns + 2) * (shared.deck_size + 2)
         info = pyspiel.GameInfo(
             num_distinct_actions=shared.index.size,
-            max_chance_outcomes=shared.deck_size,
+            max_chance_outcomes=max(shared.deck_size, rk_game.num_players),
             num_players=rk_game.num_players,
             min_utility=-bound,
             max_utility=bound,
-            max_game_length=shared.deck_size - 1 + decisions,
+            max_game_length=shared.deck_size + decisions,
         )
         super().__init__(_game_type(rk_game.name), info, params)
         self.shared = shared
 
     @classmethod
-    def from_rummykit(cls, game: Any, num_players: int, reward: str, options: dict[str, Any]) -> RummykitSpielGame:
+    def from_rummykit(
+        cls, game: Any, num_players: int, reward: str, options: dict[str, Any], dealer: int = -1, history: int = HISTORY
+    ) -> RummykitSpielGame:
         """A game from a rummykit name (with options) or game object."""
         rk_game = make_game(game, num_players, options)
-        return cls({"num_players": rk_game.num_players, "reward": reward}, game=rk_game)
+        params = {"num_players": rk_game.num_players, "reward": reward, "dealer": dealer, "history": history}
+        return cls(params, game=rk_game)
 
     def new_initial_state(self) -> RummykitSpielState:
         return RummykitSpielState(self)
@@ -107,12 +117,14 @@ class RummykitSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class RummykitSpielState(pyspiel.State):  # type: ignore[misc]
-    """A hand: ``deck_size - 1`` chance nodes deal the deck one card at a time (top first;
-    the last card follows), then seat 0 deals and the engine plays the hand."""
+    """A hand: with ``dealer=-1`` (the default) a first chance node draws the dealer
+    (uniformly), then ``deck_size - 1`` chance nodes deal the deck one card at a time (top
+    first; the last card follows), and the engine plays the hand."""
 
     def __init__(self, game: RummykitSpielGame) -> None:
         super().__init__(game)
         self._shared = game.shared
+        self._dealer: int | None = None if game.shared.dealer < 0 else game.shared.dealer
         self._deck: list[int] = []
         self._hand: _Hand | None = None
 
@@ -132,6 +144,9 @@ class RummykitSpielState(pyspiel.State):  # type: ignore[misc]
         return self._shared.index.legal(self._hand.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._dealer is None:
+            n = self._shared.game.num_players
+            return [(seat, 1.0 / n) for seat in range(n)]
         dealt = set(self._deck)
         rest = [c for c in range(self._shared.deck_size) if c not in dealt]
         return [(c, 1.0 / len(rest)) for c in rest]
@@ -141,17 +156,20 @@ class RummykitSpielState(pyspiel.State):  # type: ignore[misc]
             state = self._hand.state
             state.apply_action(self._shared.index.decode(state, action))
             return
+        if self._dealer is None:
+            self._dealer = int(action)
+            return
         self._deck.append(int(action))
         size = self._shared.deck_size
         if len(self._deck) == size - 1:
             deck = self._deck + [next(iter(set(range(size)) - set(self._deck)))]
             # the restock shuffles are seeded by the deal, so they are part of the chance outcome
-            state = self._shared.game.new_hand(seed=np.random.default_rng(deck), dealer=0, deck=deck)
+            state = self._shared.game.new_hand(seed=np.random.default_rng(deck), dealer=self._dealer, deck=deck)
             self._hand = _Hand(state)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"dealer {action}" if self._dealer is None else f"deal {action}"
         assert self._hand is not None
         state = self._hand.state
         legal = state.legal_actions()
@@ -181,13 +199,18 @@ class RummykitSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self._hand is None:
-            return f"dealing: {len(self._deck)} of {self._shared.deck_size} cards dealt"
+            if self._dealer is None:
+                return "choosing the dealer"
+            return f"dealer {self._dealer}, dealing: {len(self._deck)} of {self._shared.deck_size} cards dealt"
         return repr(self._hand.state)
 
 
 class _Observer:
-    """OpenSpiel's Python observer: the engine's observation tensor (``perfect_recall=False``)
-    and its perfect-recall information-state string; nothing is seen while dealing."""
+    """OpenSpiel's Python observer of one seat.  ``perfect_recall=False``: the engine's
+    observation tensor.  ``perfect_recall=True``: the information-state tensor, the observation
+    tensor followed by the seat's action history (:class:`rummykit.envs._history.HistoryEncoder`,
+    read from the engine's perfect-recall information-state string, so it shows exactly what the
+    seat has seen), and that string.  All zeros while dealing."""
 
     def __init__(self, shared: _Shared, iig_obs_type: Any, params: Any) -> None:
         if params:
@@ -197,18 +220,21 @@ class _Observer:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise InvalidOptionError("rummykit games give one seat's view (public and its own private information)")
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = 0 if self.perfect_recall else shared.tensor_size
+        self._history = shared.history
+        size = shared.tensor_size + (self._history.size if self.perfect_recall else 0)
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.dict = {"observation": self.tensor[: shared.tensor_size]}
+        if self.perfect_recall:
+            self.dict["history"] = self.tensor[shared.tensor_size :]
 
     def set_from(self, state: RummykitSpielState, player: int) -> None:
         engine = state.engine_state
-        if self.perfect_recall:
-            return
+        self.tensor.fill(0.0)
         if engine is None:
-            self.tensor.fill(0.0)
-        else:
-            self.tensor[:] = engine.observation_tensor(player)
+            return
+        self.dict["observation"][:] = engine.observation_tensor(player)
+        if self.perfect_recall:
+            self._history.encode(engine.information_state_string(player), player, self.dict["history"])
 
     def string_from(self, state: RummykitSpielState, player: int) -> str:
         engine = state.engine_state
