@@ -15,10 +15,12 @@ import numpy as np
 import pytest
 
 import rummykit as rk
+from rummykit import _core
 from rummykit.errors import IllegalActionError, InvalidOptionError
 from rummykit.table import observe
 from rummykit.table.actions import DRAW, LAYOFF, RELEASE_RUN, TAKE
 from rummykit.table.cards import JOKER, card_type, type_counts, type_text, types_of
+from rummykit.table.playouts import stock_spec
 from rummykit.table.record import from_json, to_json
 from rummykit.table.state import TableState
 
@@ -234,7 +236,7 @@ def no_last_resort(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*args: Any) -> None:
         raise AssertionError("determinize fell back to the real cards")
 
-    monkeypatch.setattr(observe, "_real", fail)
+    monkeypatch.setattr(observe, "_real_places", fail)
 
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
@@ -500,8 +502,16 @@ def test_state_methods_delegate_here() -> None:
 
 def test_last_resort_keeps_the_real_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """When no sample fits, the other seats keep the cards they hold and
-    only the stock order is resampled; the state still looks the same."""
-    monkeypatch.setattr(observe, "_MAX_TRIES", 0)
+    only the stock order is resampled; the state still looks the same.
+    (The C sampler gives up after TABLE_MAX_TRIES samples, keeping the real
+    cards and shuffling the stock as its stock mode does: here every call
+    gives up.)"""
+
+    def last_resort(state: TableState, hidden: _core.TableHidden, seed: int) -> tuple[Any, ...]:
+        _, hands, known, stock, shuffle_seed, _ = _core.table_determinize(state, stock_spec(state), seed)
+        return False, hands, known, stock, shuffle_seed, (255,) * hidden.n_places
+
+    monkeypatch.setattr(observe, "_sample", last_resort)
     state = find_state("kaluki", {"num_players": 3}, lambda s: len(s.history) > 20 and len(s.stock) > 5)
     for p in range(3):
         det = observe.determinize(state, p, 4)

@@ -1,6 +1,7 @@
 """The C determinization of the table games' playouts
 (``rk_table_determinize``, fed by :func:`rummykit.table.playouts.hidden_spec`)
-against the Python one (:func:`rummykit.table.observe.determinize`):
+against the Python one of tests/reference_table_observe.py (the sampler
+:func:`rummykit.table.observe.determinize` used before it became the C one):
 
 * every C sample is a world the observer cannot tell from the real one: its
   sampled places rebuild a deck whose replay of the whole history gives the
@@ -10,7 +11,7 @@ against the Python one (:func:`rummykit.table.observe.determinize`):
   seat in the middle of its turn);
 * it is uniform where the worlds can be counted (the chi-square test of
   tests/test_determinize_uniform.py, against exact enumeration);
-* it has the distribution of the Python sampler (``observe._sample``) on
+* it has the distribution of the Python sampler (``ref._sample``) on
   positions with restocks and joker bans (two-sample chi-square tests on
   which cards each seat holds and on the top of the stock).
 """
@@ -24,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import reference_table_observe as ref
 from conftest import LONG
 from test_determinize_uniform import ALPHA, SEED, World, _samples, chi2_critical, table_late
 
@@ -71,7 +73,7 @@ def replayed(state: TableState, player: int, places: list[tuple[int, int, int]],
     sampled places (dealt cards, stock draws) and stock, the history replayed
     on it (reshuffle restocks take the sampled order of their group)."""
     _, _, _, stock, _, place_types = sample
-    steps = observe._walk(state)
+    steps = ref._walk(state)
     rules, n, size = state.rules, state.n, state.rules.hand_size
     dealt: dict[int, list[int]] = {q: [] for q in range(n)}
     drawn: dict[int, int] = {}
@@ -80,10 +82,10 @@ def replayed(state: TableState, player: int, places: list[tuple[int, int, int]],
             dealt[q].append(t)
         else:
             drawn[time] = t
-    dealt[player] = [card_type(c) for c in observe._dealt(state, player)]
+    dealt[player] = [card_type(c) for c in ref._dealt(state, player)]
     for time, st in enumerate(steps):  # the observer's draws and a turned-over stock's are known
         if st.action == DRAW and st.came and time not in drawn:
-            drawn[time] = observe._low_type(st.came)
+            drawn[time] = ref._low_type(st.came)
     turn_over = rules.restock_method == "turn_over"
     reshuffles = [time for time, st in enumerate(steps) if st.pile is not None and not turn_over]
     stocks: list[list[int]] = [[]]
@@ -96,7 +98,7 @@ def replayed(state: TableState, player: int, places: list[tuple[int, int, int]],
     deck = [dealt[(state.dealer + 1 + i) % n][i // n] for i in range(size * n)]
     deck.append(card_type(state.deck[size * n]))
     deck.extend(stocks[0])
-    other = state.game.new_hand(seed=0, dealer=state.dealer, deck=observe._physical(deck))
+    other = state.game.new_hand(seed=0, dealer=state.dealer, deck=ref._physical(deck))
     for time, action in enumerate(state.history):
         if time not in reshuffles:
             other.apply_action(action)
@@ -113,8 +115,12 @@ def replayed(state: TableState, player: int, places: list[tuple[int, int, int]],
 
 
 def check_sample(state: TableState, player: int, seed: int) -> dict[str, int]:
+    """One C sample, rebuilt here independently of the library (``replayed``),
+    and ``observe.determinize`` with the generator that gives the same C seed."""
     lists = hidden_lists(state, player)
-    sample = _core.table_determinize(state, hidden_spec(state, player), seed)
+    assert lists == ref.hidden_lists(state, player)  # the step log gives the bookkeeping of the history
+    c_seed = int(np.random.default_rng(seed).integers(2**63))
+    sample = _core.table_determinize(state, hidden_spec(state, player), c_seed)
     sampled, hands, known, stock, shuffle_seed, _ = sample
     assert sampled, "the C sampler fell back to the real cards"
     assert types_of(hands[player]) == types_of(state.hands[player])
@@ -127,6 +133,11 @@ def check_sample(state: TableState, player: int, seed: int) -> dict[str, int]:
         assert known[q] & ~hands[q] == 0
     assert [card_type(c) for c in other.stock] == [card_type(c) for c in stock]
     assert shuffle_seed != state.shuffle_seed
+    det = observe.determinize(state, player, np.random.default_rng(seed))
+    assert [types_of(h) for h in det.hands] == [types_of(h) for h in other.hands]
+    assert [card_type(c) for c in det.stock] == [card_type(c) for c in other.stock]
+    assert [card_type(c) for c in det.deck] == [card_type(c) for c in other.deck]
+    assert det.history == state.history and det.shuffle_seed == shuffle_seed
     return {"fills": len(lists.fills), "bans": len(lists.bans), "groups": len(lists.pools)}
 
 
@@ -195,9 +206,9 @@ def test_c_determinize_is_uniform(name: str) -> None:
 
 
 def python_world(state: TableState, player: int, steps: list[Any], draw: Uniforms) -> tuple[list[list[int]], list[int]]:
-    """The held types per seat and the stock (top first) of one observe._sample."""
+    """The held types per seat and the stock (top first) of one ref._sample."""
     while True:
-        plan = observe._sample(state, player, steps, draw)
+        plan = ref._sample(state, player, steps, draw)
         if plan is not None:
             return [sorted(h) for h in plan.held], plan.stock
 
@@ -247,7 +258,7 @@ POSITIONS = {
 def python_samples(name: str) -> tuple[TableState, list[tuple[list[list[int]], list[int]]]]:
     state = POSITIONS[name]()
     draw = Uniforms(np.random.default_rng(SEED))
-    steps = observe._walk(state)
+    steps = ref._walk(state)
     return state, [python_world(state, state.player, steps, draw) for _ in range(SAMPLES)]
 
 

@@ -133,6 +133,7 @@ cdef class TableCore:
     cdef list _stack
     cdef bint _edited  # fields were set by hand: rk_table_check before the next legal list
     cdef public list history
+    cdef public list _steps  # the public step log (_table_observe.pxi): one entry per action, popped by undo
     cdef public object _legal  # the legal ids of this state (a list never handed out), or None
     cdef public object _views  # TableState's cached table and result, or None
     cdef public object game, rules, geo, deck
@@ -141,6 +142,7 @@ cdef class TableCore:
     def __cinit__(self, *args, **kwargs):
         self._stack = []
         self.history = []
+        self._steps = []
 
     def _deal(self, TableSpec spec, deck, int dealer, uint64_t shuffle_seed):
         cdef uint8_t buf[108]
@@ -196,6 +198,7 @@ cdef class TableCore:
             check(status)
         self._stack.append(before)
         self.history.append(action_id)
+        _table_log(self, before, action_id)
         self._legal = None
         self._views = None
 
@@ -212,6 +215,7 @@ cdef class TableCore:
         self._stack.pop()
         memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
         self.history.pop()
+        self._steps.pop()
         self._edited = False
         self._legal = None
         self._views = None
@@ -224,6 +228,7 @@ cdef class TableCore:
         other._stack = list(self._stack)
         other._edited = self._edited
         other.history = list(self.history)
+        other._steps = list(self._steps)
         other._legal = self._legal
         other._views = self._views
         other.game, other.rules, other.geo, other.deck = self.game, self.rules, self.geo, self.deck
@@ -248,6 +253,7 @@ cdef class TableCore:
         self._edited = True
         self._legal = None
         self._views = None
+        _table_log_stale(self)
 
     # --- fields (rk_table_state): reading is free, writing marks the state edited ---
     # A setter checks its value's type and range (never truncating it) before it writes
@@ -551,6 +557,7 @@ def _table_state_from(cls, game, deck, dealer, raw, stack, history):
     state.n, state.dealer = spec.r.num_players, dealer
     state._stack = list(stack)
     state.history = list(history)
+    _table_relog(state)
     state._edited = False
     return state
 

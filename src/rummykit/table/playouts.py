@@ -10,11 +10,12 @@ card it played that nobody knew it held goes to a random earlier place whose
 group still has a copy; then each group's cards left are dealt to its open
 places and to the stock, and a sample that runs out of places is drawn
 again (after 500 such, the real cards stay and only the stock order is
-drawn).  Here the history is read once (:func:`hidden_spec`) into the
-places, the cards played and the bans; every playout then samples in C.
-The C sampler builds the state directly rather than replaying the history,
-and tests/test_table_playouts.py checks that the two samplers give the same
-distribution.
+drawn).  The places, the cards played and the bans are read off the
+state's step log (:func:`hidden_spec`); every playout then samples in C.
+The C sampler builds the state directly rather than replaying the history;
+it is the sampler of :func:`rummykit.table.observe.determinize` too, and
+tests/test_table_playouts_determinize.py checks it against the Python
+sampler of tests/reference_table_observe.py.
 """
 
 from __future__ import annotations
@@ -24,24 +25,28 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from rummykit import _core
 from rummykit.errors import RummykitError
-from rummykit.table import observe
-from rummykit.table.actions import DRAW, MELD_RUN, id_pattern
-from rummykit.table.cards import JOKER, card_type, type_counts
 from rummykit.table.scoring import score_hand
-from rummykit.table.state import PHASES, TableState
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     from rummykit.table.rules import TableRules
+    from rummykit.table.state import TableState
 
-__all__ = ["RAW_OUTCOMES", "HiddenLists", "hidden_lists", "hidden_spec", "spec", "stock_spec", "table_returns"]
+__all__ = [
+    "RAW_OUTCOMES",
+    "HiddenLists",
+    "hidden_lists",
+    "hidden_spec",
+    "spec",
+    "spec_of",
+    "stock_spec",
+    "table_returns",
+]
 
 #: rk_table_outcome codes (what the C playouts report) as rummykit.table.scoring outcomes
 RAW_OUTCOMES: tuple[str | None, ...] = (None, "dead", "blocked", "rummy", "out", "hunt", "call_off")
-_NUM_TYPES = JOKER + 1
-_END = PHASES.index("end")
 
 
 def _turned(state: TableState) -> bool:
@@ -69,64 +74,29 @@ class HiddenLists(NamedTuple):
 
 def hidden_spec(state: TableState, player: int) -> _core.TableHidden:
     """What ``player`` knows of the hand, for the C determinization: the
-    bookkeeping of :func:`rummykit.table.observe.determinize` read off the
-    public history."""
-    h = hidden_lists(state, player)
+    bookkeeping of :func:`rummykit.table.observe.determinize`, read off the
+    state's step log."""
+    return spec_of(player, hidden_lists(state, player))
+
+
+def spec_of(player: int, h: HiddenLists) -> _core.TableHidden:
+    """The C spec (rk_table_hidden) of ``player``'s :class:`HiddenLists`."""
     return _core.TableHidden(
         _core.TABLE_RESAMPLE_HIDDEN, player, h.stock_group, h.now, h.pools, h.places, h.fills, h.bans, h.known
     )
 
 
 def hidden_lists(state: TableState, player: int) -> HiddenLists:
-    """:func:`hidden_spec` as lists."""
-    steps = observe._walk(state)
-    rules, n, size = state.rules, state.n, state.rules.hand_size
-    full = [2 if rules.is_kaluki else 1] * 52 + [rules.kaluki_jokers if rules.is_kaluki else 0]
-    turn_over = rules.restock_method == "turn_over"
-    # each group's cards less those the player was dealt or drew, and the upcard
-    pools = [list(full)]
-    pools[0][card_type(state.deck[size * n])] -= 1
-    for c in observe._dealt(state, player):
-        pools[0][card_type(c)] -= 1
-    restocked = False
-    for st in steps:
-        if st.pile is not None:
-            restocked = True
-            if not turn_over:
-                pools.append([0] * _NUM_TYPES)
-                for c in st.pile[:-1]:
-                    pools[-1][card_type(c)] += 1
-        if st.action == DRAW and st.seat == player and st.came and not (turn_over and restocked):
-            pools[-1][observe._low_type(st.came)] -= 1
-    places = [(q, 0, -1) for q in range(n) if q != player for _ in range(size)]
-    fills: list[tuple[int, int, int]] = []
-    bans: list[tuple[int, int, int]] = []
-    known = [[0] * _NUM_TYPES for _ in range(n)]
-    group, turned = 0, False
-    for time, (st, kept) in enumerate(zip(steps, observe._kept_taken(state, steps))):
-        q = st.seat
-        if st.pile is not None:
-            turned = turn_over
-            group += not turn_over
-        unseen = observe._public_step(known[q], st, turned, kept)
-        if st.action == DRAW:
-            if st.came and not turned and q != player:
-                places.append((q, group, time))
-        elif q != player:
-            if st.action >= MELD_RUN:  # a joker in a run: its owner held no such card then
-                pattern = id_pattern(st.action)
-                geo = state.geo
-                bans.extend((q, x, time) for t, x in zip(pattern.types(geo), pattern.represents(geo)) if t == JOKER)
-            fills.extend((q, t, time) for t in unseen)
-    if state.phase == _END:  # every hand is shown
-        for q in range(n):
-            if q != player:
-                shown = type_counts(state.hands[q])
-                extra = observe._expand(max(0, a - b) for a, b in zip(shown, known[q]))
-                fills.extend((q, t, len(steps)) for t in extra)
-    if any(c < 0 for pool in pools for c in pool):
+    """:func:`hidden_spec` as lists: each group's cards less those
+    ``player`` was dealt or drew and the upcard, the other seats' places,
+    the cards they played that nobody knew they held (and, at the end of the
+    hand, the cards they show), the joker bans and the known cards, read off
+    the step log (``_core.table_hidden_lists``; tests/reference_table_observe.py
+    reads them off the history instead)."""
+    lists = HiddenLists(*_core.table_hidden_lists(state, player))
+    if any(c < 0 for pool in lists.pools for c in pool):
         raise _inconsistent()
-    return HiddenLists(pools, places, fills, bans, known, -1 if turned else group, len(steps))
+    return lists
 
 
 def _inconsistent() -> RummykitError:
