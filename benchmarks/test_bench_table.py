@@ -2,7 +2,8 @@
 
 Random play driven through ``legal_actions()`` + ``apply_action()`` from
 Python (a uniformly random legal action each step, seeded), ``clone()`` and
-``legal_actions()`` of a mid-hand state, and the Kaluki hand analysis
+``legal_actions()`` of a mid-hand state, ``observation_tensor()`` over a
+whole hand in every game (target <= 5 µs at any point, issue #15), and the Kaluki hand analysis
 (``rk_multi_best`` through ``_core.multi_best``, ``multi_best_melds``,
 ``multi_penalty_batch``) on 14-card hands with two jokers.  Targets (issue
 #4, section 6): >= 1,000 random two-player Rummy hands per second, >= 300
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 
 import numpy as np
 import pytest
@@ -162,6 +164,90 @@ def test_legal_actions(benchmark, figures, name, players):
         1000,
         unit="us",
     )
+
+
+# ---------------------------------------------------------------------------
+# observation tensors (issue #15: <= 5 us at any point of a hand, every game)
+# ---------------------------------------------------------------------------
+
+TENSOR_GAMES = [
+    ("rummy", 2),
+    ("rummy", 3),
+    ("rummy", 4),
+    ("rummy", 5),
+    ("rummy", 6),
+    ("kaluki", 2),
+    ("kaluki", 3),
+    ("kaluki", 4),
+    ("kaluki", 5),
+    ("kalooki_51", 3),
+]
+TENSOR_POINTS = 24
+TENSOR_CALLS = 40
+
+
+def hand_points(name: str, players: int, seed: int = 11) -> list[TableState]:
+    """States spread over a whole seeded hand, the deal and the end included:
+    melds and lay-offs are played 80% of the time they are legal (a table that
+    fills as in real play), the first hand from ``seed`` on that lasts 60
+    actions or more."""
+    game = rk.Game(name, num_players=players)
+    for hand_seed in range(seed, seed + 100):
+        state = game.new_hand(seed=hand_seed, dealer=0)
+        rng = random.Random(hand_seed)
+        states = [state.clone()]
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            plays = [a for a in legal if a >= 64]
+            state.apply_action(rng.choice(plays if plays and rng.random() < 0.8 else legal))
+            states.append(state.clone())
+        if len(states) > 60:
+            step = (len(states) - 1) / (TENSOR_POINTS - 1)
+            return [states[round(i * step)] for i in range(TENSOR_POINTS)]
+    raise ValueError(f"no {name} hand lasts 60 actions")
+
+
+@pytest.mark.parametrize(("name", "players"), TENSOR_GAMES)
+def test_observation_tensor(benchmark, figures, name, players):
+    """``state.observation_tensor(seat)`` (each seat in turn) at 24 points of a
+    hand from the deal to the end, TENSOR_CALLS calls at each point; the
+    slowest point is timed apart (the best of 5 loops of 200 calls,
+    ``time.process_time``) and noted."""
+    from reference_table_observe import observation_tensor as reference_tensor
+
+    states = hand_points(name, players)
+    calls = [(s.observation_tensor, k % s.n) for s in states for k in range(TENSOR_CALLS)]
+    for s in states:  # the tensor timed is the one the history walk gives
+        for p in range(s.n):
+            assert np.array_equal(s.observation_tensor(p), reference_tensor(s, p))
+
+    def run():
+        for f, p in calls:
+            f(p)
+
+    benchmark(run)
+    worst, where = 0.0, 0
+    for i, s in enumerate(states):
+        f = s.observation_tensor
+        best = min(_cpu_loop(time.process_time, f, s.n) for _ in range(5))
+        if best > worst:
+            worst, where = best, i
+    label = f"observation_tensor() ({name} {players}p, any point of a hand)"
+    actions = len(states[where].history)
+    note = f"slowest point {worst * 1e6:.2f} us (CPU), point {where} of {TENSOR_POINTS}, {actions} actions"
+    benchmark.extra_info["slowest_point_us_cpu"] = round(worst * 1e6, 3)
+    record(
+        benchmark, figures, f"table_tensor_{name}{players}", label, len(calls), unit="us", target="<= 5 us", note=note
+    )
+
+
+def _cpu_loop(clock, f, n: int, calls: int = 200) -> float:
+    """Seconds of ``clock`` per call of ``f(seat)`` over ``calls`` calls (seats in turn)."""
+    seats = [k % n for k in range(calls)]
+    start = clock()
+    for p in seats:
+        f(p)
+    return (clock() - start) / calls
 
 
 # ---------------------------------------------------------------------------

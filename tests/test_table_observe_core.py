@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import pytest
 import reference_table_observe as ref
-from conftest import LONG
 
 import rummykit as rk
 from rummykit import _core
@@ -74,8 +73,8 @@ def same_view(state: TableState, player: int, *, deep: bool) -> None:
 
 def play_lockstep(game: Any, seed: int, deep_every: int) -> dict[str, int]:
     """One random hand, checked at every step for every seat; undo, clone and
-    pickle at a few steps (the library's views of every seat are recorded at
-every step, to check undo against).  Returns what the hand went through."""
+        pickle at a few steps (the library's views of every seat are recorded at
+    every step, to check undo against).  Returns what the hand went through."""
     rng = random.Random(seed)
     state = game.new_hand(seed=seed)
     tensors: list[list[np.ndarray]] = []
@@ -253,8 +252,14 @@ def test_an_inconsistent_state_raises_before_it_is_read() -> None:
 
 def test_bad_arguments_to_the_tensor() -> None:
     state = rk.Game("rummy").new_hand(seed=2)
-    with pytest.raises(RummykitError, match="buffer"):
-        _core.table_observation_tensor(state, 0, np.zeros(10, dtype=np.float32))
+    for bad in (np.zeros(10, dtype=np.float32), np.zeros(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float64)):
+        with pytest.raises(RummykitError, match="float32"):
+            _core.table_observation_tensor(state, 0, bad)
+    with pytest.raises((TypeError, ValueError, BufferError)):
+        _core.table_observation_tensor(state, 0, np.zeros((2, 1386), dtype=np.float32)[:, 0])  # not contiguous
+    out = np.ones(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float32)
+    assert _core.table_observation_tensor(state, 1, out) is out
+    assert np.array_equal(out, ref.observation_tensor(state, 1))
     with pytest.raises(InvalidOptionError, match="player"):
         _core.table_observation_tensor(state, 2, np.zeros(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float32))
     with pytest.raises(RummykitError, match="layout"):

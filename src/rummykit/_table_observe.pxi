@@ -213,11 +213,21 @@ def table_step_log(TableCore state):
 
 # ---- the observation tensor ------------------------------------------------------------
 
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+import numbers as _obs_numbers
+
+from rummykit.errors import clip as _obs_clip
+
+_np_empty = None  # numpy.empty and float32, set with the layout (numpy is imported lazily)
+_np_float32 = None
+
 
 def set_table_layout(tuple layout):
     """The (start, stop) of each slice of the table observation tensor
     (rummykit.table.observe.OBSERVATION_LAYOUT, in order)."""
-    global _TABLE_SIZE
+    global _TABLE_SIZE, _np_empty, _np_float32
+    import numpy
+
     if len(layout) != _N_SLICES or any(
         not 0 <= start <= stop or stop - start != want for (start, stop), want in zip(layout, TABLE_TENSOR_SLICES)
     ):
@@ -225,16 +235,50 @@ def set_table_layout(tuple layout):
     for i in range(_N_SLICES):
         _TABLE_AT[i] = layout[i][0]
     _TABLE_SIZE = max(stop for _, stop in layout)
+    _np_empty, _np_float32 = numpy.empty, numpy.float32
 
 
-cdef inline void _put(float[::1] out, int start, const int *counts, const float *scale) noexcept:
+cdef int _seat(TableCore state, object player) except -1:
+    """``player`` as a seat of state (an int or a numpy integer, not a bool), else InvalidOptionError."""
+    cdef int n = state.spec.r.num_players
+    if type(player) is int and 0 <= player < n:
+        return player
+    if isinstance(player, _obs_numbers.Integral) and not isinstance(player, bool) and 0 <= int(player) < n:
+        return int(player)
+    raise InvalidOptionError(f"player must be a seat 0..{n - 1}, got {_obs_clip(player)}")
+
+
+def table_observation_tensor(TableCore state, object player, object out=None):
+    """Seat ``player``'s observation of ``state`` as a float32 vector
+    (rummykit.table.observe's layout), written into ``out`` (a writable,
+    contiguous float32 buffer of the tensor's size) if given, else into a
+    new numpy array; returns it."""
+    cdef Py_buffer view
+    cdef int p = _seat(state, player)
+    if _TABLE_SIZE == 0:
+        import rummykit.table.observe  # sets the layout
+    _table_checked(state)
+    if out is None:
+        out = _np_empty(_TABLE_SIZE, _np_float32)
+    PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    try:
+        if view.itemsize != 4 or view.format == NULL or view.format[0] != b"f" or view.format[1] != 0 \
+                or view.len != _TABLE_SIZE * 4:
+            raise RummykitError(f"the observation buffer must be {_TABLE_SIZE} float32 values")
+        _fill_tensor(state, p, <float *>view.buf)
+    finally:
+        PyBuffer_Release(&view)
+    return out
+
+
+cdef inline void _put(float *out, int start, const int *counts, const float *scale) noexcept:
     cdef int t
     for t in range(_TYPES):
         if counts[t]:
             out[start + t] = <float>counts[t] * scale[t]
 
 
-cdef inline void _put8(float[::1] out, int start, const uint8_t *counts, const float *scale) noexcept:
+cdef inline void _put8(float *out, int start, const uint8_t *counts, const float *scale) noexcept:
     cdef int t
     for t in range(_TYPES):
         if counts[t]:
@@ -263,17 +307,20 @@ cdef int _represents(const rk_table_rules *r, const rk_table_meld *m, int i) noe
     return -1
 
 
-cdef const uint8_t *_known_counts(TableCore s) except? NULL:
-    """The counts of the last log entry (NULL at the deal: none known); the log holds the entry."""
-    entry = _last_entry(s)
+cdef const uint8_t *_known_counts(TableCore s) noexcept:
+    """The counts of the last log entry (NULL at the deal: none known); the log holds the
+    entry, made again already if it had to be (_table_checked)."""
+    cdef Py_ssize_t k = len(s._steps)
+    if not k:
+        return NULL
+    entry = s._steps[k - 1]
     if entry is None:
         return NULL
     return <const uint8_t *>PyBytes_AS_STRING(entry) + _STEP_HEAD
 
 
-def table_observation_tensor(TableCore state, int player, float[::1] out):
-    """Fill ``out`` (zeros, of the layout given to set_table_layout) with
-    seat ``player``'s observation of ``state``."""
+cdef void _fill_tensor(TableCore state, int player, float *out) noexcept:
+    """Write seat ``player``'s observation (a valid seat of a checked state) into out (_TABLE_SIZE floats)."""
     cdef rk_table_state *s = &state.st
     cdef const rk_table_rules *r = &state.spec.r
     cdef int n = r.num_players, q, rel, i, t, v, jokers
@@ -289,11 +336,7 @@ def table_observation_tensor(TableCore state, int player, float[::1] out):
     cdef const rk_table_meld *m
     cdef uint8_t zero[53]
     cdef bint over
-    if _TABLE_SIZE == 0 or out.shape[0] != _TABLE_SIZE:
-        raise RummykitError("the observation buffer does not fit the layout")
-    if not 0 <= player < n:
-        raise InvalidOptionError(f"player must be a seat 0..{n - 1}, got {player}")
-    _table_checked(state)
+    memset(out, 0, _TABLE_SIZE * sizeof(float))
     over = s.phase == _PHASE_END
     jokers = r.deck_size - 104 if r.kaluki else 0
     for t in range(52):

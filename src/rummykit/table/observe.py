@@ -388,12 +388,9 @@ def observation(state: TableState, player: int) -> TableObservation:
 def observation_tensor(state: TableState, player: int) -> npt.NDArray[np.float32]:
     """``player``'s observation as a float32 vector of
     :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring),
-    filled in C from the state and its step log."""
-    out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
-    _core.table_observation_tensor(
-        state, player if type(player) is int and 0 <= player < state.n else _check_player(state, player), out
-    )
-    return out
+    filled in C from the state and its step log (``state.observation_tensor``
+    is the same call)."""
+    return _core.table_observation_tensor(state, player)  # type: ignore[no-any-return]
 
 
 # --- information-state string ------------------------------------------------

@@ -51,6 +51,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
 from rummykit._core import TABLE_RULE_FIELDS, TableCore, TableSpec
+from rummykit._core import table_observation_tensor as _table_observation_tensor
 from rummykit.cards import Card
 from rummykit.errors import IllegalActionError, InvalidOptionError, check_seat, clip
 from rummykit.table.actions import TableAction, parse_table_action
@@ -222,10 +223,9 @@ class TableState(TableCore):
         return observation(self, player)
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
-        """``observation(player)`` as a float32 vector (layout: rummykit.table.observe)."""
-        from rummykit.table.observe import observation_tensor
-
-        return observation_tensor(self, player)
+        """``observation(player)`` as a float32 vector (layout: rummykit.table.observe),
+        filled in C."""
+        return _table_observation_tensor(self, player)  # type: ignore[no-any-return]
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` has seen, with perfect recall, as text."""
