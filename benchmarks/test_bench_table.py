@@ -241,6 +241,44 @@ def test_observation_tensor(benchmark, figures, name, players):
     )
 
 
+@pytest.mark.parametrize(("name", "players"), [("rummy", 2), ("kaluki", 4)])
+def test_determinize_and_information_state(benchmark, figures, name, players):
+    """``state.determinize(seat, seed)`` (the C sampler, then the history
+    replayed on the sampled deck) and ``information_state_string(seat)`` at
+    the 24 points of a hand of the tensor benchmark, each seat in turn; one
+    determinization per point is checked to look the same to its seat."""
+    states = hand_points(name, players)
+    for i, s in enumerate(states):
+        seat = i % s.n
+        det = s.determinize(seat, i)
+        assert det.information_state_string(seat) == s.information_state_string(seat)
+    calls = [(s, i % s.n) for i, s in enumerate(states)]
+
+    def run():
+        for s, seat in calls:
+            s.determinize(seat, seat)
+
+    benchmark(run)
+    record(
+        benchmark,
+        figures,
+        f"table_determinize_{name}",
+        f"TableState.determinize() ({name} {players}p, 24 points of a hand)",
+        len(calls),
+        unit="us",
+    )
+    start = time.process_time()
+    for s, seat in calls:
+        s.information_state_string(seat)
+    cpu = (time.process_time() - start) / len(calls)
+    figures.add(
+        f"table_infostate_{name}",
+        f"information_state_string() ({name} {players}p, 24 points, CPU, one pass)",
+        cpu * 1e6,
+        "us",
+    )
+
+
 def _cpu_loop(clock, f, n: int, calls: int = 200) -> float:
     """Seconds of ``clock`` per call of ``f(seat)`` over ``calls`` calls (seats in turn)."""
     seats = [k % n for k in range(calls)]

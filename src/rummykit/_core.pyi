@@ -196,6 +196,7 @@ class TableCore:
     """The C state of a table-game hand (rummykit.table.state.TableState's base)."""
 
     history: list[int]
+    _steps: list[bytes | None]
     _legal: list[int] | None
     _views: dict[str, Any] | None
     game: Any
@@ -240,6 +241,29 @@ class TableCore:
     def _changed(self) -> None: ...
     def _table_raw(self) -> list[_Meld]: ...
     def _set_table_raw(self, melds: list[_Meld]) -> None: ...
+
+# ---- what a seat knows of a table hand (src/rummykit/_table_observe.pxi) ----
+
+TABLE_TENSOR_SLICES: tuple[int, ...]
+
+def set_table_layout(layout: tuple[tuple[int, int], ...]) -> None: ...
+def table_observation_tensor(
+    state: TableCore, player: int, out: np.ndarray[Any, np.dtype[np.float32]] | None = None
+) -> np.ndarray[Any, np.dtype[np.float32]]: ...
+def table_known_counts(state: TableCore) -> list[list[int]]: ...
+def table_step_log(state: TableCore) -> list[bytes]: ...
+def table_hidden_lists(
+    state: TableCore, player: int
+) -> tuple[
+    list[list[int]],
+    list[tuple[int, int, int]],
+    list[tuple[int, int, int]],
+    list[tuple[int, int, int]],
+    list[list[int]],
+    int,
+    int,
+]: ...
+def table_replay(state: TableCore, actions: list[int], orders: dict[int, list[int]]) -> None: ...
 
 # ---- table-game policies, determinization and playouts (csrc/src/table_policy.c, table_playouts.c) ----
 

@@ -390,7 +390,7 @@ def observation_tensor(state: TableState, player: int) -> npt.NDArray[np.float32
     :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring),
     filled in C from the state and its step log (``state.observation_tensor``
     is the same call)."""
-    return _core.table_observation_tensor(state, player)  # type: ignore[no-any-return]
+    return _core.table_observation_tensor(state, player)
 
 
 # --- information-state string ------------------------------------------------

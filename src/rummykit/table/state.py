@@ -225,7 +225,7 @@ class TableState(TableCore):
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         """``observation(player)`` as a float32 vector (layout: rummykit.table.observe),
         filled in C."""
-        return _table_observation_tensor(self, player)  # type: ignore[no-any-return]
+        return _table_observation_tensor(self, player)
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` has seen, with perfect recall, as text."""
