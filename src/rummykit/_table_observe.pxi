@@ -45,19 +45,20 @@ cdef inline bint _holds(rk_table_cards c, int card) noexcept nogil:
 
 
 cdef int _sorted_types(rk_table_cards c, uint8_t *out) noexcept nogil:
-    """The types of the physical cards of c, ascending, into out; returns how many."""
-    cdef uint8_t counts[53]
-    cdef int n = 0, t, k, w
+    """The types of the physical cards of c, ascending, into out; returns how many
+    (an insertion sort: a step moves a few cards)."""
+    cdef int n = 0, t, j, w
     cdef uint64_t bits
-    memset(counts, 0, sizeof(counts))
     for w in range(2):
         bits = c.w[w]
         while bits:
-            counts[_ctype(64 * w + __builtin_ctzll(bits))] += 1
+            t = _ctype(64 * w + __builtin_ctzll(bits))
             bits &= bits - 1
-    for t in range(_TYPES):
-        for k in range(counts[t]):
-            out[n] = <uint8_t>t
+            j = n
+            while j > 0 and out[j - 1] > t:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = <uint8_t>t
             n += 1
     return n
 
