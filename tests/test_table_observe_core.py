@@ -141,7 +141,7 @@ def test_lockstep_with_the_history_walk(name: str, options: dict[str, Any]) -> N
 @pytest.mark.long
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_long_lockstep_with_the_history_walk(name: str, options: dict[str, Any]) -> None:
-    seen = check_variant(name, options, 12, seed=2, deep_every=1)
+    seen = check_variant(name, options, 12, seed=2, deep_every=2)
     assert seen["takes"] and seen["unseen plays"]
     if options.get("restock_method") != "block" and name != "kalooki_51":
         assert seen["restocks"]
