@@ -239,7 +239,7 @@ def set_table_layout(tuple layout):
     _np_empty, _np_float32 = numpy.empty, numpy.float32
 
 
-cdef int _seat(TableCore state, object player) except -1:
+cdef int _obs_seat(TableCore state, object player) except -1:
     """``player`` as a seat of state (an int or a numpy integer, not a bool), else InvalidOptionError."""
     cdef int n = state.spec.r.num_players
     if type(player) is int and 0 <= player < n:
@@ -255,10 +255,9 @@ def table_observation_tensor(TableCore state, object player, object out=None):
     contiguous float32 buffer of the tensor's size) if given, else into a
     new numpy array; returns it."""
     cdef Py_buffer view
-    cdef int p = _seat(state, player)
+    cdef int p = _obs_seat(state, player)
     if _TABLE_SIZE == 0:
         import rummykit.table.observe  # sets the layout
-    _table_checked(state)
     if out is None:
         out = _np_empty(_TABLE_SIZE, _np_float32)
     PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
@@ -266,20 +265,21 @@ def table_observation_tensor(TableCore state, object player, object out=None):
         if view.itemsize != 4 or view.format == NULL or view.format[0] != b"f" or view.format[1] != 0 \
                 or view.len != _TABLE_SIZE * 4:
             raise RummykitError(f"the observation buffer must be {_TABLE_SIZE} float32 values")
+        _table_checked(state)  # then the fill, with no Python call in between
         _fill_tensor(state, p, <float *>view.buf)
     finally:
         PyBuffer_Release(&view)
     return out
 
 
-cdef inline void _put(float *out, int start, const int *counts, const float *scale) noexcept:
+cdef inline void _obs_put(float *out, int start, const int *counts, const float *scale) noexcept:
     cdef int t
     for t in range(_TYPES):
         if counts[t]:
             out[start + t] = <float>counts[t] * scale[t]
 
 
-cdef inline void _put8(float *out, int start, const uint8_t *counts, const float *scale) noexcept:
+cdef inline void _obs_put8(float *out, int start, const uint8_t *counts, const float *scale) noexcept:
     cdef int t
     for t in range(_TYPES):
         if counts[t]:
@@ -337,7 +337,11 @@ cdef void _fill_tensor(TableCore state, int player, float *out) noexcept:
     cdef const rk_table_meld *m
     cdef uint8_t zero[53]
     cdef bint over
+    cdef int n_discards = min(max(s.n_discards, 0), RK_TABLE_MAX_CARDS), n_table = min(max(s.n_table, 0), 40)
     memset(out, 0, _TABLE_SIZE * sizeof(float))
+    # every index below is bounded whatever the bytes hold (a checked state needs none of it)
+    if not (0 <= s.player < n and 0 <= s.dealer < n and 0 <= s.phase <= 2 and n <= RK_TABLE_MAX_PLAYERS):
+        return
     over = s.phase == _PHASE_END
     jokers = r.deck_size - 104 if r.kaluki else 0
     for t in range(52):
@@ -353,25 +357,25 @@ cdef void _fill_tensor(TableCore state, int player, float *out) noexcept:
     out[at[4] + s.phase] = 1.0
     memset(counts, 0, sizeof(counts))
     _type_counts(s.hands[player], counts)
-    _put(out, at[5], counts, scale)
-    if s.n_discards > 0:
-        t = _ctype(s.discards[s.n_discards - 1])
+    _obs_put(out, at[5], counts, scale)
+    if n_discards > 0:
+        t = _ctype(s.discards[n_discards - 1])
         out[at[6] + t] = <float>1 * scale[t]
         memset(counts, 0, sizeof(counts))
-        for i in range(s.n_discards - 1):
+        for i in range(n_discards - 1):
             counts[_ctype(s.discards[i])] += 1
-        _put(out, at[7], counts, scale)
-    _put8(out, at[8], known + _TYPES * player if known else zero, scale)
+        _obs_put(out, at[7], counts, scale)
+    _obs_put8(out, at[8], known + _TYPES * player if known else zero, scale)
     for rel in range(1, n):
         q = (player + rel) % n
         kq = known + _TYPES * q if known else zero
-        _put8(out, at[9] + (rel - 1) * _TYPES, kq, scale)
+        _obs_put8(out, at[9] + (rel - 1) * _TYPES, kq, scale)
         if over:
             memset(counts, 0, sizeof(counts))
             _type_counts(s.hands[q], counts)
-            _put(out, at[10] + (rel - 1) * _TYPES, counts, scale)
+            _obs_put(out, at[10] + (rel - 1) * _TYPES, counts, scale)
         else:
-            _put8(out, at[10] + (rel - 1) * _TYPES, kq, scale)
+            _obs_put8(out, at[10] + (rel - 1) * _TYPES, kq, scale)
     for q in range(n):
         rel = (q - player + n) % n
         out[at[11] + rel] = <float>((__builtin_popcountll(s.hands[q].w[0]) + __builtin_popcountll(s.hands[q].w[1]))
@@ -384,8 +388,10 @@ cdef void _fill_tensor(TableCore state, int player, float *out) noexcept:
     memset(runs, 0, sizeof(runs))
     memset(stands, 0, sizeof(stands))
     memset(owned, 0, sizeof(owned))
-    for i in range(s.n_table):
+    for i in range(n_table):
         m = &s.table[i]
+        if m.owner >= n or m.n_cards > 14:
+            continue
         for v in range(m.n_cards):
             t = _ctype(m.cards[v])
             if m.kind == RK_MELD_SET:
@@ -395,16 +401,16 @@ cdef void _fill_tensor(TableCore state, int player, float *out) noexcept:
             owned[m.owner][t] += 1
             if m.cards[v] >= _FIRST_JOKER:
                 q = _represents(r, m, v)
-                if q >= 0:
+                if 0 <= q < _JOKER_TYPE:
                     stands[q] += 1
-    _put(out, at[16], sets, scale)
-    _put(out, at[17], runs, scale)
-    _put(out, at[18], stands, scale)
+    _obs_put(out, at[16], sets, scale)
+    _obs_put(out, at[17], runs, scale)
+    _obs_put(out, at[18], stands, scale)
     for q in range(n):
-        _put(out, at[19] + (q - player + n) % n * _TYPES, owned[q], scale)
-    if s.taken >= 0:
+        _obs_put(out, at[19] + (q - player + n) % n * _TYPES, owned[q], scale)
+    if 0 <= s.taken < _TYPES:
         out[at[20] + s.taken] = 1.0
-    if s.must >= 0:
+    if 0 <= s.must < _TYPES:
         out[at[21] + s.must] = 1.0
     out[at[22]] = <float>(min(s.open_value, 100) / 100.0)
     out[at[23]] = <float>(s.pending / 4.0)
@@ -414,7 +420,7 @@ cdef void _fill_tensor(TableCore state, int player, float *out) noexcept:
     out[at[27]] = <float>(r.initial_meld_min / 100.0) if r.kaluki else 0.0
     out[at[28]] = <float>(min(s.turns, 1000) / 1000.0)
     if over and s.outcome != 0:
-        if s.winner >= 0:
+        if 0 <= s.winner < n:
             out[at[29] + (s.winner - player + n) % n] = 1.0
         for q in range(n):
             memset(counts, 0, sizeof(counts))
@@ -518,7 +524,7 @@ def table_hidden_lists(TableCore state, int player):
 # ---- the replay of a sampled world -----------------------------------------------------
 
 
-cdef bint _listed(TableCore s, int32_t action) except -1:
+cdef bint _table_listed(TableCore s, int32_t action) except -1:
     """Whether action is a legal action of s (rk_table_legal)."""
     cdef int32_t buf[256]
     cdef int32_t *ids = buf
@@ -550,7 +556,7 @@ def table_replay(TableCore state, actions, dict orders):
     cdef int time = 0, action, k, p, nd
     cdef rk_status status
     for action in actions:
-        if not _listed(state, action):
+        if not _table_listed(state, action):
             raise RummykitError(f"inconsistent replay: action {action} is not legal at step {time}")
         before = PyBytes_FromStringAndSize(<char *>&state.st, sizeof(rk_table_state))
         b = state.st
