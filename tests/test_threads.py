@@ -110,7 +110,7 @@ def test_playouts_threads_and_concurrent_callers(name: str, options: dict[str, o
         assert all(pool.map(run, range(3 * len(calls))))
 
 
-@pytest.mark.parametrize("name", ["gin", "oklahoma-rummy"])
+@pytest.mark.parametrize("name", ["gin", "oklahoma-rummy", "rummy", "kaluki"])
 def test_one_state_shared_by_threads_stays_consistent(name: str) -> None:
     """Threads changing one state at once: each call either works or raises
     (RummykitError naming the other thread, IllegalActionError for a move the

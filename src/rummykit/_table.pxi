@@ -132,6 +132,7 @@ cdef class TableCore:
     cdef TableSpec spec
     cdef list _stack
     cdef bint _edited  # fields were set by hand: rk_table_check before the next legal list
+    cdef bint _busy  # a change is under way (another thread's call raises: see _enter)
     cdef public list history
     cdef public list _steps  # the public step log (_table_observe.pxi): one entry per action, popped by undo
     cdef public object _legal  # the legal ids of this state (a list never handed out), or None
@@ -191,37 +192,60 @@ cdef class TableCore:
             legal = self._legal = self._compute_legal()
         if type(action_id) is not int or action_id not in legal:
             action_id = self.verify_action(action_id)  # raises naming the problem, or the plain id
-        before = PyBytes_FromStringAndSize(<char *>&self.st, sizeof(rk_table_state))
-        status = rk_table_apply(&self.spec.r, &self.st, self.spec.memo, action_id)
-        if status != RK_OK:
-            memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
-            check(status)
-        self._stack.append(before)
-        self.history.append(action_id)
-        _table_log(self, before, action_id)
-        self._legal = None
-        self._views = None
+            legal = self._legal
+        self._enter()
+        try:
+            if legal is None or self._legal is not legal:  # changed meanwhile: check again
+                legal = self._legal = self._compute_legal()
+                if action_id not in legal:
+                    raise IllegalActionError(f"action {action_id} is no longer legal: the state changed")
+            before = PyBytes_FromStringAndSize(<char *>&self.st, sizeof(rk_table_state))
+            status = rk_table_apply(&self.spec.r, &self.st, self.spec.memo, action_id)
+            if status != RK_OK:
+                memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
+                check(status)
+            self._stack.append(before)
+            self.history.append(action_id)
+            _table_log(self, before, action_id)
+            self._legal = None
+            self._views = None
+        finally:
+            self._busy = False
+
+    cdef int _enter(self) except -1:
+        """Start a change: a second thread changing or copying the state while
+        one change is under way raises instead of corrupting it."""
+        if self._busy:
+            raise RummykitError("this state is being changed by another thread: use one state per thread, or a lock")
+        self._busy = True
+        return 0
 
     def undo(self):
         """Take back the last action."""
-        if not self._stack:
-            raise IllegalActionError("nothing to undo")
-        if not self.history:
-            raise RummykitError("undo: the history is shorter than the undo stack (history was replaced)")
-        before = self._stack[len(self._stack) - 1]  # no [-1]: wraparound is off
-        # checked before it is restored: the engine never runs on bytes it did not make itself
-        if not _table_state_ok(&self.spec.r, PyBytes_AS_STRING(before)):
-            raise RummykitError(f"undo: the undo entry is not a consistent table state ({_TABLE_INCONSISTENT})")
-        self._stack.pop()
-        memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
-        self.history.pop()
-        self._steps.pop()
-        self._edited = False
-        self._legal = None
-        self._views = None
+        self._enter()
+        try:
+            if not self._stack:
+                raise IllegalActionError("nothing to undo")
+            if not self.history:
+                raise RummykitError("undo: the history is shorter than the undo stack (history was replaced)")
+            before = self._stack[len(self._stack) - 1]  # no [-1]: wraparound is off
+            # checked before it is restored: the engine never runs on bytes it did not make itself
+            if not _table_state_ok(&self.spec.r, PyBytes_AS_STRING(before)):
+                raise RummykitError(f"undo: the undo entry is not a consistent table state ({_TABLE_INCONSISTENT})")
+            self._stack.pop()
+            memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
+            self.history.pop()
+            self._steps.pop()
+            self._edited = False
+            self._legal = None
+            self._views = None
+        finally:
+            self._busy = False
 
     def clone(self):
         """An independent copy (history and undo stack included)."""
+        if self._busy:
+            raise RummykitError("this state is being changed by another thread: use one state per thread, or a lock")
         cdef TableCore other = type(self).__new__(type(self))
         other.st = self.st
         other.spec = self.spec
