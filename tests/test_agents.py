@@ -16,6 +16,7 @@ from rummykit.agents import (
     hand_reward,
     make_agent,
     random_rollout,
+    signed_results,
 )
 from rummykit.analysis import deadwood, discard_deadwoods
 from rummykit.cards import Card
@@ -201,6 +202,22 @@ def test_ismcts_plays_three_players() -> None:
 def test_hand_reward_is_monotone_in_zero_one() -> None:
     values = [hand_reward(x) for x in range(-300, 301, 7)]
     assert values == sorted(values) and 0 < values[0] and values[-1] < 1 and hand_reward(0) == 0.5
+
+
+def test_rewards_are_signed_results() -> None:
+    """A lost hand is a loss (reward 0 with margin=0), not a dead hand (0.5): the reward of
+    each seat comes from its points less the other seats' mean, which sum to zero."""
+    assert signed_results([25, 0]) == [25.0, -25.0] and signed_results([0, 0, 0]) == [0.0] * 3
+    assert sum(signed_results([30, -10, -20, 0])) == pytest.approx(0)
+    assert [hand_reward(x, margin=0) for x in signed_results([0, 31])] == [0.0, 1.0]
+    assert hand_reward(signed_results([0, 31])[0]) < 0.5 < hand_reward(signed_results([0, 31])[1])
+    state = _midhand("gin")
+    for margin in (0.0, 0.5):  # two seats: the rewards of a leaf are zero-sum, 1 in all
+        evaluate = ISMCTSAgent(iterations=1, margin=margin, seed=3)._leaf_points(state)
+        rewards = evaluate(state.clone(), 7)
+        assert sum(rewards) == pytest.approx(1.0)
+    rewards = ISMCTSAgent(iterations=1, rollout=greedy_rollout, seed=3)._leaf_points(state)(state.clone(), 7)
+    assert sorted(rewards) in ([0.0, 1.0], [0.5, 0.5])
 
 
 def test_make_agent_names_and_settings() -> None:

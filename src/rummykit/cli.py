@@ -201,6 +201,12 @@ def _tournament(args: argparse.Namespace) -> int:
             raise InvalidOptionError(
                 "--plot needs matplotlib: pip install 'rummykit[plot]' (or pip install matplotlib)"
             ) from None
+    from rummykit.agents import make_agent
+    from rummykit.agents.external import required_game
+
+    if args.game is None:  # the game an external agent plays (its rules added by tournament), else Oklahoma Gin
+        need = required_game([make_agent(a) for a in args.agents])
+        args.game = need[0] if need is not None else "oklahoma-gin"
     options = _game_options(args.game, args.option)  # tournament() seats one agent per seat
     result = tournament(
         args.agents,
@@ -462,9 +468,15 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     tour.add_argument(
-        "agents", nargs="+", help=f"one agent per seat: {', '.join(AGENT_NAMES)}, with settings: ismcts:iterations=100"
+        "agents",
+        nargs="+",
+        help=f"one agent per seat: {', '.join(AGENT_NAMES)}, with settings: ismcts:iterations=100 "
+        "(openspiel-simple and rlcard-novice need their extras: pip install 'rummykit[openspiel]' / '[rlcard]')",
     )
-    tour.add_argument("--game", default="oklahoma-gin", help="game name (default oklahoma-gin)")
+    tour.add_argument(
+        "--game",
+        help="game name (default oklahoma-gin; gin with openspiel-simple or rlcard-novice, whose rules are added)",
+    )
     tour.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=option_help)
     tour.add_argument("--hands", type=int, default=1000, help="hands to play (default 1000)")
     tour.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default 0)")

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rummykit._random import MAX_SEED
 from rummykit.agents import Agent, make_agent
+from rummykit.agents.external import game_for
 from rummykit.engine.hand_loop import play_out
 from rummykit.errors import InvalidOptionError, clip
 from rummykit.games import Game
@@ -509,8 +510,11 @@ def tournament(
     """Play ``hands`` hands of ``game`` (a game object, or a name for ``Game(game, **options)``,
     with as many players as ``agents`` unless ``num_players`` is given) between ``agents``, one
     per seat: names for :func:`rummykit.agents.make_agent`
-    (``"random"``, ``"greedy"``, ``"ismcts:iterations=100"``) or agents (each hand gets
-    ``agent.spawn(hand_seed)`` when the agent has ``spawn``, else the agent itself).
+    (``"random"``, ``"greedy"``, ``"best"``, ``"ismcts:iterations=100"``) or agents (each hand
+    gets ``agent.spawn(hand_seed)`` when the agent has ``spawn``, else the agent itself).
+    The external baselines ``"openspiel-simple"`` and ``"rlcard-novice"`` play Gin on the rules
+    they were written for, which they add to the options (:mod:`rummykit.agents.external`):
+    ``tournament(["best", "openspiel-simple"], "gin")``.
 
     ``hands`` is 1..10**9 (:data:`MAX_HANDS`).  ``seed`` (an int 0..2**128-1) fixes every deal
     and every agent seed; ``workers`` processes (1..1024) share the hands (agents must then be
@@ -545,27 +549,31 @@ def tournament(
         raise InvalidOptionError(
             f"progress must be True, False or None (a bar when stderr is a terminal), got {clip(progress)}"
         )
+    sequence = isinstance(agents, Sequence) and not isinstance(agents, str)
+    # built once here to fail fast on a bad name or setting; an external agent (openspiel-simple,
+    # rlcard-novice) fixes the rules it was written for (agents.external.game_for)
+    built = [make_agent(spec) for spec in agents] if sequence else []
     if isinstance(game, str):
-        count = len(agents) if isinstance(agents, Sequence) and not isinstance(agents, str) else None
+        count = len(agents) if sequence else None
         if count is not None and "num_players" not in options and count != Game(game).num_players:
             try:  # one agent per seat: the count says how many play
-                game = Game(game, **options, num_players=count)
+                game = game_for(built, game, {**options, "num_players": count})
             except InvalidOptionError as err:
                 raise InvalidOptionError(
                     f"{game} for {count} agent{'s' * (count != 1)} (one per seat): {err}"
                 ) from None
         else:
-            game = Game(game, **options)
+            game = game_for(built, game, options)
     elif options:
         raise InvalidOptionError("options go with a game name, not with a game object")
+    else:
+        game = game_for(built, game, {})
     if not isinstance(game, Game):
         raise InvalidOptionError(f"game must be a game name or a Game object, got {clip(game)}")
-    if isinstance(agents, str) or not isinstance(agents, Sequence) or len(agents) != game.num_players:
+    if not sequence or len(agents) != game.num_players:
         raise InvalidOptionError(f"{game.name} needs {game.num_players} agents, one per seat, got {clip(agents)}")
     specs = list(agents)
     names = tuple(s if isinstance(s, str) else repr(s) for s in specs)
-    for spec in specs:
-        make_agent(spec)  # fail fast on a bad name or setting
     workers = min(workers, hands)
     save = None
     if save_records is not None:

@@ -26,8 +26,9 @@ The package: :mod:`rummykit.agents.base` (the :class:`Agent` protocol and the
 
 from __future__ import annotations
 
-from rummykit.agents import base
-from rummykit.agents.base import Agent, make_agent, register
+from rummykit.agents import base, external
+from rummykit.agents.base import Agent, make_agent, register, signed_results
+from rummykit.agents.best import BestAgent
 from rummykit.agents.ismcts import (
     DEFAULT_ITERATIONS,
     MODELS,
@@ -39,6 +40,8 @@ from rummykit.agents.ismcts import (
 )
 from rummykit.agents.simple import GreedyAgent, RandomAgent
 
+del external  # imported for its registrations (openspiel-simple, rlcard-novice)
+
 #: the agent names :func:`make_agent` knows
 AGENT_NAMES = base.AGENT_NAMES
 
@@ -47,6 +50,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "MODELS",
     "Agent",
+    "BestAgent",
     "GreedyAgent",
     "ISMCTSAgent",
     "RandomAgent",
@@ -56,4 +60,5 @@ __all__ = [
     "make_agent",
     "random_rollout",
     "register",
+    "signed_results",
 ]

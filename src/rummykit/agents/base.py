@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rummykit.errors import InvalidOptionError, clip
@@ -14,7 +14,7 @@ from rummykit.errors import InvalidOptionError, clip
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["AGENT_NAMES", "MAX_COUNT", "Agent", "make_agent", "register"]
+__all__ = ["AGENT_NAMES", "MAX_COUNT", "Agent", "make_agent", "register", "signed_results"]
 
 
 class Agent(Protocol):
@@ -43,6 +43,22 @@ def _is_number(value: object) -> bool:
         return math.isfinite(value)
     except OverflowError:  # an int too large for a float
         return False
+
+
+def signed_results(points: Sequence[float]) -> list[float]:
+    """Each seat's signed result of a hand from its hand points (``state.returns()``): its
+    points less the mean of the other seats' points.  The results sum to 0 (zero-sum between
+    seats) and a lost hand is negative even where the scoring gives the loser 0 points; with
+    two players it is the difference of the two seats' points.
+
+    >>> signed_results([25, 0]), signed_results([0, 0]), signed_results([12, -6, -6])
+    ([25.0, -25.0], [0.0, 0.0], [18.0, -9.0, -9.0])
+    """
+    n = len(points)
+    if n < 2:
+        return [0.0] * n
+    total = float(sum(points))
+    return [(n * float(p) - total) / (n - 1) for p in points]
 
 
 # --- by name ------------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rummykit._random import as_generator
-from rummykit.agents.base import _check_int, _is_number, register
+from rummykit.agents.base import _check_int, _is_number, register, signed_results
 from rummykit.agents.simple import GreedyAgent
 from rummykit.engine.protocol import GameState
 from rummykit.errors import InvalidOptionError, clip
@@ -67,7 +67,8 @@ REWARD_SCALE = 25.0
 
 
 def hand_reward(points: float, margin: float = 0.5) -> float:
-    """A seat's hand points as a reward in [0, 1]: a share ``1 - margin`` for the result
+    """A seat's signed result of a hand (:func:`~rummykit.agents.base.signed_results`:
+    negative for a lost hand) as a reward in [0, 1]: a share ``1 - margin`` for the result
     (1 won, 0.5 dead or even, 0 lost) and a share ``margin`` for the margin squashed
     smoothly, ``points / (|points| + 25)`` mapped to [0, 1].  ``margin=0`` plays for the
     win alone.
@@ -116,7 +117,8 @@ class ISMCTSAgent:
     **Search.**  Each iteration walks one shared tree keyed by action ids, choosing among the
     actions legal in its sample by UCB1 with availability counts
     (``mean + exploration * sqrt(ln(available) / visits)``), adds one node and evaluates it
-    with a rollout; each seat's :func:`hand_reward` (``margin``: the share of the points
+    with a rollout; each seat's :func:`hand_reward` of its signed result (its points less the
+    others' mean, so a lost hand counts as lost; ``margin``: the share of the points
     margin in it, the rest for the result; the default 0 plays for the win alone, which beat
     ``margin=0.5`` in the measurements) is added to the nodes of the actions that
     seat chose.  The default rollout is ``rollouts`` greedy playouts in C
@@ -262,12 +264,13 @@ class ISMCTSAgent:
         rng, margin = self._rng, self.margin
         if self.rollout is not None or not _c_playable(state):
             rollout = self.rollout or greedy_rollout
-            return lambda leaf, seed: [hand_reward(x, margin) for x in rollout(leaf, rng)]
+            return lambda leaf, seed: [hand_reward(x, margin) for x in signed_results(rollout(leaf, rng))]
         rollouts = self.rollouts
 
         def c_playouts(leaf: Any, seed: int) -> list[float]:
             points, _ = run_playouts(leaf, rollouts, seed=seed, resample="stock")
-            return [sum(hand_reward(float(x), margin) for x in column) / rollouts for column in points.T]
+            rows = [signed_results(row) for row in points.tolist()]
+            return [sum(hand_reward(row[p], margin) for row in rows) / rollouts for p in range(points.shape[1])]
 
         return c_playouts
 
@@ -299,7 +302,7 @@ class ISMCTSAgent:
             state.apply_action(best_action)
             path.append(node)
         if state.is_terminal():
-            rewards = [hand_reward(x, self.margin) for x in state.returns()]
+            rewards = [hand_reward(x, self.margin) for x in signed_results(state.returns())]
         else:
             rewards = evaluate(state, seed)
         for node in path[1:]:

@@ -1,0 +1,300 @@
+"""The strongest built-in agent: :class:`BestAgent` (``make_agent("best")``).
+
+Knock games: determinized flat Monte Carlo over the C playouts, with the opponent's hand
+tracked by a particle filter (:mod:`rummykit.agents.tracking`).  Table games: see the class.
+``docs/strength.md`` has the measurements behind every setting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from rummykit._random import as_generator
+from rummykit.agents.base import _check_int, _is_number, register
+from rummykit.agents.simple import GreedyAgent
+from rummykit.errors import InvalidOptionError, RummykitError, clip
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["BestAgent"]
+
+_GREEDY = GreedyAgent()
+
+
+class BestAgent:
+    """Flat Monte Carlo search on samples of the hidden cards drawn from an opponent model.
+
+    **Knock games, two players** (no restocks): a particle filter of ``particles`` stories of
+    the opponent's hand, weighted by how well each explains the opponent's takes, passes,
+    discards and knocks under a softened greedy model (``beta``, ``epsilon``;
+    :mod:`rummykit.agents.tracking`), gives ``samples`` opponent hands.  Each candidate action
+    is applied to the real state and scored against each hand: a knock (or big gin) by the
+    showdown at once; any other move by ``playouts`` greedy C playouts from the position the
+    player sees after it, the opponent's hand filled in and the unseen cards reshuffled into
+    the stock for each playout (a stock draw's card is not looked at: a random unseen card joins
+    the hand).  **Three or four players, or restocks**: ``samples // 2`` uniform
+    determinizations (``state.determinize``), each candidate applied and scored by ``playouts``
+    greedy playouts (:func:`rummykit.playouts`, ``resample="stock"``).  The playouts of one
+    sample use the same seed for every candidate (common random numbers).  A playout's score is the seat's signed
+    result (:func:`~rummykit.agents.base.signed_results`) plus ``win_bonus`` for a won hand,
+    minus it for a lost one; the move is the candidate of best mean score.
+
+    Candidates: every legal action when drawing; when discarding, the ``width`` discards of
+    least deadwood left (ties: the highest card value, then the highest card) and the best
+    knock (the knock of least deadwood left), if any.
+
+    **Table games** (Rummy, Kaluki): the greedy policy (:class:`GreedyAgent`).  A search of the
+    draw and discard choices on uniform determinizations with C table playouts did not beat
+    greedy in the time budget (``docs/strength.md``).
+
+    Budget: the counts above (deterministic for a given seed), or with ``time_per_move``
+    seconds also a clock: no new sample is started past it (the first always runs), so the
+    moves then depend on the machine.  ``docs/strength.md`` has the measurements behind the
+    defaults.
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("gin").new_hand(seed=2)
+    >>> BestAgent(seed=1)(state) == BestAgent(seed=1)(state)
+    True
+    """
+
+    def __init__(
+        self,
+        samples: int = 24,
+        *,
+        particles: int = 256,
+        playouts: int = 12,
+        width: int = 11,
+        beta: float = 1.0,
+        epsilon: float = 0.05,
+        win_bonus: float = 15.0,
+        time_per_move: float | None = None,
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        self.samples = _check_int("samples", samples, 1)
+        self.particles = _check_int("particles", particles, 1)
+        self.playouts = _check_int("playouts", playouts, 1)
+        self.width = _check_int("width", width, 1)
+        for name, value in (("beta", beta), ("win_bonus", win_bonus)):
+            if not _is_number(value) or value < 0:
+                raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
+        if not _is_number(epsilon) or not 0 < epsilon <= 1:
+            raise InvalidOptionError(f"epsilon must be a number in (0, 1], got {clip(epsilon)}")
+        self.beta, self.epsilon, self.win_bonus = float(beta), float(epsilon), float(win_bonus)
+        if time_per_move is not None and (not _is_number(time_per_move) or not time_per_move > 0):
+            raise InvalidOptionError(f"time_per_move must be a positive number of seconds, got {clip(time_per_move)}")
+        self.time_per_move = None if time_per_move is None else float(time_per_move)
+        self._rng = as_generator(seed)
+
+    def _settings(self) -> dict[str, Any]:
+        return {
+            "particles": self.particles,
+            "playouts": self.playouts,
+            "width": self.width,
+            "beta": self.beta,
+            "epsilon": self.epsilon,
+            "win_bonus": self.win_bonus,
+            "time_per_move": self.time_per_move,
+        }
+
+    def spawn(self, seed: int | np.random.Generator | None) -> BestAgent:
+        """A new agent with these settings, seeded with ``seed``."""
+        return BestAgent(self.samples, seed=seed, **self._settings())
+
+    def __repr__(self) -> str:
+        return "BestAgent()"
+
+    def __call__(self, state: Any) -> int:
+        start = time.perf_counter()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        deadline = None if self.time_per_move is None else start + self.time_per_move
+        if state.game.family != "knock":
+            return int(_GREEDY(state))
+        candidates = _candidates(state, legal, self.width)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(state, candidates, deadline)
+
+    def _search(self, state: Any, candidates: list[int], deadline: float | None) -> int:
+        from rummykit.agents import tracking
+
+        rng, me = self._rng, state.current_player
+        if tracking.can_track(state):
+            try:
+                events = tracking.public_events(state, me, rng)
+                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng)
+            except tracking.Untracked:
+                pass
+            else:
+                hands = tracking.sample_hands(particles, self.samples, rng)
+                return candidates[_argmax(self._tracked_scores(state, candidates, hands, deadline))]
+        # a full determinization and its replayed playouts cost more than a tracked hand: half as many
+        samples = (state.determinize(me, rng) for _ in range(max(1, self.samples // 2)))
+        return candidates[_argmax(self._sampled_scores(state, candidates, samples, self.playouts, deadline))]
+
+    def _tracked_scores(
+        self, state: Any, candidates: list[int], hands: list[int], deadline: float | None = None
+    ) -> list[float]:
+        """Two players: each candidate's mean score over the opponent hands ``hands``, the
+        stock reshuffled ``playouts`` times for each (the same shuffles for every candidate);
+        past ``deadline`` (``time.perf_counter``) no further hand is started."""
+        import numpy as np
+
+        from rummykit import _core
+        from rummykit._rules import core_rules
+        from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK
+        from rummykit.playouts import playout_rules
+
+        me = state.current_player
+        rules, played = core_rules(state.rules.aces), playout_rules(state.rules)
+        mine = _mask(state.hand(me))
+        upcard = int(state.observation(me).upcard)
+        seed = int(self._rng.integers(2**62))
+        m = self.playouts
+        points = np.zeros((m, 2), dtype=np.int32)
+        outcomes = np.zeros(m, dtype=np.uint8)
+        plans: list[tuple[Any, ...]] = []  # how each candidate is scored against one hand
+        for action in candidates:
+            if KNOCK <= action < DRAW_STOCK or action == BIG_GIN:  # at once, by the showdown
+                plans.append(
+                    ("knock", mine if action == BIG_GIN else mine & ~(1 << (action - KNOCK)), action == BIG_GIN)
+                )
+                continue
+            child = state.clone()
+            child.apply_action(action)
+            if child.is_terminal():  # a dead hand: nothing hidden decides it
+                result = child.returns()
+                plans.append(("fixed", float(result[me] - result[1 - me])))
+                continue
+            seen = child.observation(me)
+            # the card a stock draw brings is not looked at: a random unseen card joins the hand
+            held = mine if action == DRAW_STOCK else _mask(child.hand(me))
+            plans.append(("play", seen, held, held | _mask(seen.discard_pile), action == DRAW_STOCK))
+        tally = _Tally(len(candidates), self.win_bonus)
+        for k, hand in enumerate(hands):
+            if k and deadline is not None and time.perf_counter() > deadline:
+                break
+            for i, plan in enumerate(plans):
+                if plan[0] == "knock":
+                    result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[2]
+                    tally.add(i, np.full(1, result[0] - result[1], dtype=np.float64))
+                elif plan[0] == "fixed":
+                    tally.add(i, np.full(1, plan[1]))
+                else:
+                    _, seen, held, out, draw = plan
+                    stock = [c for c in range(52) if not (out | hand) >> c & 1]
+                    spec = playout_spec(played, seen, held, hand, stock, draw=draw)
+                    _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, seed + k, 0, points, outcomes)
+                    tally.add(i, (points[:, me] - points[:, 1 - me]).astype(np.float64))
+        return tally.scores()
+
+    def _sampled_scores(
+        self, state: Any, candidates: list[int], samples: Iterable[Any], per: int, deadline: float | None = None
+    ) -> list[float]:
+        """Any number of players: each candidate's mean score on the full states ``samples``,
+        the stock reshuffled ``per`` times for each (the same shuffles for every candidate);
+        past ``deadline`` no further sample is started."""
+
+        from rummykit.playouts import playouts
+
+        me, n = state.current_player, state.n
+        seed = int(self._rng.integers(2**62))
+        tally = _Tally(len(candidates), self.win_bonus)
+        for k, sample in enumerate(samples):
+            if k and deadline is not None and time.perf_counter() > deadline:
+                break
+            for i, action in enumerate(candidates):
+                child = sample.clone()
+                child.apply_action(action)
+                points, _ = playouts(child, per, resample="stock", seed=seed + k)
+                # signed results (agents.base.signed_results) of every playout at once
+                tally.add(i, (n * points[:, me] - points.sum(axis=1)) / (n - 1))
+        return tally.scores()
+
+
+class _Tally:
+    """Per candidate: the sums of the signed results and of their signs, and the count."""
+
+    def __init__(self, size: int, win_bonus: float) -> None:
+        self.total = [0.0] * size
+        self.signs = [0.0] * size
+        self.count = [0] * size
+        self.win_bonus = win_bonus
+
+    def add(self, i: int, signed: Any) -> None:
+        import numpy as np
+
+        self.total[i] += float(signed.sum())
+        self.signs[i] += float(np.sign(signed).sum())
+        self.count[i] += len(signed)
+
+    def scores(self) -> list[float]:
+        """Mean signed result plus ``win_bonus`` times the mean sign (won 1, lost -1)."""
+        return [(t + self.win_bonus * s) / max(1, c) for t, s, c in zip(self.total, self.signs, self.count)]
+
+
+def playout_spec(played: Any, seen: Any, held: int, hand: int, stock: list[int], *, draw: bool = False) -> Any:
+    """The C playout spec of a two-player position as the observer ``seen.player`` sees it
+    (``seen``: its observation), its hand ``held`` and the opponent's hand ``hand`` filled in,
+    the ``stock`` cards reshuffled for each playout; with ``draw``, one of them first goes to the
+    observer's hand (a stock draw whose card it has not looked at)."""
+    from rummykit import _core
+    from rummykit.knock.state import Phase
+
+    me = seen.player
+    if len(stock) != seen.stock_size + draw:
+        raise RummykitError(f"{len(stock)} unseen cards for a stock of {seen.stock_size}")
+    position = (
+        (held, hand) if me == 0 else (hand, held),
+        (),
+        tuple(int(c) for c in seen.discard_pile),
+        seen.dealer,
+        seen.current_player,
+        int(Phase[seen.phase.upper()]),
+        int(seen.upcard),
+        -1 if seen.taken is None else int(seen.taken),
+        seen.restocks,
+        seen.turns,
+        0,  # the restock seed: no restocks in the games tracked
+    )
+    dest = [-1] * len(stock)
+    if draw:
+        dest[0] = me
+    return _core.PlayoutSpec(played, position, (stock, dest, [len(stock)]))
+
+
+def _mask(cards: Iterable[Any]) -> int:
+    return sum(1 << int(c) for c in cards)
+
+
+def _argmax(values: list[float]) -> int:
+    return max(range(len(values)), key=values.__getitem__)
+
+
+def _candidates(state: Any, legal: list[int], width: int) -> list[int]:
+    """The actions worth searching (see :class:`BestAgent`)."""
+    from rummykit import _core
+    from rummykit._rules import core_rules
+    from rummykit.knock.actions import DRAW_STOCK, KNOCK
+
+    if not any(a < DRAW_STOCK for a in legal):
+        return [int(a) for a in legal]
+    rules = core_rules(state.rules.aces)
+    hand = sum(1 << int(c) for c in state.hand(state.current_player))
+    after = dict(_core.deadwood_after_discards(rules, hand))
+
+    def key(card: int) -> tuple[int, int, int]:
+        return after[card], -min(card % 13 + 1, 10), -card
+
+    discards = sorted((a for a in legal if a < KNOCK), key=key)[:width]
+    knocks = sorted((a - KNOCK for a in legal if KNOCK <= a < DRAW_STOCK), key=key)[:1]
+    others = [a for a in legal if a >= DRAW_STOCK]
+    return [int(a) for a in discards] + [KNOCK + c for c in knocks] + [int(a) for a in others]
+
+
+register("best", BestAgent)

@@ -1,0 +1,365 @@
+"""Who holds what: a particle filter over the opponent's hidden cards in a two-player knock
+game, for :class:`rummykit.agents.BestAgent`.
+
+A particle is one story of the opponent's hand: the ten cards it was dealt and the card of
+each of its stock draws, drawn from the cards the observer has not seen.  The filter walks
+the hand's public events in order and weights each story by how likely the opponent's
+choices are under a softened greedy model (:class:`rummykit.inference.SoftGreedyModel`'s
+rules, restated here over numpy batches of hands):
+
+* **take or not** (upcard offer, draw): ``sigmoid(beta * (d_keep - d_take - 0.5))``;
+* **which discard**: a softmax over the legal cards ``c`` of ``-beta * deadwood(H - c)``;
+* **knock**: a seat that could knock knocks, a seat that could not did not (a miss costs
+  ``epsilon``); at the last chance it takes the discard exactly when that lets it knock;
+* every probability mixed with a uniform choice of weight ``epsilon``.
+
+Cards the opponent discarded without having taken them must have come from its deal or its
+stock draws before the discard: each is first placed in one of those slots, uniformly, so
+that no story contradicts a discard.  When the weights degenerate (effective sample size
+below half the particles) the particles are resampled; the copies then part ways at the
+opponent's next stock draws.  The observer's own cards come from one determinization of the
+state (``state.determinize``: its own deal and draws are what it saw) replayed from its hand
+record (``to_json``), so the filter reads nothing the observer may not know.
+
+:func:`sample_states` turns weighted particles into full states (``game.new_hand(deck=...)``
+and the hand's actions replayed) that look exactly the same to the observer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit import _core
+from rummykit._rules import core_rules
+from rummykit.cards import Card
+from rummykit.knock.actions import DRAW_STOCK, KNOCK, PASS, TAKE
+
+__all__ = [
+    "Events",
+    "Particles",
+    "Untracked",
+    "can_track",
+    "public_events",
+    "sample_hands",
+    "sample_states",
+    "track",
+]
+
+_BITS = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
+
+
+class Untracked(Exception):
+    """No story of the opponent's hand explains the events (the caller falls back to uniform
+    determinizations)."""
+
+
+# event kinds
+TAKE_CHOICE, DRAW, ADD, DISCARD, LAST_CHANCE = range(5)
+
+
+def can_track(state: Any) -> bool:
+    """Whether the filter models this hand: a two-player knock game without restocks, set-aside
+    upcards or a manual showdown (the deck order then says every card's place)."""
+    rules = state.rules
+    return (
+        state.game.family == "knock"
+        and rules.num_players == 2
+        and rules.stock_end_rule != "reshuffle"
+        and not rules.refused_upcard_set_aside
+        and rules.auto_showdown
+    )
+
+
+@dataclass
+class Events:
+    """The public events of a hand from one seat's view: the opponent's choices in order
+    (``(kind, card, flag, extra)``), the deck of one determinization (the observer's own
+    cards are right in it), where each seat's cards sit in that deck, and the cards the
+    opponent could hold (``free``: not the observer's, not the upcard)."""
+
+    me: int
+    opponent: int
+    dealer: int
+    deck: list[int]
+    events: list[tuple[int, int, int, int]]
+    opp_deal_slots: list[int]  # deck indices of the opponent's dealt cards
+    opp_draw_slots: list[int]  # deck indices of the opponent's stock draws, in order
+    first_undrawn: int  # deck index of the first card still in the stock
+    free: int  # mask of the cards the opponent's deal, its draws and the stock hold
+    hidden_discards: list[tuple[int, int]]  # (card, draws before) for each discard from hidden cards
+    knock_max: int
+    hand_size: int
+
+
+def public_events(state: Any, me: int, rng: np.random.Generator) -> Events:
+    """The opponent's choices so far and the layout of the deck, from ``me``'s view."""
+    sample = state.determinize(me, rng)
+    record = json.loads(sample.to_json())
+    deck = [int(Card(c)) for c in record["deck"]]
+    dealer = int(record["dealer"])
+    n, size = 2, state.rules.hand_size
+    q = 1 - me
+    replay = state.game.new_hand(seed=0, dealer=dealer, deck=deck)
+    seen = state.observation(me)
+    knock_max = 0 if seen.gin_only else seen.knock_limit - (state.rules.knock_compare == "lt")
+    forbid = state.rules.forbid_discarding_taken_card
+    base = size * n + 1
+    events: list[tuple[int, int, int, int]] = []
+    draws: list[int] = []
+    mine = 0
+    for i in range(size * n):
+        if (dealer + 1 + i) % n == me:
+            mine |= 1 << deck[i]
+    taken_by_q = 0
+    took_now = -1
+    hidden: list[tuple[int, int]] = []
+    drawn = 0
+    for action in state.history:
+        player, phase = replay.current_player, replay.phase_name
+        top = int(replay.discards[-1]) if replay.discards else -1
+        if action == DRAW_STOCK:
+            if player == q:
+                draws.append(base + drawn)
+                events.append((DRAW, len(draws) - 1, 0, 0))
+            else:
+                mine |= 1 << deck[base + drawn]
+            drawn += 1
+        if player == q:
+            if phase in ("offer_nondealer", "offer_dealer", "draw"):
+                if action in (TAKE, PASS, DRAW_STOCK) and top >= 0:
+                    events.insert(len(events) - (action == DRAW_STOCK), (TAKE_CHOICE, top, int(action == TAKE), 0))
+                if action == TAKE:
+                    events.append((ADD, top, 0, 0))
+                    taken_by_q |= 1 << top
+                    took_now = top
+            elif phase == "last_chance":
+                events.append((LAST_CHANCE, top, int(action == TAKE), 0))
+                if action == TAKE:
+                    events.append((ADD, top, 0, 0))
+                    taken_by_q |= 1 << top
+                    took_now = top
+            elif phase in ("discard", "knock_only") and action < DRAW_STOCK:
+                card = action % KNOCK
+                knocked = int(action >= KNOCK)
+                blocked = took_now if forbid else -1
+                events.append((DISCARD, card, knocked | (phase == "knock_only") << 1, blocked))
+                if not taken_by_q >> card & 1:
+                    hidden.append((card, len(draws)))
+                taken_by_q &= ~(1 << card)
+                took_now = -1
+        elif phase in ("discard", "knock_only"):
+            took_now = -1
+        replay.apply_action(action)
+    deal_slots = [i for i in range(size * n) if (dealer + 1 + i) % n == q]
+    free = ((1 << 52) - 1) & ~mine & ~(1 << deck[size * n])
+    return Events(me, q, dealer, deck, events, deal_slots, draws, base + drawn, free, hidden, knock_max, size)
+
+
+# --- the filter -----------------------------------------------------------------------------
+
+
+def _masks(hands: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint64]:
+    """Each row of a (P, 52) bool matrix as a card mask."""
+    packed = np.packbits(hands, axis=1, bitorder="little")
+    out = np.zeros((hands.shape[0], 8), dtype=np.uint8)
+    out[:, : packed.shape[1]] = packed
+    return out.view("<u8").ravel().astype(np.uint64)
+
+
+def _cards(hands: npt.NDArray[np.bool_], count: int) -> npt.NDArray[np.intp]:
+    """The cards of each row (every row holds ``count``), ascending."""
+    return np.nonzero(hands)[1].reshape(hands.shape[0], count)
+
+
+@dataclass
+class Particles:
+    """Weighted stories of the opponent's hand: ``dealt`` and ``hand`` (P, 52) bool,
+    ``draws`` (P, draws) card ids, ``logw`` log weights."""
+
+    dealt: npt.NDArray[np.bool_]
+    hand: npt.NDArray[np.bool_]
+    draws: npt.NDArray[np.int16]
+    logw: npt.NDArray[np.float64]
+
+    def resample(self, index: npt.NDArray[np.intp]) -> None:
+        self.dealt, self.hand, self.draws = self.dealt[index], self.hand[index], self.draws[index]
+        self.logw = np.zeros(len(index))
+
+    def weights(self) -> npt.NDArray[np.float64]:
+        w: npt.NDArray[np.float64] = np.exp(self.logw - self.logw.max())
+        w /= w.sum()
+        return w
+
+
+def _systematic(weights: npt.NDArray[np.float64], n: int, rng: np.random.Generator) -> npt.NDArray[np.intp]:
+    positions = (rng.random() + np.arange(n)) / n
+    index = np.searchsorted(np.cumsum(weights), positions)
+    return np.minimum(index, len(weights) - 1)
+
+
+def _pick(
+    allowed: npt.NDArray[np.bool_], rng: np.random.Generator
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """One allowed card per row, uniformly, and whether the row had any."""
+    keys = rng.random(allowed.shape)
+    keys[~allowed] = -1.0
+    card = keys.argmax(axis=1)
+    return card, allowed[np.arange(len(card)), card]
+
+
+def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tuple[Any, Any, Any]:
+    """Each card the opponent discarded from its hidden cards put in a slot before the discard:
+    one of its dealt cards or one of its earlier stock draws, uniformly among the free slots."""
+    dealt_count = np.zeros(n, dtype=np.int64)
+    dealt = np.zeros((n, 52), dtype=bool)
+    draws = np.full((n, len(ev.opp_draw_slots)), -1, dtype=np.int16)
+    ok = np.ones(n, dtype=bool)
+    rows = np.arange(n)
+    for card, before in ev.hidden_discards:
+        open_draws = draws[:, :before] < 0
+        free_deal = ev.hand_size - dealt_count
+        total = free_deal + open_draws.sum(axis=1)
+        ok &= total > 0
+        u = np.floor(rng.random(n) * np.maximum(total, 1)).astype(np.int64)
+        to_deal = u < free_deal
+        dealt[rows[to_deal], card] = True
+        dealt_count += to_deal
+        if before:
+            k = u - free_deal
+            slot = (np.cumsum(open_draws, axis=1) > k[:, None]).argmax(axis=1)
+            into = ~to_deal & ok
+            draws[rows[into], slot[into]] = card
+    return dealt, draws, ok
+
+
+def track(state: Any, ev: Events, n: int, beta: float, epsilon: float, rng: np.random.Generator) -> Particles:
+    """``n`` weighted particles of the opponent's hand after the events of ``ev``."""
+    rules = core_rules(state.rules.aces)
+    dealt, draws, ok = _place_hidden_discards(ev, n, rng)
+    reserved = np.zeros(52, dtype=bool)
+    for card, _ in ev.hidden_discards:
+        reserved[card] = True
+    free = np.array([(ev.free >> c) & 1 for c in range(52)], dtype=bool)
+    # fill the rest of the deal from the free cards no discard reserved
+    allowed = free & ~reserved
+    keys = rng.random((n, 52))
+    keys[:, ~allowed] = 2.0
+    order = np.argsort(keys, axis=1)
+    need = ev.hand_size - dealt.sum(axis=1)
+    take = np.arange(52)[None, :] < need[:, None]
+    rows = np.repeat(np.arange(n), 52).reshape(n, 52)
+    dealt[rows[take], order[take]] = True
+    ok &= dealt.sum(axis=1) == ev.hand_size
+    used = dealt.copy()
+    used[:, reserved] = True
+    p = Particles(dealt, dealt.copy(), draws, np.where(ok, 0.0, -np.inf))
+    # `used`: cards a particle has placed (its deal, its draws so far, the reserved discards)
+    mix = epsilon
+    for kind, card, flag, extra in ev.events:
+        if kind == DRAW:
+            fixed = p.draws[:, card]
+            x, any_left = _pick(free[None, :] & ~used, rng)
+            x = np.where(fixed >= 0, fixed, x)
+            p.logw[(fixed < 0) & ~any_left] = -np.inf
+            r = np.arange(n)
+            p.draws[:, card] = x
+            p.hand[r, x] = True
+            used[r, x] = True
+        elif kind == ADD:
+            p.hand[:, card] = True
+        elif kind == TAKE_CHOICE:
+            size = ev.hand_size
+            masks = _masks(p.hand)
+            keep = _core.deadwood_batch(rules, masks).astype(np.float64)
+            held = _cards(p.hand, size)
+            with_top = masks | _BITS[card]
+            after = with_top[:, None] ^ _BITS[held]
+            take_dw = _core.deadwood_batch(rules, after.ravel()).reshape(n, size).min(axis=1)
+            prob = 1.0 / (1.0 + np.exp(-beta * (keep - take_dw - 0.5)))
+            prob = (1 - mix) * prob + mix / 2
+            p.logw += np.log(prob if flag else 1 - prob)
+        elif kind == LAST_CHANCE:
+            size = ev.hand_size
+            masks = _masks(p.hand)
+            held = _cards(p.hand, size)
+            after = (masks | _BITS[card])[:, None] ^ _BITS[held]
+            best = _core.deadwood_batch(rules, after.ravel()).reshape(n, size).min(axis=1)
+            can = best <= ev.knock_max
+            p.logw += np.where(can == bool(flag), math.log(1 - mix / 2), math.log(mix / 2))
+        elif kind == DISCARD:
+            size = ev.hand_size + 1
+            has = p.hand[:, card]
+            if not has.all():  # a story without the card: dead, and it lets go of another card
+                p.logw[~has] = -np.inf
+                r = np.flatnonzero(~has)
+                p.hand[r, p.hand[r].argmax(axis=1)] = False
+                p.hand[r, card] = True
+            hand = p.hand
+            masks = _masks(hand)
+            held = _cards(hand, size)
+            dw = _core.deadwood_batch(rules, (masks[:, None] ^ _BITS[held]).ravel()).reshape(n, size)
+            legal = held != extra
+            scores = np.where(legal, -beta * dw, -np.inf)
+            top = scores.max(axis=1, keepdims=True)
+            soft = np.exp(scores - top)
+            soft /= soft.sum(axis=1, keepdims=True)
+            chosen = held == card
+            count = legal.sum(axis=1)
+            prob = (1 - mix) * (soft * chosen).sum(axis=1) + mix / count
+            p.logw += np.log(prob)
+            can_knock = np.where(legal, dw, 999).min(axis=1) <= ev.knock_max
+            if not flag & 2:  # a discard step, not the knock-only step
+                knocked = bool(flag & 1)
+                p.logw += np.where(can_knock == knocked, math.log(1 - mix / 2), math.log(mix / 2))
+            p.hand[:, card] = False
+        if kind in (TAKE_CHOICE, DISCARD, LAST_CHANCE, DRAW):
+            if not np.isfinite(p.logw).any():
+                raise Untracked("no particle explains the opponent's choices")
+            w = p.weights()
+            if 1.0 / float((w * w).sum()) < n / 2:
+                index = _systematic(w, n, rng)
+                p.resample(index)
+                used = used[index]
+    return p
+
+
+def sample_hands(particles: Particles, count: int, rng: np.random.Generator) -> list[int]:
+    """``count`` opponent hands (card masks) drawn from the particles by weight (systematic
+    resampling: each particle about ``count`` times its weight)."""
+    index = _systematic(particles.weights(), count, rng)
+    masks = _masks(particles.hand[index])
+    return [int(m) for m in masks]
+
+
+def sample_states(state: Any, ev: Events, particles: Particles, count: int, rng: np.random.Generator) -> list[Any]:
+    """``count`` full states drawn from the particles by weight: each particle's deal and
+    draws put in the deck, the rest of the free cards shuffled into the stock, the hand's
+    actions replayed."""
+    index = _systematic(particles.weights(), count, rng)
+    out = []
+    deal_slots, draw_slots = ev.opp_deal_slots, ev.opp_draw_slots
+    free_cards = [c for c in range(52) if ev.free >> c & 1]
+    game, history = state.game, state.history
+    for i in index:
+        deck = list(ev.deck)
+        dealt = np.flatnonzero(particles.dealt[i]).tolist()
+        drawn = particles.draws[i].tolist()
+        for slot, card in zip(deal_slots, dealt):
+            deck[slot] = card
+        for slot, card in zip(draw_slots, drawn):
+            deck[slot] = card
+        placed = set(dealt) | set(drawn)
+        rest = [c for c in free_cards if c not in placed]
+        rng.shuffle(rest)
+        deck[ev.first_undrawn :] = rest
+        sample = game.new_hand(seed=0, dealer=ev.dealer, deck=deck)
+        for action in history:
+            sample.apply_action(action)
+        out.append(sample)
+    return out

@@ -1,0 +1,171 @@
+"""BestAgent and its opponent tracking: samples that look the same to the player, C playout
+specs built from an observation against the engine's own, seeding, every game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import rummykit as rk
+from rummykit.agents import BestAgent, GreedyAgent, make_agent, tracking
+from rummykit.agents.best import _candidates, playout_spec
+from rummykit.knock.actions import DRAW_STOCK, KNOCK
+
+GIN = (
+    "gin",
+    {"stock_end_rule": "dead_at_2_last_chance", "undercut_on_tie": False, "forbid_discarding_taken_card": False},
+)
+TRACKED = [
+    GIN,
+    ("gin", {}),
+    ("oklahoma-gin", {}),
+    ("oklahoma-gin", {"first_turn_procedure": "upcard_offer", "forbid_discarding_taken_card": False}),
+    ("gin", {"knock_compare": "lt", "allow_ace_high_run": True}),
+]
+
+
+def _states(name: str, options: dict[str, object], hands: int, seed: int = 0) -> list[rk.KnockState]:
+    """Every decision state of greedy-vs-greedy hands."""
+    game = rk.Game(name, **options)
+    greedy = GreedyAgent()
+    out = []
+    for s in range(seed, seed + hands):
+        state = game.new_hand(seed=s)
+        while not state.is_terminal():
+            out.append(state.clone())
+            state.apply_action(greedy(state))
+    return out
+
+
+@pytest.mark.parametrize(("name", "options"), TRACKED)
+def test_tracked_samples_look_the_same_to_the_player(name: str, options: dict[str, object]) -> None:
+    rng = np.random.default_rng(5)
+    checked = 0
+    for state in _states(name, options, 6)[3::3]:
+        me = state.current_player
+        assert tracking.can_track(state)
+        events = tracking.public_events(state, me, rng)
+        particles = tracking.track(state, events, 64, 1.0, 0.05, rng)
+        seen = state.observation(me)
+        for sample in tracking.sample_states(state, events, particles, 3, rng):
+            assert sample.observation(me) == seen
+            checked += 1
+        known = sum(1 << int(c) for c in seen.known_cards[1 - me])
+        for hand in tracking.sample_hands(particles, 4, rng):
+            assert hand.bit_count() == len(state.hand(1 - me)) and hand & known == known
+            assert not hand & sum(1 << int(c) for c in (*seen.hand, *seen.discard_pile))
+    assert checked > 20
+
+
+def test_untracked_games() -> None:
+    for game, options in (("oklahoma-rummy", {"num_players": 3}), ("gin", {"stock_end_rule": "reshuffle"})):
+        assert not tracking.can_track(rk.Game(game, **options).new_hand(seed=1))
+
+
+@pytest.mark.parametrize(("name", "options"), TRACKED[:3])
+def test_playout_specs_match_the_engine(name: str, options: dict[str, object]) -> None:
+    """A spec built from the observation, both hands and the stock in the engine's order plays
+    exactly the hands ``rk.playouts(resample="stock")`` plays from the full state."""
+    from rummykit import _core
+    from rummykit._rules import core_rules
+    from rummykit.playouts import playout_rules
+
+    compared = 0
+    for state in _states(name, options, 8, seed=20)[1::2]:
+        if state.is_terminal():
+            continue
+        me = state.current_player
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            if child.is_terminal():
+                continue
+            held = sum(1 << int(c) for c in child.hand(me))
+            hand = sum(1 << int(c) for c in child.hand(1 - me))
+            rules = core_rules(child.rules.aces)
+            spec = playout_spec(playout_rules(child.rules), child.observation(me), held, hand, list(child.stock))
+            points = np.zeros((12, 2), dtype=np.int32)
+            outcomes = np.zeros(12, dtype=np.uint8)
+            _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, 99, 0, points, outcomes)
+            expected, expected_outcomes = rk.playouts(child, 12, resample="stock", seed=99)
+            assert (points == expected).all() and (outcomes == expected_outcomes).all()
+            compared += 1
+    assert compared > 100
+
+
+def test_a_stock_draw_is_not_peeked_at() -> None:
+    """The draw candidate's score does not depend on the stock card the real state would give."""
+    state = next(s for s in _states(*GIN, 4) if s.phase_name == "draw" and len(s.history) > 6)
+    agent = BestAgent(samples=8, playouts=4, seed=3)
+    hands = [sum(1 << int(c) for c in state.hand(1 - state.current_player))] * 8
+    scores = agent.spawn(3)._tracked_scores(state, [DRAW_STOCK], hands)
+    record = json.loads(state.to_json())
+    deck = record["deck"]
+    drawn = 21 + sum(a == DRAW_STOCK for a in state.history)  # the deck index of the next stock card
+    deck[drawn], deck[-1] = deck[-1], deck[drawn]  # another card on top of the stock
+    other = rk.Game(*GIN[:1], **GIN[1]).new_hand(seed=0, dealer=record["dealer"], deck=deck)
+    for action in state.history:
+        other.apply_action(action)
+    assert other.observation(state.current_player) == state.observation(state.current_player)
+    assert other.stock[-1] != state.stock[-1]
+    assert agent.spawn(3)._tracked_scores(other, [DRAW_STOCK], hands) == scores
+
+
+def test_candidates_keep_the_least_deadwood_discards_and_one_knock() -> None:
+    for state in _states(*GIN, 6):
+        if state.is_terminal() or state.phase_name != "discard":
+            continue
+        legal = state.legal_actions()
+        chosen = _candidates(state, legal, 3)
+        assert set(chosen) <= set(legal) and len([a for a in chosen if a < KNOCK]) == min(
+            3, sum(a < KNOCK for a in legal)
+        )
+        assert len([a for a in chosen if KNOCK <= a < DRAW_STOCK]) == min(
+            1, sum(KNOCK <= a < DRAW_STOCK for a in legal)
+        )
+        greedy = GreedyAgent()(state)
+        assert greedy in chosen
+
+
+def test_best_is_seeded_and_plays_every_game() -> None:
+    state = _states(*GIN, 3)[9]
+    assert (
+        BestAgent(seed=4)(state) == BestAgent(seed=4)(state)
+        and make_agent("best", seed=4)(state) in state.legal_actions()
+    )
+    for game, options, n in (
+        ("oklahoma-gin", {}, 2),
+        ("oklahoma-rummy", {"num_players": 3}, 3),
+        ("rummy", {}, 2),
+        ("kaluki", {}, 2),
+    ):
+        result = rk.tournament(["best:samples=4,playouts=2", *["greedy"] * (n - 1)], game, hands=n, seed=1, **options)
+        assert result.hands == n
+
+
+@pytest.mark.parametrize("bad", ["best:samples=0", "best:epsilon=0", "best:beta=-1", "best:width=0", "best:nope=1"])
+def test_bad_settings(bad: str) -> None:
+    with pytest.raises(rk.InvalidOptionError):
+        make_agent(bad)
+
+
+def test_time_per_move_stops_the_search() -> None:
+    import time
+
+    state = next(s for s in _states(*GIN, 3) if s.phase_name == "discard" and len(s.history) > 8)
+    counted: list[int] = []
+
+    class Counting(BestAgent):
+        def _tracked_scores(self, *args: object) -> list[float]:
+            scores = super()._tracked_scores(*args)  # type: ignore[arg-type]
+            counted.append(1)
+            return scores
+
+    start = time.perf_counter()
+    assert Counting(samples=10**6, time_per_move=0.05, seed=1)(state) in state.legal_actions()
+    assert time.perf_counter() - start < 5  # generous: a loaded machine; one sample always runs
+    assert counted == [1]
+    with pytest.raises(rk.InvalidOptionError, match="time_per_move"):
+        BestAgent(time_per_move=0)
