@@ -70,7 +70,6 @@ def test_playout_specs_match_the_engine(name: str, options: dict[str, object]) -
     exactly the hands ``rk.playouts(resample="stock")`` plays from the full state."""
     from rummykit import _core
     from rummykit._rules import core_rules
-    from rummykit.playouts import playout_rules
 
     compared = 0
     for state in _states(name, options, 8, seed=20)[1::2]:
@@ -85,7 +84,7 @@ def test_playout_specs_match_the_engine(name: str, options: dict[str, object]) -
             held = sum(1 << int(c) for c in child.hand(me))
             hand = sum(1 << int(c) for c in child.hand(1 - me))
             rules = core_rules(child.rules.aces)
-            spec = playout_spec(playout_rules(child.rules), child.observation(me), held, hand, list(child.stock))
+            spec = playout_spec(child.rules, child.observation(me), held, hand, list(child.stock))
             points = np.zeros((12, 2), dtype=np.int32)
             outcomes = np.zeros(12, dtype=np.uint8)
             _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, 99, 0, points, outcomes)

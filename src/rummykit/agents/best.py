@@ -148,10 +148,9 @@ class BestAgent:
         from rummykit import _core
         from rummykit._rules import core_rules
         from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK
-        from rummykit.playouts import playout_rules
 
         me = state.current_player
-        rules, played = core_rules(state.rules.aces), playout_rules(state.rules)
+        rules, played = core_rules(state.rules.aces), state.rules
         mine = _mask(state.hand(me))
         upcard = int(state.observation(me).upcard)
         seed = int(self._rng.integers(2**62))
@@ -181,7 +180,7 @@ class BestAgent:
                 break
             for i, plan in enumerate(plans):
                 if plan[0] == "knock":
-                    result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[2]
+                    result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[3]
                     tally.add(i, np.full(1, result[0] - result[1], dtype=np.float64))
                 elif plan[0] == "fixed":
                     tally.add(i, np.full(1, plan[1]))
@@ -238,9 +237,10 @@ class _Tally:
         return [(t + self.win_bonus * s) / max(1, c) for t, s, c in zip(self.total, self.signs, self.count)]
 
 
-def playout_spec(played: Any, seen: Any, held: int, hand: int, stock: list[int], *, draw: bool = False) -> Any:
-    """The C playout spec of a two-player position as the observer ``seen.player`` sees it
-    (``seen``: its observation), its hand ``held`` and the opponent's hand ``hand`` filled in,
+def playout_spec(rules: Any, seen: Any, held: int, hand: int, stock: list[int], *, draw: bool = False) -> Any:
+    """The C playout spec (game rules record ``rules``) of a two-player position as the observer
+    ``seen.player`` sees it (``seen``: its observation), its hand ``held`` and the opponent's
+    hand ``hand`` filled in,
     the ``stock`` cards reshuffled for each playout; with ``draw``, one of them first goes to the
     observer's hand (a stock draw whose card it has not looked at)."""
     from rummykit import _core
@@ -265,7 +265,7 @@ def playout_spec(played: Any, seen: Any, held: int, hand: int, stock: list[int],
     dest = [-1] * len(stock)
     if draw:
         dest[0] = me
-    return _core.PlayoutSpec(played, position, (stock, dest, [len(stock)]))
+    return _core.PlayoutSpec(rules, position, (stock, dest, [len(stock)]))
 
 
 def _mask(cards: Iterable[Any]) -> int:
