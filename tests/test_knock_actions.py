@@ -7,8 +7,9 @@ import pytest
 
 import rummykit as rk
 from rummykit import Action, IllegalActionError, parse_action
+from rummykit.analysis import deadwood
 from rummykit.errors import clip
-from rummykit.knock.actions import DONE, LAYOFF, MELD, MELD_TABLE, NUM_ACTIONS
+from rummykit.knock.actions import DONE, KNOCK, LAYOFF, MELD, MELD_TABLE, NUM_ACTIONS, TAKE
 
 
 def test_every_id_round_trips_through_text() -> None:
@@ -130,3 +131,35 @@ def test_table_action_ids() -> None:
     ):
         with pytest.raises(IllegalActionError, match=named):
             state.parse_action(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", ["gin", "oklahoma-gin"])
+def test_knocks_are_the_discards_that_reach_the_limit(game: str) -> None:
+    """Near-threshold hands (meld-dense, and random): each knock id is legal
+    exactly when the hand without that card is within the hand's knock limit
+    (the engine skips the search when no card can get there; brute force
+    here)."""
+    g = rk.Game(game)
+    rng = np.random.default_rng(15)
+    for trial in range(300):
+        if trial % 3:  # meld-dense: 11 cards from 3-5 adjacent ranks
+            start, width = int(rng.integers(13)), int(rng.integers(3, 6))
+            pool = [s * 13 + (start + r) % 13 for r in range(width) for s in range(4)]
+        else:
+            pool = list(range(52))
+        eleven = [int(c) for c in rng.choice(pool, 11, replace=False)]
+        rest = [int(c) for c in rng.permutation([c for c in range(52) if c not in eleven])]
+        deck = [0] * 52
+        deck[0:20:2], deck[20] = eleven[:10], eleven[10]  # seat 0's ten cards, then the upcard
+        deck[1:20:2], deck[21:] = rest[:10], rest[10:]
+        state = g.new_hand(deck=deck, dealer=1)
+        state.apply_action(TAKE)
+        assert state.phase_name == "discard" and state.hands[0] == sum(1 << c for c in eleven)
+        forbid = state.taken if g.rules.forbid_discarding_taken_card else -1
+        knocks = {a - KNOCK for a in state.legal_actions() if KNOCK <= a < KNOCK + 52}
+        expected = {
+            c
+            for c in eleven
+            if c != forbid and deadwood([rk.Card(x) for x in eleven if x != c], aces=g.rules.aces) <= state._knock_max
+        }
+        assert knocks == expected, (trial, sorted(eleven))

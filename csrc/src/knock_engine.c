@@ -367,19 +367,27 @@ int rk__legal_actions(const rk_rules *rules, const rk_knock_rules *pr, const rk_
     switch (pos->phase) {
     case RK_PHASE_DISCARD:
     case RK_PHASE_KNOCK_ONLY: {
-        int16_t after[RK_NUM_CARDS];
-        int card, dw;
         rk_mask hand = pos->hands[pos->player];
         int forbid = pr->forbid_taken_discard ? pos->taken : -1;
-        rk_status st = rk_best_discard(rules, hand, -1, &card, &dw, after);
-        if (st != RK_OK) return st;
+        int whole = rk__deadwood_unchecked(rules, hand), top_value = 0;
         if (pos->phase == RK_PHASE_DISCARD)
+            for (rk_mask r = hand; r; r &= r - 1)
+                if (rk__ctz(r) != forbid) actions[k++] = rk__ctz(r);
+        /* Discarding c leaves at least whole - value(c) (the melds of hand - c are melds of
+         * hand): search the discards only when some card may bring the hand to the limit. */
+        for (rk_mask r = hand; r; r &= r - 1) {
+            int v = rules->values[rk__ctz(r) % RK_NUM_RANKS];
+            top_value = v > top_value ? v : top_value;
+        }
+        if (whole - top_value <= l.knock_max) {
+            int16_t after[RK_NUM_CARDS];
+            int card, dw;
+            rk_status st = rk_best_discard(rules, hand, -1, &card, &dw, after);
+            if (st != RK_OK) return st;
             for (int c = 0; c < RK_NUM_CARDS; c++)
-                if (after[c] >= 0 && c != forbid) actions[k++] = c;
-        for (int c = 0; c < RK_NUM_CARDS; c++)
-            if (after[c] >= 0 && c != forbid && after[c] <= l.knock_max) actions[k++] = RK_ACTION_KNOCK + c;
-        if (pos->phase == RK_PHASE_DISCARD && pr->big_gin_bonus >= 0 && rk__deadwood_unchecked(rules, hand) == 0)
-            actions[k++] = RK_ACTION_BIG_GIN;
+                if (after[c] >= 0 && c != forbid && after[c] <= l.knock_max) actions[k++] = RK_ACTION_KNOCK + c;
+        }
+        if (pos->phase == RK_PHASE_DISCARD && pr->big_gin_bonus >= 0 && whole == 0) actions[k++] = RK_ACTION_BIG_GIN;
         return k;
     }
     case RK_PHASE_DRAW:
