@@ -101,26 +101,51 @@ static int moves_at(const plan *pl, int slot, unsigned st, move out[32]) {
 
 static int32_t min_i32(int32_t a, int32_t b) { return a < b ? a : b; }
 
-/* The states reached at each slot, as lists (typically a handful). */
+#define MOVE_POOL 1024
+#define UNCACHED 0xFFu
+
+/* The states reached at each slot, as lists (typically a handful), and the
+ * moves of each, listed once by the forward pass for the backward pass and
+ * the walk (moves_at again only for what the pool could not hold). */
 typedef struct reach {
     int n[SLOTS + 1];
     uint8_t state[SLOTS + 1][STATES];
+    uint16_t first[SLOTS][STATES]; /* set for the reached states only */
+    uint8_t count[SLOTS][STATES];  /* UNCACHED when the pool was full */
+    int used;
+    move pool[MOVE_POOL];
 } reach;
+
+/* The moves at (slot, st) of a reached state: the cached list, or tmp filled. */
+static const move *moves_of(const plan *pl, const reach *R, int slot, unsigned st, move tmp[32], int *n) {
+    if (R->count[slot][st] != UNCACHED) {
+        *n = R->count[slot][st];
+        return R->pool + R->first[slot][st];
+    }
+    *n = moves_at(pl, slot, st, tmp);
+    return tmp;
+}
 
 /* Forward pass: F[slot][state] = least cost to reach it (valid only for
  * listed states).  Returns the least total cost (RK_INF if none). */
 static int32_t forward(const plan *pl, cost_table F, reach *R) {
     uint64_t seen[4];
-    move mv[32];
+    move spare[32];
     R->n[0] = 1;
     R->state[0][0] = 0;
+    R->used = 0;
     F[0][0] = 0;
     for (int slot = 0; slot < SLOTS; slot++) {
         memset(seen, 0, sizeof seen);
         R->n[slot + 1] = 0;
         for (int i = 0; i < R->n[slot]; i++) {
             unsigned st = R->state[slot][i];
+            int room = R->used + 32 <= MOVE_POOL;
+            move *mv = room ? R->pool + R->used : spare;
             int n = moves_at(pl, slot, st, mv);
+            R->count[slot][st] = room ? (uint8_t)n : UNCACHED;
+            R->first[slot][st] = (uint16_t)R->used;
+            if (room) R->used += n;
             for (int k = 0; k < n; k++) {
                 unsigned next = mv[k].next;
                 int32_t c = F[slot][st] + mv[k].cost;
@@ -145,7 +170,7 @@ static int32_t forward(const plan *pl, cost_table F, reach *R) {
 /* Backward pass over the reached states: V[slot][state] = least cost to
  * finish from there. */
 static void backward(const plan *pl, const reach *R, cost_table V) {
-    move mv[32];
+    move tmp[32];
     for (int i = 0; i < R->n[SLOTS]; i++) {
         unsigned st = R->state[SLOTS][i];
         V[SLOTS][st] = closable(st) == 0xFu ? 0 : RK_INF;
@@ -154,7 +179,8 @@ static void backward(const plan *pl, const reach *R, cost_table V) {
         for (int i = 0; i < R->n[slot]; i++) {
             unsigned st = R->state[slot][i];
             int32_t best = RK_INF;
-            int n = moves_at(pl, slot, st, mv);
+            int n;
+            const move *mv = moves_of(pl, R, slot, st, tmp, &n);
             for (int k = 0; k < n; k++) best = min_i32(best, mv[k].cost + V[slot + 1][mv[k].next]);
             V[slot][st] = best;
         }
@@ -191,6 +217,7 @@ typedef int (*visit_fn)(void *user, const rk_arrangement *a);
 
 typedef struct walker {
     const plan *pl;
+    const reach *R;
     cost_table *V;
     int32_t bound;
     int slot_of_run_start[RK_NUM_SUITS];
@@ -243,8 +270,9 @@ static void walk(walker *w, int slot, unsigned st, int32_t cost) {
         w->n_melds = saved;
         return;
     }
-    move mv[32];
-    int n = moves_at(w->pl, slot, st, mv);
+    move tmp[32];
+    int n;
+    const move *mv = moves_of(w->pl, w->R, slot, st, tmp, &n);
     for (int k = 0; k < n && !w->stopped; k++) {
         int32_t c = cost + mv[k].cost;
         if (c + (*w->V)[slot + 1][mv[k].next] > w->bound) continue;
@@ -283,6 +311,7 @@ static rk_status visit_arrangements(const rk_rules *rules, rk_mask hand, int max
     walker w;
     memset(&w, 0, sizeof w);
     w.pl = &pl;
+    w.R = &R;
     w.V = &V;
     w.bound = bound;
     w.visit = visit;
