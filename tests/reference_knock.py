@@ -31,7 +31,6 @@ from rummykit.knock.actions import (
     PASS,
     TAKE,
     Action,
-    parse_action,
 )
 from rummykit.knock.observe import _AT, OBSERVATION_TENSOR_SIZE, _knock_card_seen, _knocker, _seen
 from rummykit.knock.rules import KnockRules
@@ -47,6 +46,7 @@ from rummykit.knock.state import (
     OFFER_NONDEALER,
     PHASES,
     SHOWDOWN,
+    KnockVerbs,
     Phase,
 )
 from rummykit.scoring import HandScore
@@ -391,7 +391,7 @@ def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return values[:i] + (value,) + values[i + 1 :]
 
 
-class ReferenceKnockState:
+class ReferenceKnockState(KnockVerbs):
     """One hand of a knock game.  Create it with ``game.new_hand()``.
 
     OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
@@ -548,80 +548,6 @@ class ReferenceKnockState:
         forbid = card if self.rules.forbid_discarding_taken_card else -1
         pairs = _core.deadwood_after_discards(self._core_rules, hand)
         return any(c != forbid and self._can_knock(dw) for c, dw in pairs)
-
-    # --- checked verbs for people --------------------------------------------
-
-    def verify_action(self, action: int | str | Action) -> int:
-        """The action id if it is legal now; else :class:`IllegalActionError`
-        naming the rule that forbids it."""
-        action_id = self._as_id(action)
-        if action_id in self.legal_actions():
-            return action_id
-        raise IllegalActionError(self._why_illegal(action_id))
-
-    def can_act(self, action: int | str | Action) -> bool:
-        try:
-            self.verify_action(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def verify_discard(self, card: int | str) -> None:
-        self.verify_action(Action(Card(card)))
-
-    def can_discard(self, card: int | str) -> bool:
-        return self.can_act(Action(Card(card)))
-
-    def verify_knock(self, card: int | str) -> None:
-        self.verify_action(Action(KNOCK + Card(card)))
-
-    def can_knock(self, card: int | str) -> bool:
-        return self.can_act(Action(KNOCK + Card(card)))
-
-    def play(self, action: int | str | Action, *, player: int | None = None) -> None:
-        """Apply a checked action given as text, an :class:`Action` or an id.
-        With ``player``, also check that it is that seat's turn."""
-        if player is not None and check_seat(player, self.n) != self.current_player:
-            raise IllegalActionError(f"out of turn: it is seat {self.current_player}'s turn, not {player}'s")
-        self.apply_action(self.verify_action(action))
-
-    def _as_id(self, action: int | str | Action) -> int:
-        if isinstance(action, Action):
-            return action.id
-        if isinstance(action, str):
-            return parse_action(action).id
-        return Action.from_id(action).id
-
-    def _why_illegal(self, action_id: int) -> str:
-        action, phase = Action(action_id), PHASES[self.phase]
-        if self.phase == END:
-            return f"{action}: the hand is over"
-        if action_id >= MELD:
-            if self.phase != SHOWDOWN:
-                return f"{action}: only in a manual showdown (auto_showdown=False)"
-            return f"{action}: not a meld or lay-off of seat {self.player}'s undeclared cards"
-        card = action.card
-        if card is not None:
-            if self.phase not in (DISCARD, KNOCK_ONLY):
-                return f"{action}: not now, the phase is {phase} (draw first)"
-            if not self.hands[self.player] >> card & 1:
-                return f"{action}: {card} is not in seat {self.player}'s hand"
-            if card == self.taken and self.rules.forbid_discarding_taken_card:
-                return f"{action}: the card just taken from the discard pile may not be discarded this turn"
-            if self.phase == KNOCK_ONLY and action.kind == "discard":
-                return f"{action}: after taking the last-chance discard the player must knock"
-            if action.kind == "knock":
-                after = dict(self._knock_deadwoods())[card]
-                if self.gin_only and after:
-                    return f"{action}: the upcard is an ace, only gin may end the hand (deadwood {after})"
-                return f"{action}: deadwood {after} is over the knock limit {self.limit}"
-        if action_id == BIG_GIN:
-            return "big gin: needs big_gin_bonus and all eleven cards melded"
-        if action_id == TAKE and self.phase == LAST_CHANCE:
-            return "take: the last-chance discard may only be taken to knock at once"
-        if action_id == TAKE and not self.discards:
-            return "take: the discard pile is empty"
-        return f"{action}: not allowed in phase {phase}"
 
     # --- transitions -------------------------------------------------------
 
@@ -863,17 +789,6 @@ class ReferenceKnockState:
         self.shown_melds = tuple(m.mask for m in shown.melds)
         self.history.append(action_id)
         self._legal = None
-
-    # --- action text (the same verbs as TableState) ---------------------------
-
-    def action_text(self, action_id: int) -> str:
-        """An action id as text (``parse_action`` reads it back): ``"discard 7H"``."""
-        return str(Action.from_id(action_id))
-
-    def parse_action(self, text: str) -> int:
-        """The id of action text (:func:`rummykit.knock.actions.parse_action`);
-        IllegalActionError if it does not parse.  Legality is not checked."""
-        return parse_action(text).id
 
 
 # --- the greedy policy (rummykit.agents.GreedyAgent; C: csrc/src/policy.c) --------------------
