@@ -10,16 +10,7 @@
 #include <time.h>
 
 #include "rummykit/rummykit.h"
-
-static int failures;
-
-#define CHECK(cond)                                                         \
-    do {                                                                    \
-        if (!(cond)) {                                                      \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                     \
-        }                                                                   \
-    } while (0)
+#include "check.h"
 
 static rk_rules rules;
 

@@ -13,52 +13,10 @@
 #include <time.h>
 
 #include "rummykit/table_playouts.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
+#include "check.h"
+#include "table_fixtures.h"
 
 #define MAX_IDS 4096
-
-/* rummykit.table.state.table_spec for the defaults of "rummy" and "kaluki". */
-static rk_table_rules rummy_rules(int players) {
-    rk_table_rules r;
-    memset(&r, 0, sizeof r);
-    r.num_players = players;
-    r.hand_size = players == 2 ? 10 : players <= 4 ? 7 : 6;
-    r.deck_size = 52;
-    r.npos = 13;
-    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 1 : t % 13 < 9 ? t % 13 + 1 : 10);
-    r.forbid_taken_discard = 1;
-    r.max_restocks = -1;
-    r.max_turns = 1000;
-    r.max_melds_per_turn = -1;
-    r.initial_meld_min = 40;
-    r.joker_penalty = 15;
-    r.max_build_per_run_end = 2;
-    r.hunt_allows_building = 1;
-    r.hunt_requires_opening_min = 1;
-    r.joker_discard_allowed = 1;
-    return r;
-}
-
-static rk_table_rules kaluki_rules(int players) {
-    rk_table_rules r = rummy_rules(players);
-    r.kaluki = 1;
-    r.hand_size = 13;
-    r.deck_size = 106;
-    r.shift = 1;
-    r.go_out_requires_discard = 1;
-    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 11 : t % 13 < 9 ? t % 13 + 1 : 10);
-    r.values[RK_JOKER] = 15;
-    return r;
-}
 
 static void deal(const rk_table_rules *r, uint64_t seed, rk_table_state *s) {
     uint8_t deck[RK_TABLE_MAX_CARDS];
@@ -272,7 +230,7 @@ int main(void) {
         const char *name;
         rk_table_rules r;
     } games[] = {{"rummy-2", rummy_rules(2)},   {"rummy-4", rummy_rules(4)}, {"rummy-6", rummy_rules(6)},
-                 {"kaluki-2", kaluki_rules(2)}, {"kaluki-4", kaluki_rules(4)}};
+                 {"kaluki-2", kaluki_rules(2, 2)}, {"kaluki-4", kaluki_rules(4, 2)}};
     for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
         CHECK(rk_table_rules_check(&games[g].r) == RK_OK);
         greedy_hands(games[g].name, &games[g].r, games[g].r.kaluki ? 20 : 100);
