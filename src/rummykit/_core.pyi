@@ -114,8 +114,7 @@ class TableSpec:
     args: tuple[tuple[int, ...], dict[str, int]]
     def __init__(self, values: tuple[int, ...], fields: dict[str, int]) -> None: ...
 
-_T = TypeVar("_T", bound="TableCore")
-_K = TypeVar("_K", bound="KnockCore")
+_S = TypeVar("_S", bound="_HandCore")
 _Meld: TypeAlias = tuple[int, int, int, tuple[int, ...], int]
 
 def explain_knock(
@@ -140,12 +139,11 @@ class KnockSpec:
     rules: Any
     def __init__(self, core: Rules, rules: Any) -> None: ...
 
-class KnockCore:
-    """The C state of a knock-game hand (rummykit.knock.state.KnockState's base)."""
+class _HandCore:
+    """What the C states of both families have (a stub-only base: at run time
+    KnockCore and TableCore are separate extension types)."""
 
     history: list[int]
-    _steps: list[int]
-    drawn: tuple[tuple[int, ...], ...]
     _legal: list[int] | None
     _views: dict[str, Any] | None
     game: Any
@@ -160,13 +158,26 @@ class KnockCore:
     phase: int
     player: int
     taken: int
-    set_aside: int
-    knock_card: int
     restocks: int
     turns: int
     shuffle_seed: int
     @property
     def current_player(self) -> int: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply_action(self, action_id: Any) -> None: ...
+    def undo(self) -> None: ...
+    def is_terminal(self) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+    def _changed(self) -> None: ...
+    def clone(self: _S) -> _S: ...
+
+class KnockCore(_HandCore):
+    """The C state of a knock-game hand (rummykit.knock.state.KnockState's base)."""
+
+    _steps: list[int]
+    drawn: tuple[tuple[int, ...], ...]
+    set_aside: int
+    knock_card: int
     @property
     def _upcard(self) -> int: ...
     @property
@@ -183,38 +194,16 @@ class KnockCore:
     def _observation_tensor(self, player: int, out: Any) -> None: ...
     def _forget_undo(self) -> None: ...
     def _result_raw(self) -> tuple[Any, ...] | None: ...
-    def legal_actions(self) -> list[int]: ...
-    def apply_action(self, action_id: Any) -> None: ...
     def returns(self) -> list[int]: ...
-    def undo(self) -> None: ...
-    def clone(self: _K) -> _K: ...
-    def is_terminal(self) -> bool: ...
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
-    def _changed(self) -> None: ...
 
-class TableCore:
+class TableCore(_HandCore):
     """The C state of a table-game hand (rummykit.table.state.TableState's base)."""
 
-    history: list[int]
     _steps: list[bytes | None]
-    _legal: list[int] | None
-    _views: dict[str, Any] | None
-    game: Any
-    rules: Any
     geo: Any
-    deck: tuple[int, ...]
-    n: int
-    dealer: int
-    hands: tuple[int, ...]
-    known: tuple[int, ...]
-    stock: tuple[int, ...]
-    discards: tuple[int, ...]
     ends: tuple[int, ...]
-    phase: int
-    player: int
     opened: int
     played: int
-    taken: int
     taken_card: int
     must: int
     pending: int
@@ -222,23 +211,11 @@ class TableCore:
     built_other: bool
     open_value: int
     turn_melds: int
-    turns: int
-    restocks: int
-    shuffle_seed: int
     @property
     def outcome(self) -> int: ...
     @property
     def winner(self) -> int | None: ...
-    @property
-    def current_player(self) -> int: ...
     def _deal(self, spec: TableSpec, deck: Any, dealer: int, shuffle_seed: int) -> None: ...
-    def legal_actions(self) -> list[int]: ...
-    def apply_action(self, action_id: Any) -> None: ...
-    def undo(self) -> None: ...
-    def clone(self: _T) -> _T: ...
-    def is_terminal(self) -> bool: ...
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
-    def _changed(self) -> None: ...
     def _table_raw(self) -> list[_Meld]: ...
     def _set_table_raw(self, melds: list[_Meld]) -> None: ...
 
