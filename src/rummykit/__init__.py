@@ -5,7 +5,11 @@ batch kernels) works on card bitmasks in C; see :mod:`rummykit.cards` for
 the card notation and mask layout and :mod:`rummykit.analysis` for the API.
 """
 
-from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, make_agent
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from rummykit.analysis import (
     Arrangement,
     Discard,
@@ -43,7 +47,7 @@ from rummykit.knock.game import KnockGame
 from rummykit.knock.match import GameResult, KnockMatch, MatchResult
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
-from rummykit.playouts import playouts
+from rummykit.playouts import playouts  # the function, not the submodule of the same name
 from rummykit.records import from_json
 from rummykit.scoring import HollywoodSheet, settle
 from rummykit.table.actions import TableAction
@@ -51,9 +55,37 @@ from rummykit.table.game import TableGame
 from rummykit.table.match import TableMatch, TableMatchResult
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
-from rummykit.tournaments import TournamentResult, tournament
+
+if TYPE_CHECKING:
+    from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, make_agent
+    from rummykit.tournaments import TournamentResult, tournament
 
 __version__ = "0.1.0"
+
+#: names imported on first use, keeping `import rummykit` light (the agents and
+#: tournaments pull in search code, the external baselines and process pools)
+_LAZY = {
+    "GreedyAgent": "rummykit.agents",
+    "ISMCTSAgent": "rummykit.agents",
+    "RandomAgent": "rummykit.agents",
+    "make_agent": "rummykit.agents",
+    "TournamentResult": "rummykit.tournaments",
+    "tournament": "rummykit.tournaments",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rummykit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Action",
