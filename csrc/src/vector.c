@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rummykit/vector.h"
+#include "vector_internal.h"
 
 #define LOG_START 128
 
@@ -112,8 +112,7 @@ rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, 
     uint8_t deck[RK_NUM_CARDS];
     if (!rules || !pr) return NULL;
     for (int c = 0; c < RK_NUM_CARDS; c++) deck[c] = (uint8_t)c;
-    /* the rules as the engine checks them: deal one hand and check it */
-    if (rk_position_deal(pr, deck, 0, 0, &probe) != RK_OK || rk_position_check(pr, &probe) != RK_OK) return NULL;
+    if (rk__knock_rules_check(pr) != RK_OK || rk_position_deal(pr, deck, 0, 0, &probe) != RK_OK) return NULL;
     rk_vector *v = alloc_rows(0, batch, seed, threads, pr->num_players, RK_NUM_CARDS, buffers);
     if (!v) return NULL;
     v->rules = rules;
@@ -167,10 +166,10 @@ static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
     } else {
         int ids[RK_MAX_LEGAL];
         const rk_position *p = &v->kpos[i];
-        n = rk_legal_actions(v->rules, &v->kr, p, ids);
+        n = rk__legal_actions(v->rules, &v->kr, p, ids); /* the engine made p: no check needed */
         for (int k = 0; k < n; k++) legal[k] = ids[k];
         player = p->player;
-        st = rk_knock_observe(v->rules, &v->kr, p, player, obs);
+        st = rk__knock_observe(v->rules, &v->kr, p, player, obs);
     }
     if (n < 0) return (rk_status)n;
     if (n == 0) return RK_ERR_ARG; /* a dealt or running hand always has a move */

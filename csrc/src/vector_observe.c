@@ -3,7 +3,7 @@
  * tests/test_vector.py checks them equal to the scalar states' tensors. */
 #include <string.h>
 
-#include "rummykit/vector.h"
+#include "vector_internal.h"
 
 /* ---- knock games ----------------------------------------------------- */
 
@@ -40,19 +40,13 @@ static rk_status shown_mask(const rk_rules *rules, const rk_knock_rules *pr, con
     return RK_OK;
 }
 
-rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, int player,
-                           float *out) {
-    int n, limits[4];
+/* rk_knock_observe on a position the engine made, under checked rules (rk_vector's rows). */
+rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, int player,
+                            float *out) {
+    int n = pr->num_players;
+    rk__limits limits = rk__limits_of(pr, p->upcard);
     rk_mask rest = 0, seen, table = 0, shown;
-    if (!rules || !pr || !p || !out) return RK_ERR_ARG;
-    n = pr->num_players;
-    if (n < 2 || n > RK_MAX_PLAYERS || player < 0 || player >= n || p->player < 0 || p->player >= n ||
-        p->dealer < 0 || p->dealer >= n || p->phase < 0 || p->phase > RK_PHASE_END || p->n_discards < 0 ||
-        p->n_discards > RK_NUM_CARDS || p->upcard < 0 || p->upcard >= RK_NUM_CARDS)
-        return RK_ERR_ARG;
-    rk_status st = rk_knock_limits(pr, p->upcard, limits);
-    if (st != RK_OK) return st;
-    st = shown_mask(rules, pr, p, &shown);
+    rk_status st = shown_mask(rules, pr, p, &shown);
     if (st != RK_OK) return st;
     int showdown = p->phase == RK_PHASE_SHOWDOWN, end = p->phase == RK_PHASE_END;
     memset(out, 0, RK_KNOCK_OBS_SIZE * sizeof(float));
@@ -81,9 +75,9 @@ rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, cons
     for (int r = 0; r < n; r++) out[K_SIZES + r] = (float)(rk_card_count(p->hands[(player + r) % n]) / 11.0);
     out[K_STOCK] = (float)(p->n_stock / 52.0);
     out[K_UP + p->upcard] = 1.0f;
-    out[K_LIMIT] = (float)(limits[0] / 10.0);
-    out[K_GIN] = (float)limits[1];
-    out[K_MULT] = (float)(limits[2] / 3.0);
+    out[K_LIMIT] = (float)(limits.limit / 10.0);
+    out[K_GIN] = (float)limits.gin_only;
+    out[K_MULT] = (float)(limits.multiplier / 3.0);
     if (p->taken >= 0 && p->taken < RK_NUM_CARDS) out[K_TAKEN + p->taken] = 1.0f;
     if (p->set_aside >= 0 && p->set_aside < RK_NUM_CARDS) out[K_ASIDE + p->set_aside] = 1.0f;
     out[K_RESTOCKS] = (float)((p->restocks < 10 ? p->restocks : 10) / 10.0);
@@ -102,6 +96,18 @@ rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, cons
         plane(out, K_SHOWN, shown);
     }
     return RK_OK;
+}
+
+
+rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, int player,
+                           float *out) {
+    if (!rules || !pr || !p || !out || rk__knock_rules_check(pr) != RK_OK) return RK_ERR_ARG;
+    int n = pr->num_players;
+    if (player < 0 || player >= n || p->player < 0 || p->player >= n || p->dealer < 0 || p->dealer >= n ||
+        (int)p->phase < 0 || p->phase > RK_PHASE_END || p->n_discards < 0 || p->n_discards > RK_NUM_CARDS ||
+        p->upcard < 0 || p->upcard >= RK_NUM_CARDS)
+        return RK_ERR_ARG;
+    return rk__knock_observe(rules, pr, p, player, out);
 }
 
 /* ---- table games ----------------------------------------------------- */
