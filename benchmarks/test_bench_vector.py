@@ -1,0 +1,99 @@
+"""Benchmarks of batched play (rummykit.vector.VectorGame, issue 17).
+
+``VectorGame(name, batch=4096)`` stepped with random legal actions chosen in
+numpy from ``legal_mask``, the observation array copied out every step (as
+a learner reads it), one thread; steps/s counts row steps (one action in
+one hand).  Compared in the same run with OpenSpiel's ``gin_rummy`` random
+play from Python (actions/s, chance moves included) when ``pyspiel`` is
+installed, and the Gymnasium vector env with SyncVectorEnv of the scalar env
+when gymnasium is.  Targets: Gin >= 30x OpenSpiel and >= 1,000,000 steps/s on
+one core; the Gymnasium vector env >= 20x SyncVectorEnv.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from benchutil import ratio, record
+
+from rummykit.vector import VectorGame
+
+BATCH = 4096
+STEPS = 10  # per round
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One legal action per row, uniform among the row's True entries (no Python loop: the
+    flat indices of the True entries, each row's range of them found by binary search)."""
+    rows, width = mask.shape
+    edges = np.arange(rows + 1, dtype=np.int64) * width
+    flat = np.flatnonzero(mask.reshape(-1))
+    bounds = np.searchsorted(flat, edges)
+    counts = np.diff(bounds)
+    return flat[bounds[:-1] + (rng.random(rows) * counts).astype(np.int64)] - edges[:-1]
+
+
+def run_steps(vg: VectorGame, rng: np.random.Generator, seen: np.ndarray, steps: int) -> int:
+    """``steps`` steps of every row; returns the hands that ended."""
+    ended = 0
+    for _ in range(steps):
+        np.copyto(seen, vg.observation)
+        vg.step(random_legal(vg.legal_mask, rng))
+        ended += int(vg.terminated.sum())
+    return ended
+
+
+GAMES = [
+    ("gin", {}, "gin"),
+    ("oklahoma-gin", {}, "okgin"),
+    ("oklahoma-rummy", {}, "okrummy3"),
+    ("rummy", {}, "rummy2"),
+    ("kaluki", {}, "kaluki2"),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "key"), GAMES)
+def test_vector_steps(benchmark, figures, name, options, key):
+    vg = VectorGame(name, batch=BATCH, seed=1, **options)
+    rng = np.random.default_rng(1)
+    seen = np.empty_like(vg.observation)
+    benchmark.pedantic(run_steps, args=(vg, rng, seen, STEPS), rounds=5, iterations=1, warmup_rounds=1)
+    # the rows are still the scalar engine's hands after the timed steps
+    state = vg.state(BATCH - 1)
+    assert np.flatnonzero(vg.legal_mask[BATCH - 1]).size == len(state.legal_actions())
+    value = record(benchmark, figures, f"vector_{key}_step", f"VectorGame {name} step of one row", BATCH * STEPS)
+    if value is not None:
+        figures.add(
+            f"vector_{key}_rate",
+            f"VectorGame {name} steps/s (batch {BATCH}, 1 thread, numpy random actions)",
+            1e9 / value,
+            "/s",
+            target=">= 1,000,000/s" if key == "gin" else "",
+        )
+
+
+def test_vector_gin_two_threads(benchmark, figures):
+    vg = VectorGame("gin", batch=BATCH, seed=1, threads=2)
+    rng = np.random.default_rng(1)
+    seen = np.empty_like(vg.observation)
+    benchmark.pedantic(run_steps, args=(vg, rng, seen, STEPS), rounds=5, iterations=1, warmup_rounds=1)
+    value = record(benchmark, figures, "vector_gin_step_t2", "VectorGame gin step of one row, 2 threads", BATCH * STEPS)
+    if value is not None:
+        figures.add("vector_gin_rate_t2", "VectorGame gin steps/s (batch 4096, 2 threads)", 1e9 / value, "/s")
+
+
+def test_openspiel_gin_steps(benchmark, figures):
+    pytest.importorskip("pyspiel", reason="pyspiel (open-spiel) is not installed")
+    from test_bench_knock import openspiel_random_hands
+
+    actions = openspiel_random_hands(5, 1)
+    benchmark.pedantic(openspiel_random_hands, args=(5, 1), rounds=5, iterations=1)
+    record(benchmark, figures, "openspiel_gin_action", "OpenSpiel gin_rummy random action", actions)
+    ratio(
+        benchmark,
+        figures,
+        "vector_vs_openspiel",
+        "random gin steps: VectorGame / OpenSpiel speed (target >= 30x)",
+        "openspiel_gin_action",
+        "vector_gin_step",
+    )
