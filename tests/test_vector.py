@@ -13,6 +13,7 @@ from conftest import LONG
 
 import rummykit as rk
 from rummykit import _core
+from rummykit.agents import GreedyAgent
 from rummykit.envs._common import hand_rewards
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
 from rummykit.knock.observe import observation_tensor as knock_tensor
@@ -193,3 +194,53 @@ def test_c_knock_observation_matches_finished_and_showdown_states() -> None:
                 state.apply_action(int(rng.choice(state.legal_actions())))
     with pytest.raises(RummykitError):
         _core.knock_observe(game.new_hand(seed=1), 9, out)
+
+
+def greedy_replay_ok(state: Any, learner: int) -> bool:
+    """Every move of ``state``'s history by a seat other than ``learner`` is the greedy policy's."""
+    greedy = GreedyAgent()
+    start = state.clone()
+    while start.history:
+        start.undo()
+    for action in state.history:
+        if start.current_player != learner and greedy(start) != action:
+            return False
+        start.apply_action(action)
+    return True
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("gin", {}), ("oklahoma-rummy", {"max_turns": 40}), ("rummy", {"num_players": 3}), ("kaluki", {})],
+)
+def test_greedy_opponents_answer_each_learner_move(name: str, options: dict[str, Any]) -> None:
+    vg = VectorGame(name, batch=3, seed=4, **options)
+    vg.set_opponents("greedy")
+    greedy = GreedyAgent()
+    states = [vg.state(i) for i in range(3)]
+    learners = vg.current_player.tolist()
+    assert len({tuple(vg.state(i).deck) for i in range(3)}) == 3
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(120 * SCALE):
+        actions = random_actions(vg, rng, knock_first=True)
+        rewards = vg.step(actions)
+        for i in range(3):
+            state, learner = states[i], learners[i]
+            assert state.current_player == learner and greedy_replay_ok(state, learner)
+            legal = state.legal_actions()
+            state.apply_action(actions[i] if vg.game.family == "knock" else legal[actions[i]])
+            while not state.is_terminal() and state.current_player != learner:
+                state.apply_action(greedy(state))
+            assert bool(vg.terminated[i]) == state.is_terminal()
+            if state.is_terminal():
+                ended += 1
+                assert rewards[i].tolist() == hand_rewards(state, "win_loss")
+                states[i], learners[i] = vg.state(i), int(vg.current_player[i])
+            check_row(vg, i, states[i])
+            assert vg.current_player[i] == learners[i]
+    assert ended > 0
+    vg.set_opponents(None)
+    assert all(vg.state(i).history == [] for i in range(3))
+    with pytest.raises(InvalidOptionError, match="policy"):
+        vg.set_opponents("best")

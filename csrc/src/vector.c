@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rummykit/policy.h"
+#include "rummykit/table_playouts.h"
 #include "vector_internal.h"
 
 #define LOG_START 128
@@ -14,6 +16,7 @@ struct rk_vector {
     int table; /* 0 knock, 1 table */
     int batch, threads, n_players, num_actions, obs_dim, deck_size, cap;
     uint64_t seed;
+    int opponents; /* -1: every seat is the caller's, else the others' policy (rk_vector_set_opponents) */
     const rk_rules *rules;
     rk_knock_rules kr;
     rk_table_rules tr;
@@ -23,6 +26,8 @@ struct rk_vector {
     uint8_t *known;       /* table: per row, n_players x RK_NUM_TYPES known counts */
     rk_table_memo **memo; /* table: one per thread */
     rk_rng *rng;
+    rk_rng *orng;  /* per row, the opponents' random policy */
+    int *learner;  /* per row, the caller's seat (-1 without opponents) */
     uint8_t *deck;
     int *dealer;
     uint64_t *shuffle_seed;
@@ -44,6 +49,8 @@ void rk_vector_free(rk_vector *v) {
     free(v->known);
     free(v->memo);
     free(v->rng);
+    free(v->orng);
+    free(v->learner);
     free(v->deck);
     free(v->dealer);
     free(v->shuffle_seed);
@@ -74,7 +81,10 @@ static rk_vector *alloc_rows(int table, int batch, uint64_t seed, int threads, i
     v->num_actions = table ? RK_VECTOR_TABLE_ACTIONS : RK_KNOCK_NUM_ACTIONS;
     v->obs_dim = table ? RK_TABLE_OBS_SIZE : RK_KNOCK_OBS_SIZE;
     v->cap = table ? RK_VECTOR_TABLE_ACTIONS : RK_MAX_LEGAL;
+    v->opponents = -1;
     v->rng = calloc(b, sizeof *v->rng);
+    v->orng = calloc(b, sizeof *v->orng);
+    v->learner = calloc(b, sizeof *v->learner);
     v->deck = calloc(b * (size_t)deck_size, 1);
     v->dealer = calloc(b, sizeof *v->dealer);
     v->shuffle_seed = calloc(b, sizeof *v->shuffle_seed);
@@ -91,7 +101,7 @@ static rk_vector *alloc_rows(int table, int batch, uint64_t seed, int threads, i
     } else {
         v->kpos = calloc(b, sizeof *v->kpos);
     }
-    int ok = v->rng && v->deck && v->dealer && v->shuffle_seed && v->hands && v->legal && v->n_legal && v->log &&
+    int ok = v->rng && v->orng && v->learner && v->deck && v->dealer && v->shuffle_seed && v->hands && v->legal && v->n_legal && v->log &&
              v->n_log && v->log_cap && (table ? v->tst && v->known && v->memo : v->kpos != NULL);
     for (int i = 0; ok && i < batch; i++) {
         v->log[i] = malloc(LOG_START * sizeof(int32_t));
@@ -129,6 +139,12 @@ rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, uint64_t 
     return v;
 }
 
+rk_status rk_vector_set_opponents(rk_vector *v, int policy) {
+    if (!v || policy < -1 || policy > RK_POLICY_GREEDY) return RK_ERR_ARG;
+    v->opponents = policy;
+    return RK_OK;
+}
+
 int rk_vector_num_actions(const rk_vector *v) { return v ? v->num_actions : RK_ERR_ARG; }
 int rk_vector_obs_dim(const rk_vector *v) { return v ? v->obs_dim : RK_ERR_ARG; }
 int rk_vector_num_players(const rk_vector *v) { return v ? v->n_players : RK_ERR_ARG; }
@@ -141,6 +157,7 @@ static rk_status deal(rk_vector *v, int i) {
     for (int c = 0; c < v->deck_size; c++) deck[c] = (uint8_t)c;
     rk_rng_shuffle(rng, deck, (size_t)v->deck_size);
     v->shuffle_seed[i] = rk_rng_next(rng) >> 2;
+    v->learner[i] = v->opponents < 0 ? -1 : (int)rk_rng_below(rng, (uint32_t)v->n_players);
     v->n_log[i] = 0;
     if (!v->table) return rk_position_deal(&v->kr, deck, v->dealer[i], v->shuffle_seed[i], &v->kpos[i]);
     memset(v->known + (size_t)i * (size_t)v->n_players * RK_NUM_TYPES, 0, (size_t)v->n_players * RK_NUM_TYPES);
@@ -179,6 +196,63 @@ static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
     return st;
 }
 
+/* Apply engine id ``id`` to row i and log it; *ended and *winner (-1: none) say how the hand stands. */
+static rk_status apply_id(rk_vector *v, int i, int32_t id, rk_table_memo *memo, int *ended, int *winner) {
+    rk_status st;
+    if (v->n_log[i] == v->log_cap[i]) {
+        int32_t *grown = realloc(v->log[i], 2 * (size_t)v->log_cap[i] * sizeof(int32_t));
+        if (!grown) return RK_ERR_CAPACITY;
+        v->log[i] = grown;
+        v->log_cap[i] *= 2;
+    }
+    if (v->table) {
+        rk_table_state before = v->tst[i];
+        st = rk_table_apply(&v->tr, &v->tst[i], memo, id);
+        if (st != RK_OK) return st;
+        rk_table_known_step(&v->tr, &before, &v->tst[i], id,
+                            v->known + (size_t)i * (size_t)v->n_players * RK_NUM_TYPES);
+        *ended = v->tst[i].phase == RK_TABLE_PHASE_END;
+        *winner = v->tst[i].winner;
+    } else {
+        rk_playout_result res;
+        st = rk_apply_legal(v->rules, &v->kr, &v->kpos[i], id, &res);
+        if (st != RK_OK) return st;
+        *ended = v->kpos[i].phase == RK_PHASE_END;
+        *winner = *ended ? res.winner : -1;
+    }
+    v->log[i][v->n_log[i]++] = id;
+    return RK_OK;
+}
+
+/* The opponents' moves in row i until its learner is to move or the hand ends. */
+static rk_status opponents_play(rk_vector *v, int i, rk_table_memo *memo, int *ended, int *winner) {
+    rk_policy policy = {(rk_policy_kind)v->opponents, -1}; /* greedy: knock as soon as allowed */
+    while (!*ended && v->opponents >= 0) {
+        int player = v->table ? v->tst[i].player : v->kpos[i].player;
+        if (player == v->learner[i]) break;
+        int32_t id = v->table ? rk_table_policy_action(&v->tr, &v->tst[i], memo, v->opponents, &v->orng[i])
+                              : rk_policy_action(v->rules, &v->kr, &v->kpos[i], policy, &v->orng[i]);
+        if (id < 0) return (rk_status)id;
+        rk_status st = apply_id(v, i, id, memo, ended, winner);
+        if (st != RK_OK) return st;
+    }
+    return RK_OK;
+}
+
+/* Row i's next deal, played by the opponents up to the learner's first
+ * move; a hand that ends before it is dealt again (nothing to learn from,
+ * as in the scalar Gymnasium env). */
+static rk_status restart(rk_vector *v, int i, rk_table_memo *memo) {
+    int ended = 1, winner;
+    while (ended) {
+        ended = 0;
+        rk_status st = deal(v, i);
+        if (st == RK_OK) st = opponents_play(v, i, memo, &ended, &winner);
+        if (st != RK_OK) return st;
+    }
+    return encode(v, i, memo);
+}
+
 rk_status rk_vector_reset(rk_vector *v) {
     if (!v) return RK_ERR_ARG;
     memset(v->out.legal_mask, 0, (size_t)v->batch * (size_t)v->num_actions);
@@ -186,10 +260,10 @@ rk_status rk_vector_reset(rk_vector *v) {
     memset(v->out.terminated, 0, (size_t)v->batch);
     for (int i = 0; i < v->batch; i++) {
         rk_rng_seed(&v->rng[i], v->seed, (uint64_t)i);
+        rk_rng_seed(&v->orng[i], v->seed, ((uint64_t)1 << 32) + (uint64_t)i);
         v->hands[i] = 0;
         v->n_legal[i] = 0;
-        rk_status st = deal(v, i);
-        if (st == RK_OK) st = encode(v, i, v->table ? v->memo[0] : NULL);
+        rk_status st = restart(v, i, v->table ? v->memo[0] : NULL);
         if (st != RK_OK) return st;
     }
     return RK_OK;
@@ -209,36 +283,19 @@ static int is_legal(const rk_vector *v, int i, int32_t a) {
     return lo < v->n_legal[i] && legal[lo] == a;
 }
 
-/* Apply row i's (checked) action, score and restart an ended hand, encode. */
+/* Row i's (checked) action, the opponents' replies; an ended hand scored and restarted. */
 static rk_status step_row(rk_vector *v, int i, int32_t a, rk_table_memo *memo) {
     float *rewards = v->out.rewards + (size_t)i * (size_t)v->n_players;
     int32_t id = v->table ? v->legal[(size_t)i * (size_t)v->cap + (size_t)a] : a;
     int ended, winner;
-    rk_status st;
-    if (v->table) {
-        rk_table_state before = v->tst[i];
-        st = rk_table_apply(&v->tr, &v->tst[i], memo, id);
-        if (st != RK_OK) return st;
-        rk_table_known_step(&v->tr, &before, &v->tst[i], id,
-                            v->known + (size_t)i * (size_t)v->n_players * RK_NUM_TYPES);
-        ended = v->tst[i].phase == RK_TABLE_PHASE_END;
-        winner = v->tst[i].winner;
-    } else {
-        rk_playout_result res;
-        st = rk_apply_legal(v->rules, &v->kr, &v->kpos[i], id, &res);
-        if (st != RK_OK) return st;
-        ended = v->kpos[i].phase == RK_PHASE_END;
-        winner = ended ? res.winner : -1;
-    }
-    v->log[i][v->n_log[i]++] = id;
+    rk_status st = apply_id(v, i, id, memo, &ended, &winner);
+    if (st == RK_OK) st = opponents_play(v, i, memo, &ended, &winner);
+    if (st != RK_OK) return st;
     for (int q = 0; q < v->n_players; q++) rewards[q] = !ended || winner < 0 ? 0.0f : q == winner ? 1.0f : -1.0f;
     v->out.terminated[i] = (uint8_t)ended;
-    if (ended) {
-        v->hands[i]++;
-        st = deal(v, i);
-        if (st != RK_OK) return st;
-    }
-    return encode(v, i, memo);
+    if (!ended) return encode(v, i, memo);
+    v->hands[i]++;
+    return restart(v, i, memo);
 }
 
 typedef struct block {
@@ -272,17 +329,6 @@ rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row) {
         if (!is_legal(v, i, actions[i])) {
             if (bad_row) *bad_row = i;
             return RK_ERR_ARG;
-        }
-    }
-    for (int i = 0; i < v->batch; i++) {
-        if (v->n_log[i] == v->log_cap[i]) {
-            int32_t *grown = realloc(v->log[i], 2 * (size_t)v->log_cap[i] * sizeof(int32_t));
-            if (!grown) {
-                if (bad_row) *bad_row = i;
-                return RK_ERR_CAPACITY;
-            }
-            v->log[i] = grown;
-            v->log_cap[i] *= 2;
         }
     }
     int t = v->threads < v->batch ? v->threads : v->batch;

@@ -2,12 +2,14 @@
  * steps of Gin, 3-player Oklahoma Rummy, Rummy and Kaluki where every row's
  * buffers are checked against the row replayed by the engine from
  * rk_vector_row (legal mask, player, observation), the same arrays with 1
- * and 3 threads, and an illegal action refused with nothing changed.  The
+ * and 3 threads, an illegal action refused with nothing changed, and with
+ * random or greedy opponents the learner's seat to move all through a hand.  The
  * equality with the Python states is tests/test_vector.py. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rummykit/policy.h"
 #include "rummykit/vector.h"
 
 static int failures;
@@ -33,7 +35,7 @@ typedef struct run {
     int batch, actions, obs, players;
 } run;
 
-static run start(const game *g, int batch, uint64_t seed, int threads) {
+static run start(const game *g, int batch, uint64_t seed, int threads, int opponents) {
     run r;
     r.batch = batch;
     r.actions = g->table ? RK_VECTOR_TABLE_ACTIONS : RK_KNOCK_NUM_ACTIONS;
@@ -46,7 +48,7 @@ static run start(const game *g, int batch, uint64_t seed, int threads) {
     r.b.terminated = calloc((size_t)batch, 1);
     r.v = g->table ? rk_vector_new_table(&g->tr, batch, seed, threads, &r.b)
                    : rk_vector_new_knock(&g->rules, &g->kr, batch, seed, threads, &r.b);
-    if (!r.v || rk_vector_reset(r.v) != RK_OK) {
+    if (!r.v || rk_vector_set_opponents(r.v, opponents) != RK_OK || rk_vector_reset(r.v) != RK_OK) {
         fprintf(stderr, "no vector\n");
         exit(1);
     }
@@ -126,8 +128,10 @@ static int same(const run *a, const run *b) {
 
 static int ended_total;
 
-static void play(const char *name, const game *g, int batch, int steps) {
-    run one = start(g, batch, 7, 1), three = start(g, batch, 7, 3);
+/* With opponents (policy >= 0) the learner's seat is the player to move in every step of a hand. */
+static void play(const char *name, const game *g, int batch, int steps, int opponents) {
+    run one = start(g, batch, 7, 1, opponents), three = start(g, batch, 7, 3, opponents);
+    int32_t *seats = malloc((size_t)batch * sizeof(int32_t));
     rk_table_memo *memo = rk_table_memo_new();
     int32_t *actions = malloc((size_t)batch * sizeof(int32_t));
     rk_rng rng;
@@ -136,11 +140,13 @@ static void play(const char *name, const game *g, int batch, int steps) {
     CHECK(same(&one, &three));
     for (int s = 0; s < steps; s++) {
         choose(&one, &rng, actions);
+        memcpy(seats, one.b.current_player, (size_t)batch * sizeof(int32_t));
         CHECK(rk_vector_step(one.v, actions, &bad) == RK_OK);
         CHECK(rk_vector_step(three.v, actions, &bad) == RK_OK);
         CHECK(same(&one, &three));
         for (int i = 0; i < batch; i++) {
             ended += one.b.terminated[i];
+            if (opponents >= 0 && !one.b.terminated[i]) CHECK(one.b.current_player[i] == seats[i]);
             if (s % 7 == 0 || one.b.terminated[i]) check_row(g, &one, i, memo);
         }
     }
@@ -151,8 +157,9 @@ static void play(const char *name, const game *g, int batch, int steps) {
     CHECK(same(&one, &three));
     for (int i = 0; i < batch; i++) check_row(g, &one, i, memo);
     ended_total += ended;
-    printf("%s: %d rows x %d steps, %d hands ended\n", name, batch, steps, ended);
+    printf("%s (opponents %d): %d rows x %d steps, %d hands ended\n", name, opponents, batch, steps, ended);
     free(actions);
+    free(seats);
     rk_table_memo_free(memo);
     stop(&one);
     stop(&three);
@@ -224,14 +231,18 @@ int main(void) {
     memset(&g, 0, sizeof g);
     CHECK(rk_rules_init(&g.rules, RK_ACES_LOW, NULL) == RK_OK);
     CHECK(rk_knock_rules_init(&g.kr, RK_GAME_GIN, 2) == RK_OK);
-    play("gin", &g, 24, 150);
+    play("gin", &g, 24, 150, -1);
+    play("gin", &g, 24, 100, RK_POLICY_GREEDY);
     CHECK(rk_knock_rules_init(&g.kr, RK_GAME_OKLAHOMA_RUMMY, 3) == RK_OK);
-    play("oklahoma-rummy 3p", &g, 12, 150);
+    play("oklahoma-rummy 3p", &g, 12, 150, -1);
+    play("oklahoma-rummy 3p", &g, 12, 60, RK_POLICY_RANDOM);
     g.table = 1;
     g.tr = rummy_rules(4);
-    play("rummy 4p", &g, 12, 150);
+    play("rummy 4p", &g, 12, 150, -1);
+    play("rummy 4p", &g, 12, 60, RK_POLICY_GREEDY);
     g.tr = kaluki_rules(3, 2);
-    play("kaluki 3p", &g, 6, 150);
+    play("kaluki 3p", &g, 6, 150, -1);
+    play("kaluki 3p", &g, 6, 40, RK_POLICY_RANDOM);
     CHECK(ended_total > 0);
     bad_arguments();
     if (failures) {

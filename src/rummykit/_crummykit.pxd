@@ -441,6 +441,7 @@ cdef extern from "rummykit/vector.h" nogil:
     int rk_vector_num_actions(const rk_vector *v)
     int rk_vector_obs_dim(const rk_vector *v)
     int rk_vector_num_players(const rk_vector *v)
+    rk_status rk_vector_set_opponents(rk_vector *v, int policy)
     rk_status rk_vector_reset(rk_vector *v)
     rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row)
     rk_status rk_vector_row(const rk_vector *v, int i, const uint8_t **deck, int *deck_size, int *dealer,

@@ -43,6 +43,10 @@ cdef class VectorCore:
     def __dealloc__(self):
         rk_vector_free(self.v)
 
+    def set_opponents(self, int policy):
+        """rk_vector_set_opponents (-1 none, POLICY_RANDOM, POLICY_GREEDY), from the next reset."""
+        check(rk_vector_set_opponents(self.v, policy))
+
     def reset(self):
         """Deal every row from its first deal."""
         cdef rk_status st

@@ -48,6 +48,8 @@ from rummykit.games import Game
 
 __all__ = ["VectorGame"]
 
+_POLICIES: dict[str | None, int] = {None: -1, "random": _core.POLICY_RANDOM, "greedy": _core.POLICY_GREEDY}
+
 #: The most threads one vector game steps on.
 MAX_THREADS: int = _core.VECTOR_MAX_THREADS
 
@@ -116,6 +118,21 @@ class VectorGame:
 
     def reset(self) -> None:
         """Deal every row again from its first deal (as after construction)."""
+        self._core.reset()
+
+    def set_opponents(self, policy: str | None) -> None:
+        """Let ``policy`` (``"random"`` or ``"greedy"``, the policies of
+        :class:`rummykit.agents.RandomAgent` and :class:`~rummykit.agents.GreedyAgent`,
+        played in C) play every seat but one per row, the learner's, drawn per
+        deal from the row's stream; None: every seat is the caller's again.
+        Deals every row again from its first deal.  Then ``current_player``
+        is each row's learner seat, a step plays the learner's action and the
+        opponents' replies up to its next move (its rewards and
+        ``terminated`` cover them), and a hand that ends before the learner's
+        first move is dealt again."""
+        if policy not in _POLICIES:
+            raise InvalidOptionError(f"policy must be 'random', 'greedy' or None, got {clip(policy)}")
+        self._core.set_opponents(_POLICIES[policy])
         self._core.reset()
 
     def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.float32]:

@@ -17,10 +17,18 @@
  *
  * DEALS: row i's deals come from its own generator, rk_rng_seed(seed, i);
  * each deal draws the dealer (rk_rng_below(players)), shuffles the deck
- * (the identity order, rk_rng_shuffle) and draws the restock seed
- * (rk_rng_next >> 2), then deals as rk_position_deal / rk_table_deal.  So a
- * row never depends on the others, nor on how rows are split among
- * threads.  Each row keeps its deck, dealer, restock seed and the engine
+ * (the identity order, rk_rng_shuffle), draws the restock seed
+ * (rk_rng_next >> 2) and, with opponents, the learner's seat
+ * (rk_rng_below(players)), then deals as rk_position_deal / rk_table_deal.
+ * So a row never depends on the others, nor on how rows are split among
+ * threads.
+ *
+ * OPPONENTS (rk_vector_set_opponents): one seat per row is the caller's
+ * (the learner, drawn per deal), the others play a policy in C (random,
+ * from the row's stream rk_rng_seed(seed, 2^32 + i), or greedy:
+ * rk_policy_action / rk_table_policy_action) until the learner is to move
+ * or the hand ends; a step's reward then covers the opponents' replies.  A
+ * hand that ends before the learner's first move is dealt again.  Each row keeps its deck, dealer, restock seed and the engine
  * ids played since the deal (rk_vector_row), from which the scalar state
  * replays it.
  *
@@ -28,7 +36,7 @@
  * thread (POSIX threads started for the call); the table games' opening
  * memo is one per thread.  A vector is not safe to use from two threads at
  * once.  No allocation on the step path except the action logs, which
- * double when full (grown before any row changes).
+ * double when full.
  */
 #ifndef RUMMYKIT_VECTOR_H
 #define RUMMYKIT_VECTOR_H
@@ -93,22 +101,26 @@ int rk_vector_num_actions(const rk_vector *v);
 int rk_vector_obs_dim(const rk_vector *v);
 int rk_vector_num_players(const rk_vector *v);
 
+/* Opponents from the next rk_vector_reset: policy RK_POLICY_RANDOM or
+ * RK_POLICY_GREEDY (rummykit/policy.h; the table games' numbers are the
+ * same), or -1 for none (every seat the caller's, the default). */
+rk_status rk_vector_set_opponents(rk_vector *v, int policy);
+
 /* Deal every row afresh from its first deal and write the buffers
  * (rewards 0, terminated 0). */
 rk_status rk_vector_reset(rk_vector *v);
 
 /* Play actions[i] in row i for every row.  RK_ERR_ARG and *bad_row = the
- * first row whose action is not legal, with nothing changed; then
- * RK_ERR_CAPACITY (nothing changed) if an action log could not grow.
- * RK_ERR_CAPACITY after rows changed: a table row reached more legal
- * actions than RK_VECTOR_TABLE_ACTIONS (*bad_row names it; the vector
- * must be reset). */
+ * first row whose action is not legal, with nothing changed.  After rows
+ * changed, RK_ERR_CAPACITY and *bad_row: a table row reached more legal
+ * actions than RK_VECTOR_TABLE_ACTIONS, or an action log could not grow
+ * (no memory); the vector must then be reset. */
 rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row);
 
 /* Row i now: its deck (deck_size ids, top first; *deck_size = 52 or the
- * table game's), dealer, restock seed, the engine ids played since the deal
- * (*log, valid until the next step) and their number, and the number of
- * hands it finished. */
+ * table game's), dealer, restock seed, the engine ids played since the deal,
+ * the opponents' included (*log, valid until the next step) and their
+ * number, and the number of hands it finished. */
 rk_status rk_vector_row(const rk_vector *v, int i, const uint8_t **deck, int *deck_size, int *dealer,
                         uint64_t *shuffle_seed, const int32_t **log, int *n_log, int64_t *hands);
 
