@@ -15,7 +15,6 @@
 struct rk_vector {
     int table; /* 0 knock, 1 table */
     int batch, threads, n_players, num_actions, obs_dim, deck_size, cap;
-    uint64_t seed;
     int opponents; /* -1: every seat is the caller's, else the others' policy (rk_vector_set_opponents) */
     const rk_rules *rules;
     rk_knock_rules kr;
@@ -63,7 +62,7 @@ void rk_vector_free(rk_vector *v) {
     free(v);
 }
 
-static rk_vector *alloc_rows(int table, int batch, uint64_t seed, int threads, int n_players, int deck_size,
+static rk_vector *alloc_rows(int table, int batch, int threads, int n_players, int deck_size,
                              const rk_vector_buffers *buffers) {
     size_t b = (size_t)batch;
     if (batch < 1 || threads < 1 || threads > RK_VECTOR_MAX_THREADS || !buffers || !buffers->legal_mask ||
@@ -74,7 +73,6 @@ static rk_vector *alloc_rows(int table, int batch, uint64_t seed, int threads, i
     v->table = table;
     v->batch = batch;
     v->threads = threads;
-    v->seed = seed;
     v->n_players = n_players;
     v->deck_size = deck_size;
     v->out = *buffers;
@@ -101,8 +99,9 @@ static rk_vector *alloc_rows(int table, int batch, uint64_t seed, int threads, i
     } else {
         v->kpos = calloc(b, sizeof *v->kpos);
     }
-    int ok = v->rng && v->orng && v->learner && v->deck && v->dealer && v->shuffle_seed && v->hands && v->legal && v->n_legal && v->log &&
-             v->n_log && v->log_cap && (table ? v->tst && v->known && v->memo : v->kpos != NULL);
+    int ok = v->rng && v->orng && v->learner && v->deck && v->dealer && v->shuffle_seed && v->hands && v->legal &&
+             v->n_legal && v->log && v->n_log && v->log_cap &&
+             (table ? v->tst && v->known && v->memo : v->kpos != NULL);
     for (int i = 0; ok && i < batch; i++) {
         v->log[i] = malloc(LOG_START * sizeof(int32_t));
         v->log_cap[i] = LOG_START;
@@ -116,24 +115,23 @@ static rk_vector *alloc_rows(int table, int batch, uint64_t seed, int threads, i
     return v;
 }
 
-rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, uint64_t seed,
-                               int threads, const rk_vector_buffers *buffers) {
+rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, int threads,
+                               const rk_vector_buffers *buffers) {
     rk_position probe;
     uint8_t deck[RK_NUM_CARDS];
     if (!rules || !pr) return NULL;
     for (int c = 0; c < RK_NUM_CARDS; c++) deck[c] = (uint8_t)c;
     if (rk__knock_rules_check(pr) != RK_OK || rk_position_deal(pr, deck, 0, 0, &probe) != RK_OK) return NULL;
-    rk_vector *v = alloc_rows(0, batch, seed, threads, pr->num_players, RK_NUM_CARDS, buffers);
+    rk_vector *v = alloc_rows(0, batch, threads, pr->num_players, RK_NUM_CARDS, buffers);
     if (!v) return NULL;
     v->rules = rules;
     v->kr = *pr;
     return v;
 }
 
-rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, uint64_t seed, int threads,
-                               const rk_vector_buffers *buffers) {
+rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, int threads, const rk_vector_buffers *buffers) {
     if (!rules || rk_table_rules_check(rules) != RK_OK) return NULL;
-    rk_vector *v = alloc_rows(1, batch, seed, threads, rules->num_players, rules->deck_size, buffers);
+    rk_vector *v = alloc_rows(1, batch, threads, rules->num_players, rules->deck_size, buffers);
     if (!v) return NULL;
     v->tr = *rules;
     return v;
@@ -253,14 +251,14 @@ static rk_status restart(rk_vector *v, int i, rk_table_memo *memo) {
     return encode(v, i, memo);
 }
 
-rk_status rk_vector_reset(rk_vector *v) {
+rk_status rk_vector_reset(rk_vector *v, uint64_t seed) {
     if (!v) return RK_ERR_ARG;
     memset(v->out.legal_mask, 0, (size_t)v->batch * (size_t)v->num_actions);
     memset(v->out.rewards, 0, (size_t)v->batch * (size_t)v->n_players * sizeof(float));
     memset(v->out.terminated, 0, (size_t)v->batch);
     for (int i = 0; i < v->batch; i++) {
-        rk_rng_seed(&v->rng[i], v->seed, (uint64_t)i);
-        rk_rng_seed(&v->orng[i], v->seed, ((uint64_t)1 << 32) + (uint64_t)i);
+        rk_rng_seed(&v->rng[i], seed, (uint64_t)i);
+        rk_rng_seed(&v->orng[i], seed, ((uint64_t)1 << 32) + (uint64_t)i);
         v->hands[i] = 0;
         v->n_legal[i] = 0;
         rk_status st = restart(v, i, v->table ? v->memo[0] : NULL);

@@ -46,9 +46,9 @@ static run start(const game *g, int batch, uint64_t seed, int threads, int oppon
     r.b.current_player = calloc((size_t)batch, sizeof(int32_t));
     r.b.rewards = calloc((size_t)batch * (size_t)r.players, sizeof(float));
     r.b.terminated = calloc((size_t)batch, 1);
-    r.v = g->table ? rk_vector_new_table(&g->tr, batch, seed, threads, &r.b)
-                   : rk_vector_new_knock(&g->rules, &g->kr, batch, seed, threads, &r.b);
-    if (!r.v || rk_vector_set_opponents(r.v, opponents) != RK_OK || rk_vector_reset(r.v) != RK_OK) {
+    r.v = g->table ? rk_vector_new_table(&g->tr, batch, threads, &r.b)
+                   : rk_vector_new_knock(&g->rules, &g->kr, batch, threads, &r.b);
+    if (!r.v || rk_vector_set_opponents(r.v, opponents) != RK_OK || rk_vector_reset(r.v, seed) != RK_OK) {
         fprintf(stderr, "no vector\n");
         exit(1);
     }
@@ -213,14 +213,14 @@ static void bad_arguments(void) {
     b.terminated = &terminated;
     CHECK(rk_rules_init(&g.rules, RK_ACES_LOW, NULL) == RK_OK);
     CHECK(rk_knock_rules_init(&g.kr, RK_GAME_GIN, 2) == RK_OK);
-    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 0, 1, 1, &b) == NULL);
-    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, 0, &b) == NULL);
-    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, 1, NULL) == NULL);
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 0, 1, &b) == NULL);
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 0, &b) == NULL);
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, NULL) == NULL);
     g.kr.num_players = 7;
-    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, 1, &b) == NULL);
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, &b) == NULL);
     g.tr = rummy_rules(2);
     g.tr.num_players = 9;
-    CHECK(rk_vector_new_table(&g.tr, 1, 1, 1, &b) == NULL);
+    CHECK(rk_vector_new_table(&g.tr, 1, 1, &b) == NULL);
     CHECK(rk_vector_step(NULL, NULL, NULL) == RK_ERR_ARG);
     CHECK(rk_vector_num_actions(NULL) == RK_ERR_ARG);
     rk_vector_free(NULL);

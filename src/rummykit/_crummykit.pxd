@@ -433,16 +433,16 @@ cdef extern from "rummykit/vector.h" nogil:
     ctypedef struct rk_vector:
         pass
 
-    rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, uint64_t seed,
-                                   int threads, const rk_vector_buffers *buffers)
-    rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, uint64_t seed, int threads,
+    rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, int threads,
+                                   const rk_vector_buffers *buffers)
+    rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, int threads,
                                    const rk_vector_buffers *buffers)
     void rk_vector_free(rk_vector *v)
     int rk_vector_num_actions(const rk_vector *v)
     int rk_vector_obs_dim(const rk_vector *v)
     int rk_vector_num_players(const rk_vector *v)
     rk_status rk_vector_set_opponents(rk_vector *v, int policy)
-    rk_status rk_vector_reset(rk_vector *v)
+    rk_status rk_vector_reset(rk_vector *v, uint64_t seed)
     rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row)
     rk_status rk_vector_row(const rk_vector *v, int i, const uint8_t **deck, int *deck_size, int *dealer,
                             uint64_t *shuffle_seed, const int32_t **log, int *n_log, int64_t *hands)

@@ -17,7 +17,7 @@ cdef class VectorCore:
     cdef object arrays
     cdef readonly int batch
 
-    def __cinit__(self, object spec, int batch, uint64_t seed, int threads, uint8_t[:, ::1] legal_mask,
+    def __cinit__(self, object spec, int batch, int threads, uint8_t[:, ::1] legal_mask,
                   float[:, ::1] observation, int32_t[::1] current_player, float[:, ::1] rewards,
                   uint8_t[::1] terminated):
         cdef rk_vector_buffers b
@@ -27,9 +27,9 @@ cdef class VectorCore:
         b.rewards = &rewards[0, 0]
         b.terminated = &terminated[0]
         if isinstance(spec, KnockSpec):
-            self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, seed, threads, &b)
+            self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, threads, &b)
         else:
-            self.v = rk_vector_new_table(&(<TableSpec>spec).r, batch, seed, threads, &b)
+            self.v = rk_vector_new_table(&(<TableSpec>spec).r, batch, threads, &b)
         if self.v == NULL:
             raise MemoryError("no memory for the vector game")
         if (legal_mask.shape[0] != batch or legal_mask.shape[1] != rk_vector_num_actions(self.v)
@@ -47,11 +47,11 @@ cdef class VectorCore:
         """rk_vector_set_opponents (-1 none, POLICY_RANDOM, POLICY_GREEDY), from the next reset."""
         check(rk_vector_set_opponents(self.v, policy))
 
-    def reset(self):
-        """Deal every row from its first deal."""
+    def reset(self, uint64_t seed):
+        """Seed the rows and deal each its first hand."""
         cdef rk_status st
         with nogil:
-            st = rk_vector_reset(self.v)
+            st = rk_vector_reset(self.v, seed)
         check(st)
 
     def step(self, int32_t[::1] actions):

@@ -99,7 +99,6 @@ class VectorGame:
         self._core = _core.VectorCore(
             self.game.spec,  # type: ignore[attr-defined]
             b,
-            self.seed,
             self.threads,
             self._mask.view(np.uint8),
             self._obs,
@@ -107,7 +106,7 @@ class VectorGame:
             self._rewards,
             self._terminated.view(np.uint8),
         )
-        self._core.reset()
+        self._core.reset(self.seed)
         self.legal_mask = _read_only(self._mask)
         self.observation = _read_only(self._obs)
         self.current_player = _read_only(self._player)
@@ -116,9 +115,12 @@ class VectorGame:
     def __repr__(self) -> str:
         return f"VectorGame({self.game.rules.name!r}, batch={self.batch}, seed={self.seed}, threads={self.threads})"
 
-    def reset(self) -> None:
-        """Deal every row again from its first deal (as after construction)."""
-        self._core.reset()
+    def reset(self, seed: int | None = None) -> None:
+        """Deal every row its first hand again, from ``seed`` (an int 0..2**64-1; None: the
+        seed of the last reset or of the construction)."""
+        if seed is not None:
+            self.seed = _int_arg("seed", seed, 0, (1 << 64) - 1)
+        self._core.reset(self.seed)
 
     def set_opponents(self, policy: str | None) -> None:
         """Let ``policy`` (``"random"`` or ``"greedy"``, the policies of
@@ -133,7 +135,7 @@ class VectorGame:
         if policy not in _POLICIES:
             raise InvalidOptionError(f"policy must be 'random', 'greedy' or None, got {clip(policy)}")
         self._core.set_opponents(_POLICIES[policy])
-        self._core.reset()
+        self._core.reset(self.seed)
 
     def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Play ``actions[i]`` (an integer array of shape (batch,)) in row

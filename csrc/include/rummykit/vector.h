@@ -28,9 +28,10 @@
  * from the row's stream rk_rng_seed(seed, 2^32 + i), or greedy:
  * rk_policy_action / rk_table_policy_action) until the learner is to move
  * or the hand ends; a step's reward then covers the opponents' replies.  A
- * hand that ends before the learner's first move is dealt again.  Each row keeps its deck, dealer, restock seed and the engine
- * ids played since the deal (rk_vector_row), from which the scalar state
- * replays it.
+ * hand that ends before the learner's first move is dealt again.
+ *
+ * Each row keeps its deck, dealer, restock seed and the engine ids played
+ * since the deal (rk_vector_row), from which the scalar state replays it.
  *
  * THREADS: rk_vector_step splits the rows into contiguous blocks, one per
  * thread (POSIX threads started for the call); the table games' opening
@@ -91,10 +92,9 @@ typedef struct rk_vector rk_vector;
  * threads outside 1..RK_VECTOR_MAX_THREADS, rules that rk_knock_rules_init /
  * rk_table_rules_check would refuse, a NULL pointer) or no memory.  The
  * rows are dealt by rk_vector_reset. */
-rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, uint64_t seed,
-                               int threads, const rk_vector_buffers *buffers);
-rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, uint64_t seed, int threads,
+rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, int threads,
                                const rk_vector_buffers *buffers);
+rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, int threads, const rk_vector_buffers *buffers);
 void rk_vector_free(rk_vector *v);
 
 int rk_vector_num_actions(const rk_vector *v);
@@ -106,9 +106,9 @@ int rk_vector_num_players(const rk_vector *v);
  * same), or -1 for none (every seat the caller's, the default). */
 rk_status rk_vector_set_opponents(rk_vector *v, int policy);
 
-/* Deal every row afresh from its first deal and write the buffers
+/* Seed the rows (DEALS), deal each its first hand and write the buffers
  * (rewards 0, terminated 0). */
-rk_status rk_vector_reset(rk_vector *v);
+rk_status rk_vector_reset(rk_vector *v, uint64_t seed);
 
 /* Play actions[i] in row i for every row.  RK_ERR_ARG and *bad_row = the
  * first row whose action is not legal, with nothing changed.  After rows
