@@ -23,14 +23,16 @@ STEPS = 10  # per round
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One legal action per row, uniform among the row's True entries (no Python loop: the
-    flat indices of the True entries, each row's range of them found by binary search)."""
+    """One legal action per row, uniform among the row's True entries, 0 for a row without
+    any (no Python loop: the flat indices of the True entries, each row's range of them
+    found by binary search)."""
     rows, width = mask.shape
     edges = np.arange(rows + 1, dtype=np.int64) * width
-    flat = np.flatnonzero(mask.reshape(-1))
-    bounds = np.searchsorted(flat, edges)
+    flat = np.append(np.flatnonzero(mask.reshape(-1)), 0)
+    bounds = np.searchsorted(flat[:-1], edges)
     counts = np.diff(bounds)
-    return flat[bounds[:-1] + (rng.random(rows) * counts).astype(np.int64)] - edges[:-1]
+    picked = flat[bounds[:-1] + (rng.random(rows) * counts).astype(np.int64)] - edges[:-1]
+    return np.where(counts > 0, picked, 0)
 
 
 def run_steps(vg: VectorGame, rng: np.random.Generator, seen: np.ndarray, steps: int) -> int:
@@ -96,4 +98,41 @@ def test_openspiel_gin_steps(benchmark, figures):
         "random gin steps: VectorGame / OpenSpiel speed (target >= 30x)",
         "openspiel_gin_action",
         "vector_gin_step",
+    )
+
+
+def gym_steps(envs, last: list, rng: np.random.Generator, steps: int) -> None:
+    """``steps`` steps of a Gymnasium vector env with random legal actions from the masks of
+    the last observation (``last[0]``, kept there for the next round)."""
+    for _ in range(steps):
+        last[0] = envs.step(random_legal(last[0]["action_mask"].astype(bool), rng))[0]
+
+
+def test_gymnasium_vector_env_steps(benchmark, figures):
+    pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    import rummykit.envs
+
+    envs = rummykit.envs.gymnasium_vector_env("gin", num_envs=1024, opponent="greedy")
+    last = [envs.reset(seed=1)[0]]
+    rng = np.random.default_rng(1)
+    benchmark.pedantic(gym_steps, args=(envs, last, rng, STEPS), rounds=5, iterations=1, warmup_rounds=1)
+    record(benchmark, figures, "gym_vector_step", "Gymnasium vector env (gin, 1024 envs, greedy), one env step", 1024 * STEPS)
+
+
+def test_gymnasium_sync_vector_env_steps(benchmark, figures):
+    gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed")
+    import rummykit.envs  # noqa: F401  (registers the ids)
+
+    envs = gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("rummykit/Gin-v0", opponent="greedy")] * 8)
+    last = [envs.reset(seed=1)[0]]
+    rng = np.random.default_rng(1)
+    benchmark.pedantic(gym_steps, args=(envs, last, rng, 50), rounds=5, iterations=1, warmup_rounds=1)
+    record(benchmark, figures, "gym_sync_step", "SyncVectorEnv of 8 scalar envs (gin, greedy), one env step", 8 * 50)
+    ratio(
+        benchmark,
+        figures,
+        "gym_vector_vs_sync",
+        "Gymnasium env steps: vector env / SyncVectorEnv speed (target >= 20x)",
+        "gym_sync_step",
+        "gym_vector_step",
     )
