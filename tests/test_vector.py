@@ -5,6 +5,7 @@ arguments.  RUMMYKIT_LONG=1 plays longer runs."""
 
 from __future__ import annotations
 
+import doctest
 from typing import Any
 
 import numpy as np
@@ -244,3 +245,10 @@ def test_greedy_opponents_answer_each_learner_move(name: str, options: dict[str,
     assert all(vg.state(i).history == [] for i in range(3))
     with pytest.raises(InvalidOptionError, match="policy"):
         vg.set_opponents("best")
+
+
+def test_module_docstring_examples() -> None:
+    import rummykit.vector
+
+    failures, tried = doctest.testmod(rummykit.vector, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0

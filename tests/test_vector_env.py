@@ -4,6 +4,7 @@ scalar states, bad arguments."""
 
 from __future__ import annotations
 
+import doctest
 import importlib.util
 
 import numpy as np
@@ -80,3 +81,11 @@ def test_bad_arguments_and_illegal_actions() -> None:
     envs.reset(seed=3)
     with pytest.raises(IllegalActionError, match="row 1"):
         envs.step(np.array([0, 4000]))
+
+
+def test_docstring_example() -> None:
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    for test in finder.find(rummykit.envs.gymnasium_vector_env, "gymnasium_vector_env"):
+        runner.run(test)
+    assert runner.summarize(verbose=False) == (0, 4)
