@@ -116,7 +116,13 @@ def test_gymnasium_vector_env_steps(benchmark, figures):
     last = [envs.reset(seed=1)[0]]
     rng = np.random.default_rng(1)
     benchmark.pedantic(gym_steps, args=(envs, last, rng, STEPS), rounds=5, iterations=1, warmup_rounds=1)
-    record(benchmark, figures, "gym_vector_step", "Gymnasium vector env (gin, 1024 envs, greedy), one env step", 1024 * STEPS)
+    record(
+        benchmark,
+        figures,
+        "gym_vector_step",
+        "Gymnasium vector env (gin, 1024 envs, greedy), one env step",
+        1024 * STEPS,
+    )
 
 
 def test_gymnasium_sync_vector_env_steps(benchmark, figures):

@@ -25,7 +25,10 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(row)) for row in masks])
 
 
-@pytest.mark.parametrize("env_id", [i for i, (_, kind) in rummykit.envs._registration.GYMNASIUM_IDS.items() if kind == "hand"])
+HAND_IDS = [env_id for env_id, (_, kind) in rummykit.envs._registration.GYMNASIUM_IDS.items() if kind == "hand"]
+
+
+@pytest.mark.parametrize("env_id", HAND_IDS)
 def test_make_vec_steps_every_game_and_agrees_with_the_scalar_states(env_id: str) -> None:
     envs = gymnasium.make_vec(env_id, num_envs=3)
     env = envs.unwrapped

@@ -20,7 +20,9 @@ EXAMPLE = Path(__file__).parent.parent / "examples" / "maskable_ppo_vector.py"
 
 def test_example_trains_on_the_vector_env_and_evaluates() -> None:
     args = ["--timesteps", "512", "--num-envs", "16", "--n-steps", "16", "--eval-hands", "6"]
-    out = subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=600, check=False)
+    out = subprocess.run(
+        [sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, timeout=600, check=False
+    )
     assert out.returncode == 0, out.stderr[-3000:]
     summary = json.loads(out.stdout)
     assert summary["timesteps"] >= 512 and summary["num_envs"] == 16

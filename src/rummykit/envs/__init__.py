@@ -41,9 +41,9 @@ from rummykit.envs._episode import EPISODES
 
 if TYPE_CHECKING:
     from rummykit.envs._gymnasium import RummykitGymEnv
-    from rummykit.envs._vector import RummykitVectorEnv
     from rummykit.envs._openspiel import RummykitSpielGame
     from rummykit.envs._pettingzoo import RummykitAECEnv
+    from rummykit.envs._vector import RummykitVectorEnv
 
 __all__ = [
     "DEFAULT_REWARD",

@@ -20,7 +20,7 @@ from rummykit.vector import VectorGame
 __all__ = ["RummykitVectorEnv"]
 
 
-class RummykitVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg]
+class RummykitVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,unused-ignore]
     """``num_envs`` hands of ``game`` (a name, with ``options`` as for ``rummykit.Game``)
     stepped in one C call: in each, the learner plays one seat (drawn per hand from the
     seeded row streams) and ``opponent`` (``"greedy"`` or ``"random"``, played in C) the
