@@ -6,6 +6,7 @@ arguments.  RUMMYKIT_LONG=1 plays longer runs."""
 from __future__ import annotations
 
 import doctest
+import threading
 from typing import Any
 
 import numpy as np
@@ -252,3 +253,27 @@ def test_module_docstring_examples() -> None:
 
     failures, tried = doctest.testmod(rummykit.vector, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0
+
+
+def test_a_second_thread_cannot_step_while_one_steps() -> None:
+    vg = VectorGame("kaluki", batch=256, seed=1, threads=1)
+    errors: list[Exception] = []
+    actions = np.zeros(256, dtype=np.int64)  # the first legal action of every row
+
+    def run() -> None:
+        for _ in range(30):
+            try:
+                vg.step(actions)
+            except RummykitError as e:
+                if "another thread" not in str(e):
+                    raise
+                errors.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # each step either ran or was refused whole: the rows stay the scalar engine's hands
+    for i in range(0, 256, 51):
+        check_row(vg, i, vg.state(i))

@@ -16,6 +16,7 @@ cdef class VectorCore:
     cdef readonly object spec
     cdef object arrays
     cdef readonly int batch
+    cdef bint busy  # a step or reset is under way with the GIL released (another thread's call raises)
 
     def __cinit__(self, object spec, int batch, int threads, uint8_t[:, ::1] legal_mask,
                   float[:, ::1] observation, int32_t[::1] current_player, float[:, ::1] rewards,
@@ -43,15 +44,29 @@ cdef class VectorCore:
     def __dealloc__(self):
         rk_vector_free(self.v)
 
+    cdef int _enter(self) except -1:
+        if self.busy:
+            raise RummykitError("this vector game is being stepped by another thread: use one per thread, or a lock")
+        self.busy = True
+        return 0
+
     def set_opponents(self, int policy):
         """rk_vector_set_opponents (-1 none, POLICY_RANDOM, POLICY_GREEDY), from the next reset."""
-        check(rk_vector_set_opponents(self.v, policy))
+        self._enter()
+        try:
+            check(rk_vector_set_opponents(self.v, policy))
+        finally:
+            self.busy = False
 
     def reset(self, uint64_t seed):
         """Seed the rows and deal each its first hand."""
         cdef rk_status st
-        with nogil:
-            st = rk_vector_reset(self.v, seed)
+        self._enter()
+        try:
+            with nogil:
+                st = rk_vector_reset(self.v, seed)
+        finally:
+            self.busy = False
         check(st)
 
     def step(self, int32_t[::1] actions):
@@ -60,8 +75,12 @@ cdef class VectorCore:
         cdef rk_status st
         if actions.shape[0] != self.batch:
             raise InvalidOptionError(f"actions must have one entry per row ({self.batch}), got {actions.shape[0]}")
-        with nogil:
-            st = rk_vector_step(self.v, &actions[0], &bad)
+        self._enter()
+        try:
+            with nogil:
+                st = rk_vector_step(self.v, &actions[0], &bad)
+        finally:
+            self.busy = False
         if st == RK_ERR_ARG and bad >= 0:
             raise IllegalActionError(f"row {bad}: action {actions[bad]} is not legal (nothing was played)")
         if st == RK_ERR_CAPACITY and bad >= 0:
@@ -75,6 +94,8 @@ cdef class VectorCore:
         cdef int deck_size, dealer, n_log
         cdef uint64_t seed
         cdef int64_t hands
+        if self.busy:
+            raise RummykitError("this vector game is being stepped by another thread: use one per thread, or a lock")
         check(rk_vector_row(self.v, i, &deck, &deck_size, &dealer, &seed, &log, &n_log, &hands))
         return ([deck[k] for k in range(deck_size)], dealer, seed, [log[k] for k in range(n_log)], hands)
 

@@ -75,7 +75,9 @@ class VectorGame:
     threads.  The arrays are read-only views that every step updates in
     place: ``legal_mask`` (batch, num_actions) bool, ``observation``
     (batch, obs_dim) float32, ``current_player`` (batch,) int32, and
-    ``terminated`` (batch,) bool, the hands the last step ended.
+    ``terminated`` (batch,) bool, the hands the last step ended.  One
+    thread at a time: a step from a second thread while one runs raises
+    :class:`~rummykit.errors.RummykitError`.
     """
 
     def __init__(self, name: str, batch: int, seed: int | None = None, threads: int = 1, **options: Any) -> None:
