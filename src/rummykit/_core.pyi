@@ -281,3 +281,31 @@ def run_table_playouts(
     outcomes: np.ndarray[Any, np.dtype[np.uint8]],
     winners: np.ndarray[Any, np.dtype[np.int8]],
 ) -> None: ...
+
+# _vector.pxi (csrc/include/rummykit/vector.h)
+KNOCK_OBS_SIZE: int
+TABLE_OBS_SIZE: int
+KNOCK_NUM_ACTIONS: int
+VECTOR_TABLE_ACTIONS: int
+VECTOR_MAX_THREADS: int
+
+class VectorCore:
+    spec: KnockSpec | TableSpec
+    batch: int
+    def __init__(
+        self,
+        spec: KnockSpec | TableSpec,
+        batch: int,
+        threads: int,
+        legal_mask: np.ndarray[Any, np.dtype[np.uint8]],
+        observation: np.ndarray[Any, np.dtype[np.float32]],
+        current_player: np.ndarray[Any, np.dtype[np.int32]],
+        rewards: np.ndarray[Any, np.dtype[np.float32]],
+        terminated: np.ndarray[Any, np.dtype[np.uint8]],
+    ) -> None: ...
+    def set_opponents(self, policy: int) -> None: ...
+    def reset(self, seed: int) -> None: ...
+    def step(self, actions: np.ndarray[Any, np.dtype[np.int32]]) -> None: ...
+    def row(self, i: int) -> tuple[list[int], int, int, list[int], int]: ...
+
+def knock_observe(state: KnockCore, player: int, out: np.ndarray[Any, np.dtype[np.float32]]) -> None: ...

@@ -5,7 +5,7 @@ Every function takes a :class:`Rules` and int masks in the public layout and
 returns plain ints and tuples; the Python layer turns them into cards."""
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
@@ -88,3 +88,4 @@ include "_knock_state.pxi"
 include "_table.pxi"
 include "_table_observe.pxi"
 include "_table_playouts.pxi"
+include "_vector.pxi"

@@ -1,5 +1,5 @@
 # Cython declarations mirroring csrc/include/rummykit/rummykit.h.
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "rummykit/rummykit.h" nogil:
@@ -407,3 +407,42 @@ cdef extern from "rummykit/table_playouts.h" nogil:
     rk_status rk_table_playouts(const rk_table_rules *rules, const rk_table_state *state,
                                 const rk_table_hidden *hidden, int policy, uint64_t seed, size_t first, size_t n,
                                 rk_table_memo *memo, void *work, int32_t *values, uint8_t *outcomes, int8_t *winners)
+
+
+cdef extern from "rummykit/vector.h" nogil:
+    int RK_KNOCK_OBS_SIZE
+    int RK_TABLE_OBS_SIZE
+    int RK_KNOCK_NUM_ACTIONS
+    int RK_VECTOR_TABLE_ACTIONS
+    int RK_VECTOR_MAX_THREADS
+
+    rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int player,
+                               float *out)
+    void rk_table_known_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
+                             int32_t action, uint8_t *counts)
+    rk_status rk_table_observe(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *counts,
+                               int player, float *out)
+
+    ctypedef struct rk_vector_buffers:
+        uint8_t *legal_mask
+        float *observation
+        int32_t *current_player
+        float *rewards
+        uint8_t *terminated
+
+    ctypedef struct rk_vector:
+        pass
+
+    rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, int threads,
+                                   const rk_vector_buffers *buffers)
+    rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, int threads,
+                                   const rk_vector_buffers *buffers)
+    void rk_vector_free(rk_vector *v)
+    int rk_vector_num_actions(const rk_vector *v)
+    int rk_vector_obs_dim(const rk_vector *v)
+    int rk_vector_num_players(const rk_vector *v)
+    rk_status rk_vector_set_opponents(rk_vector *v, int policy)
+    rk_status rk_vector_reset(rk_vector *v, uint64_t seed)
+    rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row)
+    rk_status rk_vector_row(const rk_vector *v, int i, const uint8_t **deck, int *deck_size, int *dealer,
+                            uint64_t *shuffle_seed, const int32_t **log, int *n_log, int64_t *hands)

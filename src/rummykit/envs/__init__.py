@@ -7,6 +7,8 @@ or ``"rummykit[openspiel]"``), so importing :mod:`rummykit` stays light; importi
 * :func:`gymnasium_env`: a single-agent Gymnasium environment, the other seats played by an
   agent (:func:`rummykit.make_agent`), with ``action_masks()`` for sb3-contrib's MaskablePPO;
   also ``gymnasium.make("rummykit/Gin-v0")`` (one id per game, ``...Match-v0`` for matches).
+* :func:`gymnasium_vector_env`: a Gymnasium vector environment, thousands of hands per C
+  call with the opponents played in C (also ``gymnasium.make_vec("rummykit/Gin-v0", ...)``).
 * :func:`pettingzoo_env` (PettingZoo's standard wrappers) / :func:`pettingzoo_raw_env` (bare),
   also as ``rummykit.envs.rummykit_v0.env()`` / ``raw_env()``: a PettingZoo AEC environment,
   any game and player count, with action masks.
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from rummykit.envs._gymnasium import RummykitGymEnv
     from rummykit.envs._openspiel import RummykitSpielGame
     from rummykit.envs._pettingzoo import RummykitAECEnv
+    from rummykit.envs._vector import RummykitVectorEnv
 
 __all__ = [
     "DEFAULT_REWARD",
@@ -50,6 +53,7 @@ __all__ = [
     "ActionIndex",
     "RenderModeError",
     "gymnasium_env",
+    "gymnasium_vector_env",
     "openspiel_game",
     "pettingzoo_env",
     "pettingzoo_raw_env",
@@ -159,6 +163,28 @@ def gymnasium_env(
         dealer=dealer,
         **options,
     )
+
+
+def gymnasium_vector_env(
+    game: str = "gin", num_envs: int = 64, opponent: str = "greedy", threads: int = 1, **options: Any
+) -> RummykitVectorEnv:
+    """A Gymnasium vector environment (``gymnasium.vector.VectorEnv``): ``num_envs`` hands
+    stepped in one C call (:class:`rummykit.vector.VectorGame`), the learner one seat per hand
+    (drawn per hand, seeded by ``reset(seed=...)``), ``opponent`` (``"greedy"`` or
+    ``"random"``, played in C) the others; the spaces, masks and reward of
+    :func:`gymnasium_env`, batched, and ``action_masks()``.  Also
+    ``gymnasium.make_vec("rummykit/Gin-v0", num_envs=...)`` for every game's hand id.
+
+    >>> from rummykit.envs import gymnasium_vector_env
+    >>> envs = gymnasium_vector_env("gin", num_envs=8)
+    >>> obs, info = envs.reset(seed=1)
+    >>> obs["observation"].shape, envs.action_masks().shape
+    ((8, 917), (8, 686))
+    """
+    _need("gymnasium", "pettingzoo")
+    from rummykit.envs._vector import RummykitVectorEnv
+
+    return RummykitVectorEnv(game, num_envs=num_envs, opponent=opponent, threads=threads, **options)
 
 
 def openspiel_game(

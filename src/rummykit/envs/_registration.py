@@ -26,7 +26,8 @@ GYMNASIUM_IDS: dict[str, tuple[str, str]] = {
 
 def register_gymnasium_envs() -> list[str]:
     """Register :data:`GYMNASIUM_IDS` with Gymnasium (again: harmless); the ids.  Keyword
-    arguments of ``gymnasium.make`` go to :class:`rummykit.envs._gymnasium.RummykitGymEnv`."""
+    arguments of ``gymnasium.make`` go to :class:`rummykit.envs._gymnasium.RummykitGymEnv`;
+    ``gymnasium.make_vec`` of a hand id makes a :class:`rummykit.envs._vector.RummykitVectorEnv`."""
     import gymnasium
 
     for env_id, (game, episode) in GYMNASIUM_IDS.items():
@@ -35,5 +36,6 @@ def register_gymnasium_envs() -> list[str]:
                 id=env_id,
                 entry_point="rummykit.envs._gymnasium:RummykitGymEnv",
                 kwargs={"game": game, "episode": episode},
+                vector_entry_point="rummykit.envs._vector:RummykitVectorEnv" if episode == "hand" else None,
             )
     return list(GYMNASIUM_IDS)

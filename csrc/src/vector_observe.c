@@ -1,0 +1,298 @@
+/* The observation tensors of the knock and table games in C (layouts in
+ * rummykit.knock.observe and rummykit.table.observe), for rummykit.vector;
+ * tests/test_vector.py checks them equal to the scalar states' tensors. */
+#include <string.h>
+
+#include "vector_internal.h"
+
+/* ---- knock games ----------------------------------------------------- */
+
+/* The start of each slice of the knock tensor (rummykit.knock.observe._SIZES). */
+enum {
+    K_CUR = 0, K_DEALER = 4, K_NP = 8, K_PHASE = 11, K_HAND = 20, K_TOP = 72, K_REST = 124, K_KSELF = 176,
+    K_KOTHERS = 228, K_SEEN = 384, K_SIZES = 540, K_STOCK = 544, K_UP = 545, K_LIMIT = 597, K_GIN = 598,
+    K_MULT = 599, K_TAKEN = 600, K_ASIDE = 652, K_RESTOCKS = 704, K_KNOCKER = 705, K_KCARD = 709,
+    K_DECLARED = 761, K_TABLE = 813, K_SHOWN = 865
+};
+
+static void plane(float *out, int start, rk_mask mask) {
+    while (mask) {
+        out[start + __builtin_ctzll(mask)] = 1.0f;
+        mask &= mask - 1;
+    }
+}
+
+/* The knocker's shown melds as one mask (0 before a knock). */
+static rk_status shown_mask(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, rk_mask *out) {
+    int n = pr->num_players, k = p->n_shown < 0 ? 0 : p->n_shown > 4 ? 4 : p->n_shown;
+    rk_mask hands[RK_MAX_PLAYERS];
+    rk_arrangement a;
+    *out = 0;
+    if (p->knocker < 0 || p->phase < RK_PHASE_SHOWDOWN) return RK_OK;
+    if (p->phase == RK_PHASE_SHOWDOWN || p->shown_given || !pr->auto_showdown) {
+        for (int i = 0; i < k; i++) *out |= p->shown[i];
+        return RK_OK;
+    }
+    for (int i = 0; i < n; i++) hands[i] = p->hands[(p->knocker + i) % n];
+    rk_status st = rk_knock_arrangement(rules, pr, hands, p->upcard, p->big_gin, &a);
+    if (st != RK_OK) return st;
+    for (int i = 0; i < a.n_melds; i++) *out |= a.melds[i];
+    return RK_OK;
+}
+
+/* rk_knock_observe on a position the engine made, under checked rules (rk_vector's rows). */
+rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, int player,
+                            float *out) {
+    int n = pr->num_players;
+    rk__limits limits = rk__limits_of(pr, p->upcard);
+    rk_mask rest = 0, seen, table = 0, shown;
+    rk_status st = shown_mask(rules, pr, p, &shown);
+    if (st != RK_OK) return st;
+    int showdown = p->phase == RK_PHASE_SHOWDOWN, end = p->phase == RK_PHASE_END;
+    memset(out, 0, RK_KNOCK_OBS_SIZE * sizeof(float));
+    if (!end) out[K_CUR + (p->player - player + n) % n] = 1.0f;
+    out[K_DEALER + (p->dealer - player + n) % n] = 1.0f;
+    out[K_NP + n - 2] = 1.0f;
+    out[K_PHASE + (int)p->phase] = 1.0f;
+    plane(out, K_HAND, p->hands[player]);
+    if (p->n_discards > 0) {
+        plane(out, K_TOP, (rk_mask)1 << p->discards[p->n_discards - 1]);
+        for (int i = 0; i < p->n_discards - 1; i++) rest |= (rk_mask)1 << p->discards[i];
+        plane(out, K_REST, rest);
+    }
+    plane(out, K_KSELF, p->known[player] & p->hands[player]);
+    for (int r = 1; r < n; r++) {
+        int q = (player + r) % n;
+        plane(out, K_KOTHERS + (r - 1) * 52, p->known[q] & p->hands[q]);
+        if (end || (showdown && q == p->knocker)) {
+            seen = p->hands[q];
+        } else {
+            seen = p->known[q] & p->hands[q];
+            if (showdown) seen |= p->used[q];
+        }
+        plane(out, K_SEEN + (r - 1) * 52, seen);
+    }
+    for (int r = 0; r < n; r++) out[K_SIZES + r] = (float)(rk_card_count(p->hands[(player + r) % n]) / 11.0);
+    out[K_STOCK] = (float)(p->n_stock / 52.0);
+    out[K_UP + p->upcard] = 1.0f;
+    out[K_LIMIT] = (float)(limits.limit / 10.0);
+    out[K_GIN] = (float)limits.gin_only;
+    out[K_MULT] = (float)(limits.multiplier / 3.0);
+    if (p->taken >= 0 && p->taken < RK_NUM_CARDS) out[K_TAKEN + p->taken] = 1.0f;
+    if (p->set_aside >= 0 && p->set_aside < RK_NUM_CARDS) out[K_ASIDE + p->set_aside] = 1.0f;
+    out[K_RESTOCKS] = (float)((p->restocks < 10 ? p->restocks : 10) / 10.0);
+    if (p->knocker >= 0 && p->knocker < n) {
+        out[K_KNOCKER + (p->knocker - player + n) % n] = 1.0f;
+        /* the face-down knock card: to the knocker, at the end, or when the others saw it taken */
+        if (p->knock_card >= 0 && p->knock_card < RK_NUM_CARDS &&
+            (end || player == p->knocker || ((p->known[p->knocker] >> p->knock_card) & 1)))
+            out[K_KCARD + p->knock_card] = 1.0f;
+        if (!pr->auto_showdown) { /* the manual showdown, under way or over */
+            int k = p->n_shown < 0 ? 0 : p->n_shown > 4 ? 4 : p->n_shown;
+            plane(out, K_DECLARED, p->used[player]);
+            for (int i = 0; i < k; i++) table |= p->table[i];
+            plane(out, K_TABLE, table);
+        }
+        plane(out, K_SHOWN, shown);
+    }
+    return RK_OK;
+}
+
+
+rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, int player,
+                           float *out) {
+    if (!rules || !pr || !p || !out || rk__knock_rules_check(pr) != RK_OK) return RK_ERR_ARG;
+    int n = pr->num_players;
+    if (player < 0 || player >= n || p->player < 0 || p->player >= n || p->dealer < 0 || p->dealer >= n ||
+        (int)p->phase < 0 || p->phase > RK_PHASE_END || p->n_discards < 0 || p->n_discards > RK_NUM_CARDS ||
+        p->upcard < 0 || p->upcard >= RK_NUM_CARDS)
+        return RK_ERR_ARG;
+    return rk__knock_observe(rules, pr, p, player, out);
+}
+
+/* ---- table games ----------------------------------------------------- */
+
+/* The start of each slice of the table tensor (rummykit.table.observe._SIZES). */
+enum {
+    T_CUR = 0, T_DEALER = 6, T_NP = 12, T_GAME = 17, T_PHASE = 19, T_HAND = 22, T_TOP = 75, T_REST = 128,
+    T_KSELF = 181, T_KOTHERS = 234, T_SEEN = 499, T_SIZES = 764, T_STOCK = 770, T_RESTOCKS = 771, T_OPENED = 772,
+    T_PLAYED = 778, T_SETS = 784, T_RUNS = 837, T_STANDS = 890, T_OWNED = 943, T_TAKEN = 1261, T_MUST = 1314,
+    T_OPEN_VALUE = 1367, T_PENDING = 1368, T_TURN_MELDS = 1369, T_FRESH = 1370, T_BUILT = 1371, T_MIN = 1372,
+    T_TURNS = 1373, T_WINNER = 1374, T_VALUES = 1380
+};
+
+#define TYPES RK_NUM_TYPES
+#define JOKER_TYPE 52
+
+static int ctype(int c) { return c >= RK_TABLE_FIRST_JOKER ? JOKER_TYPE : c % 52; }
+
+static int holds(rk_table_cards c, int card) { return (int)((c.w[card >> 6] >> (card & 63)) & 1); }
+
+static void type_counts(rk_table_cards c, int *counts) {
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = c.w[w]; bits; bits &= bits - 1) counts[ctype(64 * w + __builtin_ctzll(bits))]++;
+}
+
+static int card_count(rk_table_cards c) { return __builtin_popcountll(c.w[0]) + __builtin_popcountll(c.w[1]); }
+
+void rk_table_known_step(const rk_table_rules *r, const rk_table_state *b, const rk_table_state *a, int32_t action,
+                         uint8_t *counts) {
+    int p = b->player, kept = -1, came = -1;
+    int gone[TYPES], got[TYPES];
+    rk_table_cards g, t;
+    uint8_t *c = counts + TYPES * p;
+    for (int w = 0; w < 2; w++) {
+        g.w[w] = b->hands[p].w[w] & ~a->hands[p].w[w];
+        t.w[w] = a->hands[p].w[w] & ~b->hands[p].w[w];
+    }
+    memset(gone, 0, sizeof gone);
+    memset(got, 0, sizeof got);
+    type_counts(g, gone);
+    type_counts(t, got);
+    if (action == RK_TABLE_DRAW || action == RK_TABLE_TAKE) {
+        for (int k = 0; k < TYPES && came < 0; k++)
+            if (got[k]) came = k;
+        /* a stock draw is seen only from a turned-over pile, whose order is public */
+        if (came >= 0 && (action == RK_TABLE_TAKE || (r->restock_method == 1 && a->restocks > 0))) c[came]++;
+        return;
+    }
+    /* the card taken this turn, while held, may not be discarded: a discard of its type is then
+     * another copy, known only if the seat is known to hold two */
+    if (r->forbid_taken_discard && b->taken_card >= 0 && holds(b->hands[p], b->taken_card))
+        kept = ctype(b->taken_card);
+    for (int k = 0; k < TYPES; k++) {
+        int floor = k == kept && action <= JOKER_TYPE ? 1 : 0;
+        for (int j = 0; j < gone[k]; j++)
+            if (c[k] > floor) c[k]--;
+        c[k] = (uint8_t)(c[k] + got[k]);
+    }
+}
+
+/* The type card i of a table meld stands for (rummykit.table.melds.TableMeld.represents). */
+static int represents(const rk_table_rules *r, const rk_table_meld *m, int i) {
+    int k = 0, naturals = 0;
+    if (m->kind != RK_MELD_SET) {
+        int j = r->wrap ? (m->start + i) % 13 : m->start + i;
+        return m->key * 13 + (j + r->shift) % 13;
+    }
+    if (m->cards[i] < RK_TABLE_FIRST_JOKER) return ctype(m->cards[i]);
+    for (int j = 0; j < m->n_cards; j++) {
+        if (m->cards[j] < RK_TABLE_FIRST_JOKER)
+            naturals |= 1 << (m->cards[j] % 52 / 13);
+        else if (j < i)
+            k++;
+    }
+    for (int s = 0; s < 4; s++)
+        if ((~naturals >> s) & 1) {
+            if (k == 0) return s * 13 + m->key;
+            k--;
+        }
+    return -1;
+}
+
+static void put(float *out, int start, const int *counts, const float *scale) {
+    for (int k = 0; k < TYPES; k++)
+        if (counts[k]) out[start + k] = (float)counts[k] * scale[k];
+}
+
+static void put8(float *out, int start, const uint8_t *counts, const float *scale) {
+    for (int k = 0; k < TYPES; k++)
+        if (counts[k]) out[start + k] = (float)counts[k] * scale[k];
+}
+
+rk_status rk_table_observe(const rk_table_rules *r, const rk_table_state *s, const uint8_t *known, int player,
+                           float *out) {
+    static const uint8_t zero[TYPES];
+    int counts[TYPES], sets[TYPES], runs[TYPES], stands[TYPES], owned[RK_TABLE_MAX_PLAYERS][TYPES];
+    float scale[TYPES];
+    if (!r || !s || !out) return RK_ERR_ARG;
+    int n = r->num_players;
+    if (n < 2 || n > RK_TABLE_MAX_PLAYERS || player < 0 || player >= n || s->player < 0 || s->player >= n ||
+        s->dealer < 0 || s->dealer >= n || s->phase < 0 || s->phase > RK_TABLE_PHASE_END || s->n_discards < 0 ||
+        s->n_discards > RK_TABLE_MAX_CARDS || s->n_table < 0 || s->n_table > RK_TABLE_MAX_SLOTS)
+        return RK_ERR_ARG;
+    int over = s->phase == RK_TABLE_PHASE_END, jokers = r->kaluki ? r->deck_size - 104 : 0;
+    memset(out, 0, RK_TABLE_OBS_SIZE * sizeof(float));
+    for (int k = 0; k < 52; k++) scale[k] = (float)(1.0 / (r->kaluki ? 2 : 1));
+    scale[JOKER_TYPE] = jokers > 0 ? (float)(1.0 / jokers) : 0.0f;
+    if (!over) out[T_CUR + (s->player - player + n) % n] = 1.0f;
+    out[T_DEALER + (s->dealer - player + n) % n] = 1.0f;
+    out[T_NP + n - 2] = 1.0f;
+    out[T_GAME + (r->kaluki ? 1 : 0)] = 1.0f;
+    out[T_PHASE + s->phase] = 1.0f;
+    memset(counts, 0, sizeof counts);
+    type_counts(s->hands[player], counts);
+    put(out, T_HAND, counts, scale);
+    if (s->n_discards > 0) {
+        int top = ctype(s->discards[s->n_discards - 1]);
+        out[T_TOP + top] = 1.0f * scale[top];
+        memset(counts, 0, sizeof counts);
+        for (int i = 0; i < s->n_discards - 1; i++) counts[ctype(s->discards[i])]++;
+        put(out, T_REST, counts, scale);
+    }
+    put8(out, T_KSELF, known ? known + TYPES * player : zero, scale);
+    for (int rel = 1; rel < n; rel++) {
+        int q = (player + rel) % n;
+        const uint8_t *kq = known ? known + TYPES * q : zero;
+        put8(out, T_KOTHERS + (rel - 1) * TYPES, kq, scale);
+        if (over) {
+            memset(counts, 0, sizeof counts);
+            type_counts(s->hands[q], counts);
+            put(out, T_SEEN + (rel - 1) * TYPES, counts, scale);
+        } else {
+            put8(out, T_SEEN + (rel - 1) * TYPES, kq, scale);
+        }
+    }
+    for (int q = 0; q < n; q++) {
+        int rel = (q - player + n) % n;
+        out[T_SIZES + rel] = (float)(card_count(s->hands[q]) / 16.0);
+        out[T_OPENED + rel] = (s->opened >> q) & 1 ? 1.0f : 0.0f;
+        out[T_PLAYED + rel] = (s->played >> q) & 1 ? 1.0f : 0.0f;
+    }
+    out[T_STOCK] = (float)((double)s->n_stock / r->deck_size);
+    out[T_RESTOCKS] = (float)((s->restocks < 10 ? s->restocks : 10) / 10.0);
+    memset(sets, 0, sizeof sets);
+    memset(runs, 0, sizeof runs);
+    memset(stands, 0, sizeof stands);
+    memset(owned, 0, sizeof owned);
+    for (int i = 0; i < s->n_table; i++) {
+        const rk_table_meld *m = &s->table[i];
+        if (m->owner >= n || m->n_cards > RK_TABLE_MAX_MELD) continue;
+        for (int v = 0; v < m->n_cards; v++) {
+            int t = ctype(m->cards[v]);
+            if (m->kind == RK_MELD_SET)
+                sets[t]++;
+            else
+                runs[t]++;
+            owned[m->owner][t]++;
+            if (m->cards[v] >= RK_TABLE_FIRST_JOKER) {
+                int q = represents(r, m, v);
+                if (q >= 0 && q < JOKER_TYPE) stands[q]++;
+            }
+        }
+    }
+    put(out, T_SETS, sets, scale);
+    put(out, T_RUNS, runs, scale);
+    put(out, T_STANDS, stands, scale);
+    for (int q = 0; q < n; q++) put(out, T_OWNED + (q - player + n) % n * TYPES, owned[q], scale);
+    if (s->taken >= 0 && s->taken < TYPES) out[T_TAKEN + s->taken] = 1.0f;
+    if (s->must >= 0 && s->must < TYPES) out[T_MUST + s->must] = 1.0f;
+    out[T_OPEN_VALUE] = (float)((s->open_value < 100 ? s->open_value : 100) / 100.0);
+    out[T_PENDING] = (float)(s->pending / 4.0);
+    out[T_TURN_MELDS] = (float)((s->turn_melds < 10 ? s->turn_melds : 10) / 10.0);
+    out[T_FRESH] = s->fresh ? 1.0f : 0.0f;
+    out[T_BUILT] = s->built_other ? 1.0f : 0.0f;
+    out[T_MIN] = r->kaluki ? (float)(r->initial_meld_min / 100.0) : 0.0f;
+    out[T_TURNS] = (float)((s->turns < 1000 ? s->turns : 1000) / 1000.0);
+    if (over && s->outcome != 0) {
+        if (s->winner >= 0 && s->winner < n) out[T_WINNER + (s->winner - player + n) % n] = 1.0f;
+        for (int q = 0; q < n; q++) {
+            int v = 0;
+            memset(counts, 0, sizeof counts);
+            type_counts(s->hands[q], counts);
+            for (int t = 0; t < TYPES; t++) v += counts[t] * r->values[t];
+            out[T_VALUES + (q - player + n) % n] = (float)((v < 200 ? v : 200) / 200.0);
+        }
+    }
+    return RK_OK;
+}

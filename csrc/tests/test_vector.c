@@ -1,0 +1,254 @@
+/* C tests of batched play (rummykit/vector.h), no Python: seeded random
+ * steps of Gin, 3-player Oklahoma Rummy, Rummy and Kaluki where every row's
+ * buffers are checked against the row replayed by the engine from
+ * rk_vector_row (legal mask, player, observation), the same arrays with 1
+ * and 3 threads, an illegal action refused with nothing changed, and with
+ * random or greedy opponents the learner's seat to move all through a hand.  The
+ * equality with the Python states is tests/test_vector.py. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rummykit/policy.h"
+#include "rummykit/vector.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+typedef struct game {
+    int table;
+    rk_rules rules;
+    rk_knock_rules kr;
+    rk_table_rules tr;
+} game;
+
+typedef struct run {
+    rk_vector *v;
+    rk_vector_buffers b;
+    int batch, actions, obs, players;
+} run;
+
+static run start(const game *g, int batch, uint64_t seed, int threads, int opponents) {
+    run r;
+    r.batch = batch;
+    r.actions = g->table ? RK_VECTOR_TABLE_ACTIONS : RK_KNOCK_NUM_ACTIONS;
+    r.obs = g->table ? RK_TABLE_OBS_SIZE : RK_KNOCK_OBS_SIZE;
+    r.players = g->table ? g->tr.num_players : g->kr.num_players;
+    r.b.legal_mask = calloc((size_t)batch * (size_t)r.actions, 1);
+    r.b.observation = calloc((size_t)batch * (size_t)r.obs, sizeof(float));
+    r.b.current_player = calloc((size_t)batch, sizeof(int32_t));
+    r.b.rewards = calloc((size_t)batch * (size_t)r.players, sizeof(float));
+    r.b.terminated = calloc((size_t)batch, 1);
+    r.v = g->table ? rk_vector_new_table(&g->tr, batch, threads, &r.b)
+                   : rk_vector_new_knock(&g->rules, &g->kr, batch, threads, &r.b);
+    if (!r.v || rk_vector_set_opponents(r.v, opponents) != RK_OK || rk_vector_reset(r.v, seed) != RK_OK) {
+        fprintf(stderr, "no vector\n");
+        exit(1);
+    }
+    return r;
+}
+
+static void stop(run *r) {
+    rk_vector_free(r->v);
+    free(r->b.legal_mask);
+    free(r->b.observation);
+    free(r->b.current_player);
+    free(r->b.rewards);
+    free(r->b.terminated);
+}
+
+/* A random legal action of each row, from its mask. */
+static void choose(const run *r, rk_rng *rng, int32_t *actions) {
+    for (int i = 0; i < r->batch; i++) {
+        const uint8_t *m = r->b.legal_mask + (size_t)i * (size_t)r->actions;
+        int n = 0;
+        for (int a = 0; a < r->actions; a++) n += m[a];
+        int k = (int)rk_rng_below(rng, (uint32_t)n);
+        for (int a = 0; a < r->actions; a++)
+            if (m[a] && k-- == 0) actions[i] = a;
+    }
+}
+
+/* Row i replayed from its deal by the engine: the mask, player and observation agree. */
+static void check_row(const game *g, const run *r, int i, rk_table_memo *memo) {
+    const uint8_t *deck;
+    const int32_t *log;
+    int deck_size, dealer, n_log, n = 0;
+    uint64_t seed;
+    int64_t hands;
+    static float obs[RK_TABLE_OBS_SIZE];
+    static int32_t ids[RK_VECTOR_TABLE_ACTIONS];
+    const uint8_t *mask = r->b.legal_mask + (size_t)i * (size_t)r->actions;
+    CHECK(rk_vector_row(r->v, i, &deck, &deck_size, &dealer, &seed, &log, &n_log, &hands) == RK_OK);
+    if (g->table) {
+        static uint8_t known[RK_TABLE_MAX_PLAYERS * RK_NUM_TYPES];
+        rk_table_state s, before;
+        memset(known, 0, sizeof known);
+        CHECK(rk_table_deal(&g->tr, deck, dealer, seed, &s) == RK_OK);
+        for (int k = 0; k < n_log; k++) {
+            before = s;
+            CHECK(rk_table_apply(&g->tr, &s, memo, log[k]) == RK_OK);
+            rk_table_known_step(&g->tr, &before, &s, log[k], known);
+        }
+        CHECK(rk_table_check(&g->tr, &s) == RK_OK);
+        n = rk_table_legal(&g->tr, &s, memo, ids, RK_VECTOR_TABLE_ACTIONS);
+        for (int a = 0; a < r->actions; a++) CHECK(mask[a] == (a < n));
+        CHECK(r->b.current_player[i] == s.player);
+        CHECK(rk_table_observe(&g->tr, &s, known, s.player, obs) == RK_OK);
+    } else {
+        rk_position p;
+        int legal[RK_MAX_LEGAL];
+        CHECK(rk_position_deal(&g->kr, deck, dealer, seed, &p) == RK_OK);
+        for (int k = 0; k < n_log; k++) CHECK(rk_apply_action(&g->rules, &g->kr, &p, log[k], NULL) == RK_OK);
+        n = rk_legal_actions(&g->rules, &g->kr, &p, legal);
+        int sum = 0;
+        for (int a = 0; a < r->actions; a++) sum += mask[a];
+        CHECK(sum == n);
+        for (int k = 0; k < n; k++) CHECK(mask[legal[k]] == 1);
+        CHECK(r->b.current_player[i] == p.player);
+        CHECK(rk_knock_observe(&g->rules, &g->kr, &p, p.player, obs) == RK_OK);
+    }
+    CHECK(memcmp(obs, r->b.observation + (size_t)i * (size_t)r->obs, (size_t)r->obs * sizeof(float)) == 0);
+}
+
+static int same(const run *a, const run *b) {
+    return !memcmp(a->b.legal_mask, b->b.legal_mask, (size_t)a->batch * (size_t)a->actions) &&
+           !memcmp(a->b.observation, b->b.observation, (size_t)a->batch * (size_t)a->obs * sizeof(float)) &&
+           !memcmp(a->b.current_player, b->b.current_player, (size_t)a->batch * sizeof(int32_t)) &&
+           !memcmp(a->b.rewards, b->b.rewards, (size_t)a->batch * (size_t)a->players * sizeof(float)) &&
+           !memcmp(a->b.terminated, b->b.terminated, (size_t)a->batch);
+}
+
+static int ended_total;
+
+/* With opponents (policy >= 0) the learner's seat is the player to move in every step of a hand. */
+static void play(const char *name, const game *g, int batch, int steps, int opponents) {
+    run one = start(g, batch, 7, 1, opponents), three = start(g, batch, 7, 3, opponents);
+    int32_t *seats = malloc((size_t)batch * sizeof(int32_t));
+    rk_table_memo *memo = rk_table_memo_new();
+    int32_t *actions = malloc((size_t)batch * sizeof(int32_t));
+    rk_rng rng;
+    int ended = 0, bad = -1;
+    rk_rng_seed(&rng, 11, 0);
+    CHECK(same(&one, &three));
+    for (int s = 0; s < steps; s++) {
+        choose(&one, &rng, actions);
+        memcpy(seats, one.b.current_player, (size_t)batch * sizeof(int32_t));
+        CHECK(rk_vector_step(one.v, actions, &bad) == RK_OK);
+        CHECK(rk_vector_step(three.v, actions, &bad) == RK_OK);
+        CHECK(same(&one, &three));
+        for (int i = 0; i < batch; i++) {
+            ended += one.b.terminated[i];
+            if (opponents >= 0 && !one.b.terminated[i]) CHECK(one.b.current_player[i] == seats[i]);
+            if (s % 7 == 0 || one.b.terminated[i]) check_row(g, &one, i, memo);
+        }
+    }
+    /* an illegal action in the last row: refused, naming it, nothing changed */
+    choose(&one, &rng, actions);
+    actions[batch - 1] = -1;
+    CHECK(rk_vector_step(one.v, actions, &bad) == RK_ERR_ARG && bad == batch - 1);
+    CHECK(same(&one, &three));
+    for (int i = 0; i < batch; i++) check_row(g, &one, i, memo);
+    ended_total += ended;
+    printf("%s (opponents %d): %d rows x %d steps, %d hands ended\n", name, opponents, batch, steps, ended);
+    free(actions);
+    free(seats);
+    rk_table_memo_free(memo);
+    stop(&one);
+    stop(&three);
+}
+
+/* The table rules record of rummykit.table.state.table_spec for "rummy" and "kaluki" (as test_table.c). */
+static rk_table_rules rummy_rules(int players) {
+    rk_table_rules r;
+    memset(&r, 0, sizeof r);
+    r.num_players = players;
+    r.hand_size = players == 2 ? 10 : players <= 4 ? 7 : 6;
+    r.deck_size = 52;
+    r.npos = 13;
+    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 1 : t % 13 < 9 ? t % 13 + 1 : 10);
+    r.forbid_taken_discard = 1;
+    r.max_restocks = -1;
+    r.max_turns = 1000;
+    r.max_melds_per_turn = -1;
+    r.initial_meld_min = 40;
+    r.joker_penalty = 15;
+    r.max_build_per_run_end = 2;
+    r.hunt_allows_building = 1;
+    r.hunt_requires_opening_min = 1;
+    r.joker_discard_allowed = 1;
+    return r;
+}
+
+static rk_table_rules kaluki_rules(int players, int jokers) {
+    rk_table_rules r = rummy_rules(players);
+    r.kaluki = 1;
+    r.hand_size = 13;
+    r.deck_size = 104 + jokers;
+    r.shift = 1;
+    r.go_out_requires_discard = 1;
+    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 11 : t % 13 < 9 ? t % 13 + 1 : 10);
+    r.values[RK_JOKER] = 15;
+    return r;
+}
+
+static void bad_arguments(void) {
+    game g;
+    rk_vector_buffers b;
+    uint8_t mask[RK_KNOCK_NUM_ACTIONS];
+    float obs[RK_KNOCK_OBS_SIZE], rewards[2];
+    int32_t player;
+    uint8_t terminated;
+    b.legal_mask = mask;
+    b.observation = obs;
+    b.current_player = &player;
+    b.rewards = rewards;
+    b.terminated = &terminated;
+    CHECK(rk_rules_init(&g.rules, RK_ACES_LOW, NULL) == RK_OK);
+    CHECK(rk_knock_rules_init(&g.kr, RK_GAME_GIN, 2) == RK_OK);
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 0, 1, &b) == NULL);
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 0, &b) == NULL);
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, NULL) == NULL);
+    g.kr.num_players = 7;
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, &b) == NULL);
+    g.tr = rummy_rules(2);
+    g.tr.num_players = 9;
+    CHECK(rk_vector_new_table(&g.tr, 1, 1, &b) == NULL);
+    CHECK(rk_vector_step(NULL, NULL, NULL) == RK_ERR_ARG);
+    CHECK(rk_vector_num_actions(NULL) == RK_ERR_ARG);
+    rk_vector_free(NULL);
+}
+
+int main(void) {
+    game g;
+    memset(&g, 0, sizeof g);
+    CHECK(rk_rules_init(&g.rules, RK_ACES_LOW, NULL) == RK_OK);
+    CHECK(rk_knock_rules_init(&g.kr, RK_GAME_GIN, 2) == RK_OK);
+    play("gin", &g, 24, 150, -1);
+    play("gin", &g, 24, 100, RK_POLICY_GREEDY);
+    CHECK(rk_knock_rules_init(&g.kr, RK_GAME_OKLAHOMA_RUMMY, 3) == RK_OK);
+    play("oklahoma-rummy 3p", &g, 12, 150, -1);
+    play("oklahoma-rummy 3p", &g, 12, 60, RK_POLICY_RANDOM);
+    g.table = 1;
+    g.tr = rummy_rules(4);
+    play("rummy 4p", &g, 12, 150, -1);
+    play("rummy 4p", &g, 12, 60, RK_POLICY_GREEDY);
+    g.tr = kaluki_rules(3, 2);
+    play("kaluki 3p", &g, 6, 150, -1);
+    play("kaluki 3p", &g, 6, 40, RK_POLICY_RANDOM);
+    CHECK(ended_total > 0);
+    bad_arguments();
+    if (failures) {
+        fprintf(stderr, "%d failures\n", failures);
+        return 1;
+    }
+    printf("all vector tests passed\n");
+    return 0;
+}
