@@ -262,8 +262,6 @@ def test_bad_arguments_to_the_tensor() -> None:
     assert np.array_equal(out, ref.observation_tensor(state, 1))
     with pytest.raises(InvalidOptionError, match="player"):
         _core.table_observation_tensor(state, 2, np.zeros(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float32))
-    with pytest.raises(RummykitError, match="layout"):
-        _core.set_table_layout(((0, 5),) * 31)
     for bad in (np.int64(1), np.int32(0)):
         assert np.array_equal(observe.observation_tensor(state, bad), observe.observation_tensor(state, int(bad)))
 

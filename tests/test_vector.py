@@ -13,8 +13,6 @@ import numpy as np
 import pytest
 from conftest import LONG
 
-import rummykit as rk
-from rummykit import _core
 from rummykit.agents import GreedyAgent
 from rummykit.envs._common import hand_rewards
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
@@ -176,26 +174,6 @@ def test_bad_arguments_raise_clear_errors() -> None:
     with pytest.raises(ValueError, match="read-only"):
         vg.legal_mask[0, 0] = True
     assert repr(vg) == "VectorGame('gin', batch=2, seed=1, threads=1)"
-
-
-def test_c_knock_observation_matches_finished_and_showdown_states() -> None:
-    """rk_knock_observe on the states a vector row never shows: finished hands
-    (the automatic showdown's arrangement) and every seat's view."""
-    out = np.zeros(_core.KNOCK_OBS_SIZE, dtype=np.float32)
-    for name, options in (("gin", {}), ("gin", {"auto_showdown": False}), ("oklahoma-rummy", {"num_players": 4})):
-        game = rk.Game(name, **options)
-        rng = np.random.default_rng(4)
-        for hand in range(4 if not LONG else 40):
-            state = game.new_hand(seed=hand)
-            while True:
-                for seat in range(state.n):
-                    _core.knock_observe(state, seat, out)
-                    assert np.array_equal(out, knock_tensor(state, seat))
-                if state.is_terminal():
-                    break
-                state.apply_action(int(rng.choice(state.legal_actions())))
-    with pytest.raises(RummykitError):
-        _core.knock_observe(game.new_hand(seed=1), 9, out)
 
 
 def greedy_replay_ok(state: Any, learner: int) -> bool:

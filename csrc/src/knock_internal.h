@@ -57,4 +57,9 @@ void rk__score_declared(const rk_knock_rules *pr, const int *dw, int big_gin, in
 rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_policy policy,
                       rk_rng *rng, rk_playout_result *out);
 
+/* rk_knock_observe without the argument checks: a position the engine made
+ * under rules rk__knock_rules_check accepted, a seat in range. */
+rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int player,
+                            float *out);
+
 #endif

@@ -8,7 +8,8 @@
 
 #include "rummykit/policy.h"
 #include "rummykit/table_playouts.h"
-#include "vector_internal.h"
+#include "knock_internal.h"
+#include "rummykit/vector.h"
 
 #define LOG_START 128
 
@@ -208,7 +209,7 @@ static rk_status apply_id(rk_vector *v, int i, int32_t id, rk_table_memo *memo, 
         st = rk_table_apply(&v->tr, &v->tst[i], memo, id);
         if (st != RK_OK) return st;
         rk_table_known_step(&v->tr, &before, &v->tst[i], id,
-                            v->known + (size_t)i * (size_t)v->n_players * RK_NUM_TYPES);
+                            v->known + (size_t)i * (size_t)v->n_players * RK_NUM_TYPES, NULL);
         *ended = v->tst[i].phase == RK_TABLE_PHASE_END;
         *winner = v->tst[i].winner;
     } else {

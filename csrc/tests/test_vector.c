@@ -95,7 +95,7 @@ static void check_row(const game *g, const run *r, int i, rk_table_memo *memo) {
         for (int k = 0; k < n_log; k++) {
             before = s;
             CHECK(rk_table_apply(&g->tr, &s, memo, log[k]) == RK_OK);
-            rk_table_known_step(&g->tr, &before, &s, log[k], known);
+            rk_table_known_step(&g->tr, &before, &s, log[k], known, NULL);
         }
         CHECK(rk_table_check(&g->tr, &s) == RK_OK);
         n = rk_table_legal(&g->tr, &s, memo, ids, RK_VECTOR_TABLE_ACTIONS);

@@ -409,19 +409,27 @@ cdef extern from "rummykit/table_playouts.h" nogil:
                                 rk_table_memo *memo, void *work, int32_t *values, uint8_t *outcomes, int8_t *winners)
 
 
-cdef extern from "rummykit/vector.h" nogil:
+cdef extern from "rummykit/observe.h" nogil:
     int RK_KNOCK_OBS_SIZE
     int RK_TABLE_OBS_SIZE
-    int RK_KNOCK_NUM_ACTIONS
-    int RK_VECTOR_TABLE_ACTIONS
-    int RK_VECTOR_MAX_THREADS
+    int RK_KNOCK_OBS_SLICES
+    int RK_TABLE_OBS_SLICES
+
+    const int *rk_knock_obs_starts()
+    const int *rk_table_obs_starts()
 
     rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int player,
                                float *out)
     void rk_table_known_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
-                             int32_t action, uint8_t *counts)
+                             int32_t action, uint8_t *counts, uint8_t *unseen)
     rk_status rk_table_observe(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *counts,
                                int player, float *out)
+
+
+cdef extern from "rummykit/vector.h" nogil:
+    int RK_KNOCK_NUM_ACTIONS
+    int RK_VECTOR_TABLE_ACTIONS
+    int RK_VECTOR_MAX_THREADS
 
     ctypedef struct rk_vector_buffers:
         uint8_t *legal_mask

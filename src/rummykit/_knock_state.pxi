@@ -27,24 +27,8 @@ cdef int _field_int(object value, int lo, int hi, str name) except? -2:
     return value
 
 
-cdef inline void _plane(float[::1] out, int start, rk_mask mask) noexcept:
-    while mask:
-        out[start + __builtin_ctzll(mask)] = 1.0
-        mask &= mask - 1
-
-
-cdef int _KNOCK_AT[24]
-cdef int _KNOCK_SIZE = 0
-
-
-def set_knock_layout(tuple starts, int size):
-    """The start of each slice of the knock observation tensor (rummykit.knock.observe, in order) and its size."""
-    global _KNOCK_SIZE
-    if len(starts) != 24 or not all(0 <= a < size for a in starts):
-        raise RummykitError("bad knock observation layout")
-    for i in range(24):
-        _KNOCK_AT[i] = starts[i]
-    _KNOCK_SIZE = size
+#: the start of each slice of the knock observation tensor, in order, then its size (rk_knock_obs_starts)
+KNOCK_TENSOR_STARTS = tuple([rk_knock_obs_starts()[i] for i in range(RK_KNOCK_OBS_SLICES + 1)])
 
 
 cdef class KnockSpec:
@@ -80,8 +64,6 @@ cdef class KnockCore:
     cdef KnockSpec spec
     cdef rk_playout_result res
     cdef bint res_valid  # res is the result of this finished position
-    cdef rk_mask shown_cache  # the engine's arrangement of a finished automatic showdown
-    cdef bint shown_valid
     cdef bint _edited
     cdef bint _busy  # a change is under way (another thread's call raises: see _enter)
     cdef list _stack
@@ -175,7 +157,6 @@ cdef class KnockCore:
         removed = not restocked and self.pos.n_discards < n_discards
         self._steps.append(_step_code(p, card, restocked, drew, removed, self.pos.n_discards > n_discards, unseen))
         self.res_valid = self.pos.phase == RK_PHASE_END
-        self.shown_valid = False
 
     def apply_action(self, action_id):
         """Apply a legal action id.  Anything else (an illegal or unknown id, a
@@ -244,7 +225,6 @@ cdef class KnockCore:
         self._legal = None
         self._views = None
         self.res_valid = False
-        self.shown_valid = False
 
     def undo(self):
         """Take back the last action."""
@@ -266,98 +246,18 @@ cdef class KnockCore:
             check(<rk_status>a)
         return a
 
-    cdef rk_mask _shown_mask(self) except? 0:
-        """The knocker's shown melds as one mask (0 before a knock)."""
-        cdef rk_position *p = &self.pos
-        cdef rk_mask hands[4]
-        cdef rk_arrangement a
-        cdef rk_mask m = 0
-        cdef int n = self.spec.pr.num_players
-        if p.knocker < 0 or p.phase < RK_PHASE_SHOWDOWN:
-            return 0
-        if p.phase == RK_PHASE_SHOWDOWN or p.shown_given or not self.spec.pr.auto_showdown:
-            for i in range(min(max(p.n_shown, 0), 4)):
-                m |= p.shown[i]
-            return m
-        if not self.shown_valid:  # the engine's own arrangement: found once per finished hand
-            self._end_result()
-            for i in range(n):
-                hands[i] = p.hands[(p.knocker + i) % n]
-            check(rk_knock_arrangement(self.spec.core.ptr, &self.spec.pr, hands, p.upcard, p.big_gin, &a))
-            self.shown_cache = 0
-            for i in range(a.n_melds):
-                self.shown_cache |= a.melds[i]
-            self.shown_valid = True
-        return self.shown_cache
-
     def _observation_tensor(self, int player, float[::1] out):
-        """Fill ``out`` (zeros, rummykit.knock.observe's layout, given once to
-        set_knock_layout) with ``player``'s observation."""
-        cdef rk_position *p = &self.pos
-        cdef int n = self.spec.pr.num_players, q, r, i
-        cdef int a_cur, a_dealer, a_np, a_phase, a_hand, a_top, a_rest, a_kself, a_kothers, a_seen, a_sizes
-        cdef int a_stock, a_up, a_limit, a_gin, a_mult, a_taken, a_aside, a_restocks, a_knocker, a_kcard
-        cdef int a_declared, a_table, a_shown
-        cdef rk_mask rest = 0, seen, table = 0
-        cdef int limits[4]
-        cdef bint showdown = p.phase == RK_PHASE_SHOWDOWN
-        cdef int *at = _KNOCK_AT
-        if out.shape[0] != _KNOCK_SIZE:
+        """Write ``player``'s observation into ``out`` (rk_knock_observe: all
+        RK_KNOCK_OBS_SIZE floats)."""
+        cdef int n = self.spec.pr.num_players
+        if out.shape[0] != RK_KNOCK_OBS_SIZE:
             raise RummykitError("the observation buffer does not fit the layout")
-        a_cur, a_dealer, a_np, a_phase, a_hand, a_top, a_rest, a_kself = at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]
-        a_kothers, a_seen, a_sizes, a_stock, a_up, a_limit, a_gin = at[8], at[9], at[10], at[11], at[12], at[13], at[14]
-        a_mult, a_taken, a_aside, a_restocks, a_knocker, a_kcard = at[15], at[16], at[17], at[18], at[19], at[20]
-        a_declared, a_table, a_shown = at[21], at[22], at[23]
         if not 0 <= player < n:
             raise InvalidOptionError(f"player must be a seat 0..{n - 1}, got {player}")
         self._check_edited()
-        if p.phase != RK_PHASE_END:
-            out[a_cur + (p.player - player + n) % n] = 1.0
-        out[a_dealer + (p.dealer - player + n) % n] = 1.0
-        out[a_np + n - 2] = 1.0
-        out[a_phase + <int>p.phase] = 1.0
-        _plane(out, a_hand, p.hands[player])
-        if p.n_discards > 0:
-            _plane(out, a_top, (<rk_mask>1) << p.discards[p.n_discards - 1])
-            for i in range(p.n_discards - 1):
-                rest |= (<rk_mask>1) << p.discards[i]
-            _plane(out, a_rest, rest)
-        _plane(out, a_kself, p.known[player] & p.hands[player])
-        for r in range(1, n):
-            q = (player + r) % n
-            _plane(out, a_kothers + (r - 1) * 52, p.known[q] & p.hands[q])
-            if p.phase == RK_PHASE_END or (showdown and q == p.knocker):
-                seen = p.hands[q]
-            else:
-                seen = p.known[q] & p.hands[q]
-                if showdown:
-                    seen |= p.used[q]
-            _plane(out, a_seen + (r - 1) * 52, seen)
-        for r in range(n):
-            out[a_sizes + r] = __builtin_popcountll(p.hands[(player + r) % n]) / 11.0
-        out[a_stock] = p.n_stock / 52.0
-        out[a_up + p.upcard] = 1.0
-        check(rk_knock_limits(&self.spec.pr, p.upcard, limits))
-        out[a_limit] = limits[0] / 10.0
-        out[a_gin] = limits[1]
-        out[a_mult] = limits[2] / 3.0
-        if p.taken >= 0:
-            out[a_taken + p.taken] = 1.0
-        if p.set_aside >= 0:
-            out[a_aside + p.set_aside] = 1.0
-        out[a_restocks] = min(p.restocks, 10) / 10.0
-        if p.knocker >= 0:
-            out[a_knocker + (p.knocker - player + n) % n] = 1.0
-            # the face-down knock card: to the knocker, at the end, or when the others saw it taken
-            if p.knock_card >= 0 and (p.phase == RK_PHASE_END or player == p.knocker
-                                      or (p.known[p.knocker] >> p.knock_card) & 1):
-                out[a_kcard + p.knock_card] = 1.0
-            if not self.spec.pr.auto_showdown:  # the manual showdown, under way or over
-                _plane(out, a_declared, p.used[player])
-                for i in range(min(max(p.n_shown, 0), 4)):
-                    table |= p.table[i]
-                _plane(out, a_table, table)
-            _plane(out, a_shown, self._shown_mask())
+        if self.pos.phase == RK_PHASE_END:
+            self._end_result()
+        check(rk_knock_observe(self.spec.core.ptr, &self.spec.pr, &self.pos, player, &out[0]))
 
     @property
     def _undo_depth(self):
@@ -377,7 +277,6 @@ cdef class KnockCore:
         other.spec = self.spec
         other.res = self.res
         other.res_valid = self.res_valid
-        other.shown_cache, other.shown_valid = self.shown_cache, self.shown_valid
         other._edited = self._edited
         other._stack = list(self._stack)
         other.history = list(self.history)
@@ -443,7 +342,6 @@ cdef class KnockCore:
         self._legal = None
         self._views = None
         self.res_valid = False
-        self.shown_valid = False
 
     @property
     def hands(self):

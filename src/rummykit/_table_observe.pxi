@@ -26,14 +26,10 @@ cdef enum:
     _DRAW = 53
     _TAKE = 54
     _MELD_RUN_ID = 8192
-    _N_SLICES = 31
     _PHASE_END = 2  # rk_table_phase
 
-#: the length of each slice of the table observation tensor, in order (rummykit.table.observe)
-TABLE_TENSOR_SLICES = (6, 6, 5, 2, 3, 53, 53, 53, 53, 265, 265, 6, 1, 1, 6, 6, 53, 53, 53, 318, 53, 53,
-                       1, 1, 1, 1, 1, 1, 1, 6, 6)
-cdef int _TABLE_AT[31]
-cdef int _TABLE_SIZE = 0
+#: the start of each slice of the table observation tensor, in order, then its size (rk_table_obs_starts)
+TABLE_TENSOR_STARTS = tuple([rk_table_obs_starts()[i] for i in range(RK_TABLE_OBS_SLICES + 1)])
 
 
 cdef inline int _ctype(int c) noexcept nogil:
@@ -77,13 +73,13 @@ cdef void _type_counts(rk_table_cards c, int *counts) noexcept nogil:
 cdef bytes _table_entry(const rk_table_rules *r, const rk_table_state *b, const rk_table_state *a, int action,
                         object prev):
     """The log entry of ``action``, which took state b to state a; ``prev`` is the entry before (None at the deal)."""
-    cdef int p = b.player, n = r.num_players, i, t, kept = -1, came = _NO_CARD, flags = 0, n_moved = 0
-    cdef int n_out, n_in, floor
+    cdef int p = b.player, n = r.num_players, i, came = _NO_CARD, flags = 0, n_moved = 0
+    cdef int n_out, n_in
     cdef rk_table_cards gone, got
     cdef uint8_t outs[108]
     cdef uint8_t ins[108]
+    cdef uint8_t unseen[_TYPES]
     cdef uint8_t *e
-    cdef uint8_t *c
     cdef uint8_t *tail
     if not 0 <= p < n or not 0 <= b.n_discards <= RK_TABLE_MAX_CARDS or n > RK_TABLE_MAX_PLAYERS:
         raise RummykitError("inconsistent table state in the step log")
@@ -108,27 +104,11 @@ cdef bytes _table_entry(const rk_table_rules *r, const rk_table_state *b, const 
         memset(e + _STEP_HEAD, 0, n * _TYPES)
     else:
         memcpy(e + _STEP_HEAD, PyBytes_AS_STRING(prev) + _STEP_HEAD, n * _TYPES)
-    c = e + _STEP_HEAD + _TYPES * p
-    if action == _DRAW:
-        if came != _NO_CARD and flags & _STEP_PUBLIC:
-            c[came] += 1
-    elif action == _TAKE:
-        if came != _NO_CARD:
-            c[came] += 1
-    else:
-        # the card taken this turn, while held, may not be discarded: a discard of its type is
-        # then another copy, known only if the seat is known to hold two
-        if r.forbid_taken_discard and b.taken_card >= 0 and _holds(b.hands[p], b.taken_card):
-            kept = _ctype(b.taken_card)
-        for i in range(n_out):
-            t = outs[i]
-            floor = 1 if t == kept and action <= _JOKER_TYPE else 0
-            if c[t] > floor:
-                c[t] -= 1
-            else:
-                outs[i] = <uint8_t>(t | _UNSEEN)
-        for i in range(n_in):
-            c[ins[i]] += 1
+    rk_table_known_step(r, b, a, action, e + _STEP_HEAD, unseen)
+    for i in range(n_out - 1, -1, -1):  # the last copies of a type put down are the ones nobody knew of
+        if unseen[outs[i]]:
+            unseen[outs[i]] -= 1
+            outs[i] = <uint8_t>(outs[i] | _UNSEEN)
     tail = e + _STEP_HEAD + n * _TYPES
     memcpy(tail, outs, n_out)
     memcpy(tail + n_out, ins, n_in)
@@ -219,26 +199,6 @@ import numbers as _obs_numbers
 
 from rummykit.errors import clip as _obs_clip
 
-_np_empty = None  # numpy.empty and float32, set with the layout (numpy is imported lazily)
-_np_float32 = None
-
-
-def set_table_layout(tuple layout):
-    """The (start, stop) of each slice of the table observation tensor
-    (rummykit.table.observe.OBSERVATION_LAYOUT, in order)."""
-    global _TABLE_SIZE, _np_empty, _np_float32
-    import numpy
-
-    if len(layout) != _N_SLICES or any(
-        not 0 <= start <= stop or stop - start != want for (start, stop), want in zip(layout, TABLE_TENSOR_SLICES)
-    ):
-        raise RummykitError("bad table observation layout")
-    for i in range(_N_SLICES):
-        _TABLE_AT[i] = layout[i][0]
-    _TABLE_SIZE = max(stop for _, stop in layout)
-    _np_empty, _np_float32 = numpy.empty, numpy.float32
-
-
 cdef int _obs_seat(TableCore state, object player) except -1:
     """``player`` as a seat of state (an int or a numpy integer, not a bool), else InvalidOptionError."""
     cdef int n = state.spec.r.num_players
@@ -256,56 +216,20 @@ def table_observation_tensor(TableCore state, object player, object out=None):
     new numpy array; returns it."""
     cdef Py_buffer view
     cdef int p = _obs_seat(state, player)
-    if _TABLE_SIZE == 0:
-        import rummykit.table.observe  # sets the layout
     if out is None:
-        out = _np_empty(_TABLE_SIZE, _np_float32)
+        import numpy  # on first use, keeping `import rummykit` light
+
+        out = numpy.empty(RK_TABLE_OBS_SIZE, numpy.float32)
     PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
     try:
         if view.itemsize != 4 or view.format == NULL or view.format[0] != b"f" or view.format[1] != 0 \
-                or view.len != _TABLE_SIZE * 4:
-            raise RummykitError(f"the observation buffer must be {_TABLE_SIZE} float32 values")
+                or view.len != RK_TABLE_OBS_SIZE * 4:
+            raise RummykitError(f"the observation buffer must be {RK_TABLE_OBS_SIZE} float32 values")
         _table_checked(state)  # then the fill, with no Python call in between
-        _fill_tensor(state, p, <float *>view.buf)
+        check(rk_table_observe(&state.spec.r, &state.st, _known_counts(state), p, <float *>view.buf))
     finally:
         PyBuffer_Release(&view)
     return out
-
-
-cdef inline void _obs_put(float *out, int start, const int *counts, const float *scale) noexcept:
-    cdef int t
-    for t in range(_TYPES):
-        if counts[t]:
-            out[start + t] = <float>counts[t] * scale[t]
-
-
-cdef inline void _obs_put8(float *out, int start, const uint8_t *counts, const float *scale) noexcept:
-    cdef int t
-    for t in range(_TYPES):
-        if counts[t]:
-            out[start + t] = <float>counts[t] * scale[t]
-
-
-cdef int _represents(const rk_table_rules *r, const rk_table_meld *m, int i) noexcept nogil:
-    """The type card i of a table meld stands for (TableMeld.represents)."""
-    cdef int k = 0, j, s, missing, naturals = 0
-    if m.kind != RK_MELD_SET:
-        j = (m.start + i) % 13 if r.wrap else m.start + i
-        return m.key * 13 + (j + r.shift) % 13
-    if m.cards[i] < _FIRST_JOKER:
-        return _ctype(m.cards[i])
-    for j in range(m.n_cards):
-        if m.cards[j] < _FIRST_JOKER:
-            naturals |= 1 << (m.cards[j] % 52 // 13)
-        elif j < i:
-            k += 1
-    missing = 15 & ~naturals
-    for s in range(4):
-        if missing >> s & 1:
-            if k == 0:
-                return s * 13 + m.key
-            k -= 1
-    return -1
 
 
 cdef const uint8_t *_known_counts(TableCore s) noexcept:
@@ -318,117 +242,6 @@ cdef const uint8_t *_known_counts(TableCore s) noexcept:
     if entry is None:
         return NULL
     return <const uint8_t *>PyBytes_AS_STRING(entry) + _STEP_HEAD
-
-
-cdef void _fill_tensor(TableCore state, int player, float *out) noexcept:
-    """Write seat ``player``'s observation (a valid seat of a checked state) into out (_TABLE_SIZE floats)."""
-    cdef rk_table_state *s = &state.st
-    cdef const rk_table_rules *r = &state.spec.r
-    cdef int n = r.num_players, q, rel, i, t, v, jokers
-    cdef const int *at = _TABLE_AT
-    cdef float scale[53]
-    cdef int counts[53]
-    cdef int sets[53]
-    cdef int runs[53]
-    cdef int stands[53]
-    cdef int owned[6][53]
-    cdef const uint8_t *known
-    cdef const uint8_t *kq
-    cdef const rk_table_meld *m
-    cdef uint8_t zero[53]
-    cdef bint over
-    cdef int n_discards = min(max(s.n_discards, 0), RK_TABLE_MAX_CARDS), n_table = min(max(s.n_table, 0), 40)
-    memset(out, 0, _TABLE_SIZE * sizeof(float))
-    # every index below is bounded whatever the bytes hold (a checked state needs none of it)
-    if not (0 <= s.player < n and 0 <= s.dealer < n and 0 <= s.phase <= 2 and n <= RK_TABLE_MAX_PLAYERS):
-        return
-    over = s.phase == _PHASE_END
-    jokers = r.deck_size - 104 if r.kaluki else 0
-    for t in range(52):
-        scale[t] = <float>(1.0 / (2 if r.kaluki else 1))
-    scale[_JOKER_TYPE] = <float>(1.0 / jokers) if jokers > 0 else 0.0
-    memset(zero, 0, sizeof(zero))
-    known = _known_counts(state)
-    if not over:
-        out[at[0] + (s.player - player + n) % n] = 1.0
-    out[at[1] + (s.dealer - player + n) % n] = 1.0
-    out[at[2] + n - 2] = 1.0
-    out[at[3] + (1 if r.kaluki else 0)] = 1.0
-    out[at[4] + s.phase] = 1.0
-    memset(counts, 0, sizeof(counts))
-    _type_counts(s.hands[player], counts)
-    _obs_put(out, at[5], counts, scale)
-    if n_discards > 0:
-        t = _ctype(s.discards[n_discards - 1])
-        out[at[6] + t] = <float>1 * scale[t]
-        memset(counts, 0, sizeof(counts))
-        for i in range(n_discards - 1):
-            counts[_ctype(s.discards[i])] += 1
-        _obs_put(out, at[7], counts, scale)
-    _obs_put8(out, at[8], known + _TYPES * player if known else zero, scale)
-    for rel in range(1, n):
-        q = (player + rel) % n
-        kq = known + _TYPES * q if known else zero
-        _obs_put8(out, at[9] + (rel - 1) * _TYPES, kq, scale)
-        if over:
-            memset(counts, 0, sizeof(counts))
-            _type_counts(s.hands[q], counts)
-            _obs_put(out, at[10] + (rel - 1) * _TYPES, counts, scale)
-        else:
-            _obs_put8(out, at[10] + (rel - 1) * _TYPES, kq, scale)
-    for q in range(n):
-        rel = (q - player + n) % n
-        out[at[11] + rel] = <float>((__builtin_popcountll(s.hands[q].w[0]) + __builtin_popcountll(s.hands[q].w[1]))
-                                    / 16.0)
-        out[at[14] + rel] = 1.0 if s.opened >> q & 1 else 0.0
-        out[at[15] + rel] = 1.0 if s.played >> q & 1 else 0.0
-    out[at[12]] = <float>(<double>s.n_stock / r.deck_size)
-    out[at[13]] = <float>(min(s.restocks, 10) / 10.0)
-    memset(sets, 0, sizeof(sets))
-    memset(runs, 0, sizeof(runs))
-    memset(stands, 0, sizeof(stands))
-    memset(owned, 0, sizeof(owned))
-    for i in range(n_table):
-        m = &s.table[i]
-        if m.owner >= n or m.n_cards > 14:
-            continue
-        for v in range(m.n_cards):
-            t = _ctype(m.cards[v])
-            if m.kind == RK_MELD_SET:
-                sets[t] += 1
-            else:
-                runs[t] += 1
-            owned[m.owner][t] += 1
-            if m.cards[v] >= _FIRST_JOKER:
-                q = _represents(r, m, v)
-                if 0 <= q < _JOKER_TYPE:
-                    stands[q] += 1
-    _obs_put(out, at[16], sets, scale)
-    _obs_put(out, at[17], runs, scale)
-    _obs_put(out, at[18], stands, scale)
-    for q in range(n):
-        _obs_put(out, at[19] + (q - player + n) % n * _TYPES, owned[q], scale)
-    if 0 <= s.taken < _TYPES:
-        out[at[20] + s.taken] = 1.0
-    if 0 <= s.must < _TYPES:
-        out[at[21] + s.must] = 1.0
-    out[at[22]] = <float>(min(s.open_value, 100) / 100.0)
-    out[at[23]] = <float>(s.pending / 4.0)
-    out[at[24]] = <float>(min(s.turn_melds, 10) / 10.0)
-    out[at[25]] = 1.0 if s.fresh else 0.0
-    out[at[26]] = 1.0 if s.built_other else 0.0
-    out[at[27]] = <float>(r.initial_meld_min / 100.0) if r.kaluki else 0.0
-    out[at[28]] = <float>(min(s.turns, 1000) / 1000.0)
-    if over and s.outcome != 0:
-        if 0 <= s.winner < n:
-            out[at[29] + (s.winner - player + n) % n] = 1.0
-        for q in range(n):
-            memset(counts, 0, sizeof(counts))
-            _type_counts(s.hands[q], counts)
-            v = 0
-            for t in range(_TYPES):
-                v += counts[t] * r.values[t]
-            out[at[30] + (q - player + n) % n] = <float>(min(v, 200) / 200.0)
 
 
 def table_known_counts(TableCore state):

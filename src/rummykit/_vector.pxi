@@ -1,7 +1,5 @@
 # Included by _core.pyx: batched play (csrc/include/rummykit/vector.h), rummykit.vector.VectorGame's engine.
 
-KNOCK_OBS_SIZE = RK_KNOCK_OBS_SIZE
-TABLE_OBS_SIZE = RK_TABLE_OBS_SIZE
 KNOCK_NUM_ACTIONS = RK_KNOCK_NUM_ACTIONS
 VECTOR_TABLE_ACTIONS = RK_VECTOR_TABLE_ACTIONS
 VECTOR_MAX_THREADS = RK_VECTOR_MAX_THREADS
@@ -98,11 +96,3 @@ cdef class VectorCore:
             raise RummykitError("this vector game is being stepped by another thread: use one per thread, or a lock")
         check(rk_vector_row(self.v, i, &deck, &deck_size, &dealer, &seed, &log, &n_log, &hands))
         return ([deck[k] for k in range(deck_size)], dealer, seed, [log[k] for k in range(n_log)], hands)
-
-
-def knock_observe(KnockCore state, int player, float[::1] out):
-    """rk_knock_observe of a knock state (a seat; ``out`` of KNOCK_OBS_SIZE floats)."""
-    if out.shape[0] != RK_KNOCK_OBS_SIZE:
-        raise RummykitError("the observation buffer does not fit the layout")
-    state._check_edited()
-    check(rk_knock_observe(state.spec.core.ptr, &state.spec.pr, &state.pos, player, &out[0]))

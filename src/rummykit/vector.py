@@ -91,7 +91,7 @@ class VectorGame:
         #: the players of each hand, the action slots and the observation length
         self.num_players: int = self.game.num_players
         self.num_actions: int = _core.KNOCK_NUM_ACTIONS if knock else _core.VECTOR_TABLE_ACTIONS
-        self.obs_dim: int = _core.KNOCK_OBS_SIZE if knock else _core.TABLE_OBS_SIZE
+        self.obs_dim: int = (_core.KNOCK_TENSOR_STARTS if knock else _core.TABLE_TENSOR_STARTS)[-1]
         b = self.batch
         self._mask = np.zeros((b, self.num_actions), dtype=np.bool_)
         self._obs = np.zeros((b, self.obs_dim), dtype=np.float32)

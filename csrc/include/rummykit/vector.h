@@ -43,38 +43,16 @@
 #define RUMMYKIT_VECTOR_H
 
 #include "rummykit/knock.h"
+#include "rummykit/observe.h"
 #include "rummykit/table.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define RK_KNOCK_OBS_SIZE 917      /* rummykit.knock.observe.OBSERVATION_TENSOR_SIZE */
-#define RK_TABLE_OBS_SIZE 1386     /* rummykit.table.observe.OBSERVATION_TENSOR_SIZE */
 #define RK_KNOCK_NUM_ACTIONS 686   /* rummykit.knock.actions.NUM_ACTIONS */
 #define RK_VECTOR_TABLE_ACTIONS 4096 /* rummykit.envs DENSE_ACTIONS */
 #define RK_VECTOR_MAX_THREADS 256
-
-/* Seat ``player``'s observation tensor of a knock position (the layout of
- * rummykit.knock.observe), written over all RK_KNOCK_OBS_SIZE floats of out.
- * A finished hand shown by the automatic showdown needs the knocker's
- * arrangement (rk_knock_arrangement, with its errors).  RK_ERR_ARG for a
- * seat out of range. */
-rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int player,
-                           float *out);
-
-/* The counts of cards of each type everyone knows each seat holds (n
- * players x RK_NUM_TYPES, rummykit.table.observe), updated for ``action``,
- * which took state ``before`` to ``after``; all zero at the deal. */
-void rk_table_known_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
-                         int32_t action, uint8_t *counts);
-
-/* Seat ``player``'s observation tensor of a table state (the layout of
- * rummykit.table.observe) given the known counts (rk_table_known_step;
- * NULL: none known), written over all RK_TABLE_OBS_SIZE floats of out.
- * RK_ERR_ARG for a seat out of range. */
-rk_status rk_table_observe(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *counts, int player,
-                           float *out);
 
 /* The caller's arrays, C order, written by rk_vector_reset and rk_vector_step. */
 typedef struct rk_vector_buffers {

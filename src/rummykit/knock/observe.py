@@ -172,46 +172,41 @@ __all__ = [
 #: The most seats a knock game has; the tensor always has room for them.
 MAX_PLAYERS = 4
 
-_SIZES: tuple[tuple[str, int], ...] = (
-    ("current_player", MAX_PLAYERS),
-    ("dealer", MAX_PLAYERS),
-    ("num_players", 3),
-    ("phase", len(PHASES)),
-    ("hand", NUM_CARDS),
-    ("top_discard", NUM_CARDS),
-    ("discard_rest", NUM_CARDS),
-    ("known_self", NUM_CARDS),
-    ("known_others", (MAX_PLAYERS - 1) * NUM_CARDS),
-    ("seen_others", (MAX_PLAYERS - 1) * NUM_CARDS),
-    ("hand_sizes", MAX_PLAYERS),
-    ("stock_size", 1),
-    ("upcard", NUM_CARDS),
-    ("knock_limit", 1),
-    ("gin_only", 1),
-    ("multiplier", 1),
-    ("taken", NUM_CARDS),
-    ("set_aside", NUM_CARDS),
-    ("restocks", 1),
-    ("knocker", MAX_PLAYERS),
-    ("knock_card", NUM_CARDS),
-    ("declared_self", NUM_CARDS),
-    ("table", NUM_CARDS),
-    ("shown_melds", NUM_CARDS),
+#: The slices of the tensor, in order (their starts come from the C encoder, rk_knock_obs_starts).
+_NAMES = (
+    "current_player",
+    "dealer",
+    "num_players",
+    "phase",
+    "hand",
+    "top_discard",
+    "discard_rest",
+    "known_self",
+    "known_others",
+    "seen_others",
+    "hand_sizes",
+    "stock_size",
+    "upcard",
+    "knock_limit",
+    "gin_only",
+    "multiplier",
+    "taken",
+    "set_aside",
+    "restocks",
+    "knocker",
+    "knock_card",
+    "declared_self",
+    "table",
+    "shown_melds",
 )
-
-
-def _layout() -> list[tuple[str, int, int]]:
-    out, start = [], 0
-    for name, size in _SIZES:
-        out.append((name, start, start + size))
-        start += size
-    return out
-
+_STARTS = _core.KNOCK_TENSOR_STARTS
 
 #: The tensor's slices: (name, start, stop), in order, covering it exactly.
-OBSERVATION_LAYOUT: list[tuple[str, int, int]] = _layout()
+OBSERVATION_LAYOUT: list[tuple[str, int, int]] = [
+    (name, start, stop) for name, start, stop in zip(_NAMES, _STARTS[:-1], _STARTS[1:], strict=True)
+]
 #: The length of every observation tensor (any variant, any player count).
-OBSERVATION_TENSOR_SIZE: int = OBSERVATION_LAYOUT[-1][2]
+OBSERVATION_TENSOR_SIZE: int = _STARTS[-1]
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
 _DECK = (1 << NUM_CARDS) - 1
 
@@ -373,9 +368,6 @@ def observation_tensor(state: KnockState, player: int) -> npt.NDArray[np.float32
         player if type(player) is int and 0 <= player < state.n else _check_player(state, player), out
     )
     return out
-
-
-_core.set_knock_layout(tuple(start for _, start, _ in OBSERVATION_LAYOUT), OBSERVATION_TENSOR_SIZE)
 
 
 # --- the public history ------------------------------------------------------

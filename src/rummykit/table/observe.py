@@ -198,55 +198,49 @@ _SEAT, _FLAGS, _CAME, _MOVED = 0, 1, 2, 5
 _RESTOCKED = 1  # flag: a restock came just before this draw
 _NO_CARD = 255
 
-_SIZES: tuple[tuple[str, int], ...] = (
-    ("current_player", MAX_PLAYERS),
-    ("dealer", MAX_PLAYERS),
-    ("num_players", MAX_PLAYERS - 1),
-    ("game", 2),
-    ("phase", len(PHASES)),
-    ("hand", NUM_TYPES),
-    ("top_discard", NUM_TYPES),
-    ("discard_rest", NUM_TYPES),
-    ("known_self", NUM_TYPES),
-    ("known_others", (MAX_PLAYERS - 1) * NUM_TYPES),
-    ("seen_others", (MAX_PLAYERS - 1) * NUM_TYPES),
-    ("hand_sizes", MAX_PLAYERS),
-    ("stock_size", 1),
-    ("restocks", 1),
-    ("opened", MAX_PLAYERS),
-    ("played", MAX_PLAYERS),
-    ("table_sets", NUM_TYPES),
-    ("table_runs", NUM_TYPES),
-    ("joker_stands_for", NUM_TYPES),
-    ("table_owned", MAX_PLAYERS * NUM_TYPES),
-    ("taken", NUM_TYPES),
-    ("must", NUM_TYPES),
-    ("open_value", 1),
-    ("pending", 1),
-    ("turn_melds", 1),
-    ("fresh", 1),
-    ("built_other", 1),
-    ("initial_meld_min", 1),
-    ("turns", 1),
-    ("winner", MAX_PLAYERS),
-    ("hand_values", MAX_PLAYERS),
+#: The slices of the tensor, in order (their starts come from the C encoder, rk_table_obs_starts).
+_NAMES = (
+    "current_player",
+    "dealer",
+    "num_players",
+    "game",
+    "phase",
+    "hand",
+    "top_discard",
+    "discard_rest",
+    "known_self",
+    "known_others",
+    "seen_others",
+    "hand_sizes",
+    "stock_size",
+    "restocks",
+    "opened",
+    "played",
+    "table_sets",
+    "table_runs",
+    "joker_stands_for",
+    "table_owned",
+    "taken",
+    "must",
+    "open_value",
+    "pending",
+    "turn_melds",
+    "fresh",
+    "built_other",
+    "initial_meld_min",
+    "turns",
+    "winner",
+    "hand_values",
 )
-
-
-def _layout() -> list[tuple[str, int, int]]:
-    out, start = [], 0
-    for name, size in _SIZES:
-        out.append((name, start, start + size))
-        start += size
-    return out
-
+_STARTS = _core.TABLE_TENSOR_STARTS
 
 #: The tensor's slices: (name, start, stop), in order, covering it exactly.
-OBSERVATION_LAYOUT: list[tuple[str, int, int]] = _layout()
+OBSERVATION_LAYOUT: list[tuple[str, int, int]] = [
+    (name, start, stop) for name, start, stop in zip(_NAMES, _STARTS[:-1], _STARTS[1:], strict=True)
+]
 #: The length of every observation tensor (both games, any player count).
-OBSERVATION_TENSOR_SIZE: int = OBSERVATION_LAYOUT[-1][2]
+OBSERVATION_TENSOR_SIZE: int = _STARTS[-1]
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
-_core.set_table_layout(tuple((start, stop) for _, start, stop in OBSERVATION_LAYOUT))
 
 
 def observation_tensor_size(num_players: int) -> int:

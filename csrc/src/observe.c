@@ -1,19 +1,13 @@
-/* The observation tensors of the knock and table games in C (layouts in
- * rummykit.knock.observe and rummykit.table.observe), for rummykit.vector;
- * tests/test_vector.py checks them equal to the scalar states' tensors. */
+/* The observation tensors of the knock and table games (rummykit/observe.h),
+ * read by the scalar states and by rummykit.vector; tests/ checks them
+ * against plain Python encoders. */
 #include <string.h>
 
-#include "vector_internal.h"
+#include "knock_internal.h"
+#include "rummykit/observe.h"
 
 /* ---- knock games ----------------------------------------------------- */
 
-/* The start of each slice of the knock tensor (rummykit.knock.observe._SIZES). */
-enum {
-    K_CUR = 0, K_DEALER = 4, K_NP = 8, K_PHASE = 11, K_HAND = 20, K_TOP = 72, K_REST = 124, K_KSELF = 176,
-    K_KOTHERS = 228, K_SEEN = 384, K_SIZES = 540, K_STOCK = 544, K_UP = 545, K_LIMIT = 597, K_GIN = 598,
-    K_MULT = 599, K_TAKEN = 600, K_ASIDE = 652, K_RESTOCKS = 704, K_KNOCKER = 705, K_KCARD = 709,
-    K_DECLARED = 761, K_TABLE = 813, K_SHOWN = 865
-};
 
 static void plane(float *out, int start, rk_mask mask) {
     while (mask) {
@@ -50,50 +44,50 @@ rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, con
     if (st != RK_OK) return st;
     int showdown = p->phase == RK_PHASE_SHOWDOWN, end = p->phase == RK_PHASE_END;
     memset(out, 0, RK_KNOCK_OBS_SIZE * sizeof(float));
-    if (!end) out[K_CUR + (p->player - player + n) % n] = 1.0f;
-    out[K_DEALER + (p->dealer - player + n) % n] = 1.0f;
-    out[K_NP + n - 2] = 1.0f;
-    out[K_PHASE + (int)p->phase] = 1.0f;
-    plane(out, K_HAND, p->hands[player]);
+    if (!end) out[RK_KOBS_CUR + (p->player - player + n) % n] = 1.0f;
+    out[RK_KOBS_DEALER + (p->dealer - player + n) % n] = 1.0f;
+    out[RK_KOBS_NP + n - 2] = 1.0f;
+    out[RK_KOBS_PHASE + (int)p->phase] = 1.0f;
+    plane(out, RK_KOBS_HAND, p->hands[player]);
     if (p->n_discards > 0) {
-        plane(out, K_TOP, (rk_mask)1 << p->discards[p->n_discards - 1]);
+        plane(out, RK_KOBS_TOP, (rk_mask)1 << p->discards[p->n_discards - 1]);
         for (int i = 0; i < p->n_discards - 1; i++) rest |= (rk_mask)1 << p->discards[i];
-        plane(out, K_REST, rest);
+        plane(out, RK_KOBS_REST, rest);
     }
-    plane(out, K_KSELF, p->known[player] & p->hands[player]);
+    plane(out, RK_KOBS_KSELF, p->known[player] & p->hands[player]);
     for (int r = 1; r < n; r++) {
         int q = (player + r) % n;
-        plane(out, K_KOTHERS + (r - 1) * 52, p->known[q] & p->hands[q]);
+        plane(out, RK_KOBS_KOTHERS + (r - 1) * 52, p->known[q] & p->hands[q]);
         if (end || (showdown && q == p->knocker)) {
             seen = p->hands[q];
         } else {
             seen = p->known[q] & p->hands[q];
             if (showdown) seen |= p->used[q];
         }
-        plane(out, K_SEEN + (r - 1) * 52, seen);
+        plane(out, RK_KOBS_SEEN + (r - 1) * 52, seen);
     }
-    for (int r = 0; r < n; r++) out[K_SIZES + r] = (float)(rk_card_count(p->hands[(player + r) % n]) / 11.0);
-    out[K_STOCK] = (float)(p->n_stock / 52.0);
-    out[K_UP + p->upcard] = 1.0f;
-    out[K_LIMIT] = (float)(limits.limit / 10.0);
-    out[K_GIN] = (float)limits.gin_only;
-    out[K_MULT] = (float)(limits.multiplier / 3.0);
-    if (p->taken >= 0 && p->taken < RK_NUM_CARDS) out[K_TAKEN + p->taken] = 1.0f;
-    if (p->set_aside >= 0 && p->set_aside < RK_NUM_CARDS) out[K_ASIDE + p->set_aside] = 1.0f;
-    out[K_RESTOCKS] = (float)((p->restocks < 10 ? p->restocks : 10) / 10.0);
+    for (int r = 0; r < n; r++) out[RK_KOBS_SIZES + r] = (float)(rk_card_count(p->hands[(player + r) % n]) / 11.0);
+    out[RK_KOBS_STOCK] = (float)(p->n_stock / 52.0);
+    out[RK_KOBS_UP + p->upcard] = 1.0f;
+    out[RK_KOBS_LIMIT] = (float)(limits.limit / 10.0);
+    out[RK_KOBS_GIN] = (float)limits.gin_only;
+    out[RK_KOBS_MULT] = (float)(limits.multiplier / 3.0);
+    if (p->taken >= 0 && p->taken < RK_NUM_CARDS) out[RK_KOBS_TAKEN + p->taken] = 1.0f;
+    if (p->set_aside >= 0 && p->set_aside < RK_NUM_CARDS) out[RK_KOBS_ASIDE + p->set_aside] = 1.0f;
+    out[RK_KOBS_RESTOCKS] = (float)((p->restocks < 10 ? p->restocks : 10) / 10.0);
     if (p->knocker >= 0 && p->knocker < n) {
-        out[K_KNOCKER + (p->knocker - player + n) % n] = 1.0f;
+        out[RK_KOBS_KNOCKER + (p->knocker - player + n) % n] = 1.0f;
         /* the face-down knock card: to the knocker, at the end, or when the others saw it taken */
         if (p->knock_card >= 0 && p->knock_card < RK_NUM_CARDS &&
             (end || player == p->knocker || ((p->known[p->knocker] >> p->knock_card) & 1)))
-            out[K_KCARD + p->knock_card] = 1.0f;
+            out[RK_KOBS_KCARD + p->knock_card] = 1.0f;
         if (!pr->auto_showdown) { /* the manual showdown, under way or over */
             int k = p->n_shown < 0 ? 0 : p->n_shown > 4 ? 4 : p->n_shown;
-            plane(out, K_DECLARED, p->used[player]);
+            plane(out, RK_KOBS_DECLARED, p->used[player]);
             for (int i = 0; i < k; i++) table |= p->table[i];
-            plane(out, K_TABLE, table);
+            plane(out, RK_KOBS_TABLE, table);
         }
-        plane(out, K_SHOWN, shown);
+        plane(out, RK_KOBS_SHOWN, shown);
     }
     return RK_OK;
 }
@@ -112,14 +106,6 @@ rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, cons
 
 /* ---- table games ----------------------------------------------------- */
 
-/* The start of each slice of the table tensor (rummykit.table.observe._SIZES). */
-enum {
-    T_CUR = 0, T_DEALER = 6, T_NP = 12, T_GAME = 17, T_PHASE = 19, T_HAND = 22, T_TOP = 75, T_REST = 128,
-    T_KSELF = 181, T_KOTHERS = 234, T_SEEN = 499, T_SIZES = 764, T_STOCK = 770, T_RESTOCKS = 771, T_OPENED = 772,
-    T_PLAYED = 778, T_SETS = 784, T_RUNS = 837, T_STANDS = 890, T_OWNED = 943, T_TAKEN = 1261, T_MUST = 1314,
-    T_OPEN_VALUE = 1367, T_PENDING = 1368, T_TURN_MELDS = 1369, T_FRESH = 1370, T_BUILT = 1371, T_MIN = 1372,
-    T_TURNS = 1373, T_WINNER = 1374, T_VALUES = 1380
-};
 
 #define TYPES RK_NUM_TYPES
 #define JOKER_TYPE 52
@@ -136,7 +122,7 @@ static void type_counts(rk_table_cards c, int *counts) {
 static int card_count(rk_table_cards c) { return __builtin_popcountll(c.w[0]) + __builtin_popcountll(c.w[1]); }
 
 void rk_table_known_step(const rk_table_rules *r, const rk_table_state *b, const rk_table_state *a, int32_t action,
-                         uint8_t *counts) {
+                         uint8_t *counts, uint8_t *unseen) {
     int p = b->player, kept = -1, came = -1;
     int gone[TYPES], got[TYPES];
     rk_table_cards g, t;
@@ -147,6 +133,7 @@ void rk_table_known_step(const rk_table_rules *r, const rk_table_state *b, const
     }
     memset(gone, 0, sizeof gone);
     memset(got, 0, sizeof got);
+    if (unseen) memset(unseen, 0, TYPES);
     type_counts(g, gone);
     type_counts(t, got);
     if (action == RK_TABLE_DRAW || action == RK_TABLE_TAKE) {
@@ -162,8 +149,12 @@ void rk_table_known_step(const rk_table_rules *r, const rk_table_state *b, const
         kept = ctype(b->taken_card);
     for (int k = 0; k < TYPES; k++) {
         int floor = k == kept && action <= JOKER_TYPE ? 1 : 0;
-        for (int j = 0; j < gone[k]; j++)
-            if (c[k] > floor) c[k]--;
+        for (int j = 0; j < gone[k]; j++) {
+            if (c[k] > floor)
+                c[k]--;
+            else if (unseen)
+                unseen[k]++;
+        }
         c[k] = (uint8_t)(c[k] + got[k]);
     }
 }
@@ -215,42 +206,42 @@ rk_status rk_table_observe(const rk_table_rules *r, const rk_table_state *s, con
     memset(out, 0, RK_TABLE_OBS_SIZE * sizeof(float));
     for (int k = 0; k < 52; k++) scale[k] = (float)(1.0 / (r->kaluki ? 2 : 1));
     scale[JOKER_TYPE] = jokers > 0 ? (float)(1.0 / jokers) : 0.0f;
-    if (!over) out[T_CUR + (s->player - player + n) % n] = 1.0f;
-    out[T_DEALER + (s->dealer - player + n) % n] = 1.0f;
-    out[T_NP + n - 2] = 1.0f;
-    out[T_GAME + (r->kaluki ? 1 : 0)] = 1.0f;
-    out[T_PHASE + s->phase] = 1.0f;
+    if (!over) out[RK_TOBS_CUR + (s->player - player + n) % n] = 1.0f;
+    out[RK_TOBS_DEALER + (s->dealer - player + n) % n] = 1.0f;
+    out[RK_TOBS_NP + n - 2] = 1.0f;
+    out[RK_TOBS_GAME + (r->kaluki ? 1 : 0)] = 1.0f;
+    out[RK_TOBS_PHASE + s->phase] = 1.0f;
     memset(counts, 0, sizeof counts);
     type_counts(s->hands[player], counts);
-    put(out, T_HAND, counts, scale);
+    put(out, RK_TOBS_HAND, counts, scale);
     if (s->n_discards > 0) {
         int top = ctype(s->discards[s->n_discards - 1]);
-        out[T_TOP + top] = 1.0f * scale[top];
+        out[RK_TOBS_TOP + top] = 1.0f * scale[top];
         memset(counts, 0, sizeof counts);
         for (int i = 0; i < s->n_discards - 1; i++) counts[ctype(s->discards[i])]++;
-        put(out, T_REST, counts, scale);
+        put(out, RK_TOBS_REST, counts, scale);
     }
-    put8(out, T_KSELF, known ? known + TYPES * player : zero, scale);
+    put8(out, RK_TOBS_KSELF, known ? known + TYPES * player : zero, scale);
     for (int rel = 1; rel < n; rel++) {
         int q = (player + rel) % n;
         const uint8_t *kq = known ? known + TYPES * q : zero;
-        put8(out, T_KOTHERS + (rel - 1) * TYPES, kq, scale);
+        put8(out, RK_TOBS_KOTHERS + (rel - 1) * TYPES, kq, scale);
         if (over) {
             memset(counts, 0, sizeof counts);
             type_counts(s->hands[q], counts);
-            put(out, T_SEEN + (rel - 1) * TYPES, counts, scale);
+            put(out, RK_TOBS_SEEN + (rel - 1) * TYPES, counts, scale);
         } else {
-            put8(out, T_SEEN + (rel - 1) * TYPES, kq, scale);
+            put8(out, RK_TOBS_SEEN + (rel - 1) * TYPES, kq, scale);
         }
     }
     for (int q = 0; q < n; q++) {
         int rel = (q - player + n) % n;
-        out[T_SIZES + rel] = (float)(card_count(s->hands[q]) / 16.0);
-        out[T_OPENED + rel] = (s->opened >> q) & 1 ? 1.0f : 0.0f;
-        out[T_PLAYED + rel] = (s->played >> q) & 1 ? 1.0f : 0.0f;
+        out[RK_TOBS_SIZES + rel] = (float)(card_count(s->hands[q]) / 16.0);
+        out[RK_TOBS_OPENED + rel] = (s->opened >> q) & 1 ? 1.0f : 0.0f;
+        out[RK_TOBS_PLAYED + rel] = (s->played >> q) & 1 ? 1.0f : 0.0f;
     }
-    out[T_STOCK] = (float)((double)s->n_stock / r->deck_size);
-    out[T_RESTOCKS] = (float)((s->restocks < 10 ? s->restocks : 10) / 10.0);
+    out[RK_TOBS_STOCK] = (float)((double)s->n_stock / r->deck_size);
+    out[RK_TOBS_RESTOCKS] = (float)((s->restocks < 10 ? s->restocks : 10) / 10.0);
     memset(sets, 0, sizeof sets);
     memset(runs, 0, sizeof runs);
     memset(stands, 0, sizeof stands);
@@ -271,28 +262,45 @@ rk_status rk_table_observe(const rk_table_rules *r, const rk_table_state *s, con
             }
         }
     }
-    put(out, T_SETS, sets, scale);
-    put(out, T_RUNS, runs, scale);
-    put(out, T_STANDS, stands, scale);
-    for (int q = 0; q < n; q++) put(out, T_OWNED + (q - player + n) % n * TYPES, owned[q], scale);
-    if (s->taken >= 0 && s->taken < TYPES) out[T_TAKEN + s->taken] = 1.0f;
-    if (s->must >= 0 && s->must < TYPES) out[T_MUST + s->must] = 1.0f;
-    out[T_OPEN_VALUE] = (float)((s->open_value < 100 ? s->open_value : 100) / 100.0);
-    out[T_PENDING] = (float)(s->pending / 4.0);
-    out[T_TURN_MELDS] = (float)((s->turn_melds < 10 ? s->turn_melds : 10) / 10.0);
-    out[T_FRESH] = s->fresh ? 1.0f : 0.0f;
-    out[T_BUILT] = s->built_other ? 1.0f : 0.0f;
-    out[T_MIN] = r->kaluki ? (float)(r->initial_meld_min / 100.0) : 0.0f;
-    out[T_TURNS] = (float)((s->turns < 1000 ? s->turns : 1000) / 1000.0);
+    put(out, RK_TOBS_SETS, sets, scale);
+    put(out, RK_TOBS_RUNS, runs, scale);
+    put(out, RK_TOBS_STANDS, stands, scale);
+    for (int q = 0; q < n; q++) put(out, RK_TOBS_OWNED + (q - player + n) % n * TYPES, owned[q], scale);
+    if (s->taken >= 0 && s->taken < TYPES) out[RK_TOBS_TAKEN + s->taken] = 1.0f;
+    if (s->must >= 0 && s->must < TYPES) out[RK_TOBS_MUST + s->must] = 1.0f;
+    out[RK_TOBS_OPEN_VALUE] = (float)((s->open_value < 100 ? s->open_value : 100) / 100.0);
+    out[RK_TOBS_PENDING] = (float)(s->pending / 4.0);
+    out[RK_TOBS_TURN_MELDS] = (float)((s->turn_melds < 10 ? s->turn_melds : 10) / 10.0);
+    out[RK_TOBS_FRESH] = s->fresh ? 1.0f : 0.0f;
+    out[RK_TOBS_BUILT] = s->built_other ? 1.0f : 0.0f;
+    out[RK_TOBS_MIN] = r->kaluki ? (float)(r->initial_meld_min / 100.0) : 0.0f;
+    out[RK_TOBS_TURNS] = (float)((s->turns < 1000 ? s->turns : 1000) / 1000.0);
     if (over && s->outcome != 0) {
-        if (s->winner >= 0 && s->winner < n) out[T_WINNER + (s->winner - player + n) % n] = 1.0f;
+        if (s->winner >= 0 && s->winner < n) out[RK_TOBS_WINNER + (s->winner - player + n) % n] = 1.0f;
         for (int q = 0; q < n; q++) {
             int v = 0;
             memset(counts, 0, sizeof counts);
             type_counts(s->hands[q], counts);
             for (int t = 0; t < TYPES; t++) v += counts[t] * r->values[t];
-            out[T_VALUES + (q - player + n) % n] = (float)((v < 200 ? v : 200) / 200.0);
+            out[RK_TOBS_VALUES + (q - player + n) % n] = (float)((v < 200 ? v : 200) / 200.0);
         }
     }
     return RK_OK;
 }
+
+static const int knock_starts[RK_KNOCK_OBS_SLICES + 1] = {
+    RK_KOBS_CUR, RK_KOBS_DEALER, RK_KOBS_NP, RK_KOBS_PHASE, RK_KOBS_HAND, RK_KOBS_TOP, RK_KOBS_REST, RK_KOBS_KSELF,
+    RK_KOBS_KOTHERS, RK_KOBS_SEEN, RK_KOBS_SIZES, RK_KOBS_STOCK, RK_KOBS_UP, RK_KOBS_LIMIT, RK_KOBS_GIN, RK_KOBS_MULT,
+    RK_KOBS_TAKEN, RK_KOBS_ASIDE, RK_KOBS_RESTOCKS, RK_KOBS_KNOCKER, RK_KOBS_KCARD, RK_KOBS_DECLARED, RK_KOBS_TABLE,
+    RK_KOBS_SHOWN, RK_KNOCK_OBS_SIZE};
+
+static const int table_starts[RK_TABLE_OBS_SLICES + 1] = {
+    RK_TOBS_CUR, RK_TOBS_DEALER, RK_TOBS_NP, RK_TOBS_GAME, RK_TOBS_PHASE, RK_TOBS_HAND, RK_TOBS_TOP, RK_TOBS_REST,
+    RK_TOBS_KSELF, RK_TOBS_KOTHERS, RK_TOBS_SEEN, RK_TOBS_SIZES, RK_TOBS_STOCK, RK_TOBS_RESTOCKS, RK_TOBS_OPENED,
+    RK_TOBS_PLAYED, RK_TOBS_SETS, RK_TOBS_RUNS, RK_TOBS_STANDS, RK_TOBS_OWNED, RK_TOBS_TAKEN, RK_TOBS_MUST,
+    RK_TOBS_OPEN_VALUE, RK_TOBS_PENDING, RK_TOBS_TURN_MELDS, RK_TOBS_FRESH, RK_TOBS_BUILT, RK_TOBS_MIN, RK_TOBS_TURNS,
+    RK_TOBS_WINNER, RK_TOBS_VALUES, RK_TABLE_OBS_SIZE};
+
+const int *rk_knock_obs_starts(void) { return knock_starts; }
+
+const int *rk_table_obs_starts(void) { return table_starts; }
