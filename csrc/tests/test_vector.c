@@ -11,16 +11,8 @@
 
 #include "rummykit/policy.h"
 #include "rummykit/vector.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
+#include "check.h"
+#include "table_fixtures.h"
 
 typedef struct game {
     int table;
@@ -163,40 +155,6 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
     rk_table_memo_free(memo);
     stop(&one);
     stop(&three);
-}
-
-/* The table rules record of rummykit.table.state.table_spec for "rummy" and "kaluki" (as test_table.c). */
-static rk_table_rules rummy_rules(int players) {
-    rk_table_rules r;
-    memset(&r, 0, sizeof r);
-    r.num_players = players;
-    r.hand_size = players == 2 ? 10 : players <= 4 ? 7 : 6;
-    r.deck_size = 52;
-    r.npos = 13;
-    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 1 : t % 13 < 9 ? t % 13 + 1 : 10);
-    r.forbid_taken_discard = 1;
-    r.max_restocks = -1;
-    r.max_turns = 1000;
-    r.max_melds_per_turn = -1;
-    r.initial_meld_min = 40;
-    r.joker_penalty = 15;
-    r.max_build_per_run_end = 2;
-    r.hunt_allows_building = 1;
-    r.hunt_requires_opening_min = 1;
-    r.joker_discard_allowed = 1;
-    return r;
-}
-
-static rk_table_rules kaluki_rules(int players, int jokers) {
-    rk_table_rules r = rummy_rules(players);
-    r.kaluki = 1;
-    r.hand_size = 13;
-    r.deck_size = 104 + jokers;
-    r.shift = 1;
-    r.go_out_requires_discard = 1;
-    for (int t = 0; t < 52; t++) r.values[t] = (uint8_t)(t % 13 == 0 ? 11 : t % 13 < 9 ? t % 13 + 1 : 10);
-    r.values[RK_JOKER] = 15;
-    return r;
 }
 
 static void bad_arguments(void) {
