@@ -67,3 +67,26 @@ def compile_c_bench(source: str, out_dir: Path) -> Path | None:
     cmd = [cc, "-std=c99", "-O3", "-DNDEBUG", f"-I{REPO / 'csrc' / 'include'}", str(REPO / "benchmarks" / "c" / source)]
     subprocess.run([*cmd, *sources, "-o", str(exe)], check=True, capture_output=True, timeout=120)
     return exe
+
+
+def openspiel_random_play(hands: int, seed: int) -> tuple[int, int]:
+    """``hands`` random hands of OpenSpiel's ``gin_rummy`` from Python (chance
+    moves drawn from their outcomes); returns (all actions, the players'
+    actions)."""
+    import random
+
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    actions = decisions = 0
+    for _ in range(hands):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                decisions += 1
+            actions += 1
+    return actions, decisions

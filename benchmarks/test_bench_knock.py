@@ -13,7 +13,7 @@ import random
 
 import numpy as np
 import pytest
-from benchutil import ratio, record
+from benchutil import openspiel_random_play, ratio, record
 
 import rummykit as rk
 
@@ -132,27 +132,9 @@ def test_legal_actions(benchmark, figures):
     )
 
 
-def openspiel_random_hands(hands: int, seed: int) -> int:
-    import pyspiel
-
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(seed)
-    actions = 0
-    for _ in range(hands):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choice(outcomes)[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            actions += 1
-    return actions
-
-
 def test_openspiel_random_play(benchmark, figures):
     pytest.importorskip("pyspiel", reason="pyspiel (open-spiel) is not installed")
-    actions = benchmark.pedantic(openspiel_random_hands, args=(50, 1), rounds=3, iterations=1)
+    actions, _ = benchmark.pedantic(openspiel_random_play, args=(50, 1), rounds=3, iterations=1)
     assert actions > 50 * 20
     record(benchmark, figures, "openspiel_gin_hand", "OpenSpiel gin_rummy random hand", 50, unit="us")
     ratio(

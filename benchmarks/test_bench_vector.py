@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from benchutil import ratio, record
+from benchutil import openspiel_random_play, ratio, record
 
 from rummykit.vector import VectorGame
 
@@ -84,33 +84,11 @@ def test_vector_gin_two_threads(benchmark, figures):
         figures.add("vector_gin_rate_t2", "VectorGame gin steps/s (batch 4096, 2 threads)", 1e9 / value, "/s")
 
 
-def openspiel_decisions(hands: int, seed: int) -> int:
-    """``hands`` random hands of OpenSpiel's gin_rummy from Python; returns the players'
-    actions (the steps an agent takes; the deal's chance moves are played, not counted, as
-    VectorGame deals inside its steps)."""
-    import random
-
-    import pyspiel
-
-    game = pyspiel.load_game("gin_rummy")
-    rng = random.Random(seed)
-    decisions = 0
-    for _ in range(hands):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-                decisions += 1
-    return decisions
-
-
 def test_openspiel_gin_steps(benchmark, figures):
     pytest.importorskip("pyspiel", reason="pyspiel (open-spiel) is not installed")
-    decisions = openspiel_decisions(5, 1)
+    _, decisions = openspiel_random_play(5, 1)  # the players' actions: VectorGame deals inside its steps
     assert decisions > 5 * 20
-    benchmark.pedantic(openspiel_decisions, args=(5, 1), rounds=5, iterations=1)
+    benchmark.pedantic(openspiel_random_play, args=(5, 1), rounds=5, iterations=1)
     record(benchmark, figures, "openspiel_gin_action", "OpenSpiel gin_rummy random player action", decisions)
     ratio(
         benchmark,

@@ -19,6 +19,7 @@ takes text, an action object or an id and checks it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
     from rummykit.cards import Card
 
-__all__ = ["GameState"]
+__all__ = ["GameState", "tensor_layout"]
 
 
 @runtime_checkable
@@ -92,3 +93,9 @@ class GameState(Protocol):
     def determinize(self, player: int, rng: Any = None) -> GameState: ...
 
     def to_json(self) -> str: ...
+
+
+def tensor_layout(names: Sequence[str], starts: Sequence[int]) -> list[tuple[str, int, int]]:
+    """The slices of an observation tensor as (name, start, stop), in order:
+    ``starts`` are the C encoder's slice starts followed by the tensor's size."""
+    return [(name, start, stop) for name, start, stop in zip(names, starts[:-1], starts[1:], strict=True)]

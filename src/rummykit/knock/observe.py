@@ -138,6 +138,7 @@ from rummykit import _core
 from rummykit._random import Uniforms, as_generator
 from rummykit.analysis import Arrangement
 from rummykit.cards import NUM_CARDS, Card, from_mask
+from rummykit.engine.protocol import tensor_layout
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.actions import (
     BIG_GIN,
@@ -202,9 +203,7 @@ _NAMES = (
 _STARTS = _core.KNOCK_TENSOR_STARTS
 
 #: The tensor's slices: (name, start, stop), in order, covering it exactly.
-OBSERVATION_LAYOUT: list[tuple[str, int, int]] = [
-    (name, start, stop) for name, start, stop in zip(_NAMES, _STARTS[:-1], _STARTS[1:], strict=True)
-]
+OBSERVATION_LAYOUT: list[tuple[str, int, int]] = tensor_layout(_NAMES, _STARTS)
 #: The length of every observation tensor (any variant, any player count).
 OBSERVATION_TENSOR_SIZE: int = _STARTS[-1]
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}

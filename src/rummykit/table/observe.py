@@ -166,6 +166,7 @@ import numpy.typing as npt
 
 from rummykit import _core
 from rummykit._random import as_generator
+from rummykit.engine.protocol import tensor_layout
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.table.actions import DRAW, TAKE
 from rummykit.table.cards import FIRST_JOKER, JOKER, card_type, type_text, types_of
@@ -235,9 +236,7 @@ _NAMES = (
 _STARTS = _core.TABLE_TENSOR_STARTS
 
 #: The tensor's slices: (name, start, stop), in order, covering it exactly.
-OBSERVATION_LAYOUT: list[tuple[str, int, int]] = [
-    (name, start, stop) for name, start, stop in zip(_NAMES, _STARTS[:-1], _STARTS[1:], strict=True)
-]
+OBSERVATION_LAYOUT: list[tuple[str, int, int]] = tensor_layout(_NAMES, _STARTS)
 #: The length of every observation tensor (both games, any player count).
 OBSERVATION_TENSOR_SIZE: int = _STARTS[-1]
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
