@@ -35,7 +35,7 @@ class BestAgent:
     showdown at once; any other move by ``playouts`` greedy C playouts from the position the
     player sees after it, the opponent's hand filled in and the unseen cards reshuffled into
     the stock for each playout (a stock draw's card is not looked at: a random unseen card joins
-    the hand).  **Three or four players, or restocks**: ``samples // 2`` uniform
+    the hand).  **Three or four players, or restocks**: ``determinizations`` uniform
     determinizations (``state.determinize``), each candidate applied and scored by ``playouts``
     greedy playouts (:func:`rummykit.playouts`, ``resample="stock"``).  The playouts of one
     sample use the same seed for every candidate (common random numbers).  A playout's score is the seat's signed
@@ -46,9 +46,17 @@ class BestAgent:
     least deadwood left (ties: the highest card value, then the highest card) and the best
     knock (the knock of least deadwood left), if any.
 
-    **Table games** (Rummy, Kaluki): the greedy policy (:class:`GreedyAgent`).  A search of the
-    draw and discard choices on uniform determinizations with C table playouts did not beat
-    greedy in the time budget (``docs/strength.md``).
+    A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
+
+    **Table games** (Rummy, Kaluki): greedy's melds, lay-offs and releases; the draw (stock or
+    discard) and, when greedy would discard, every legal discard are searched: ``table_pool``
+    times ``max(2, table_samples // candidates)`` determinizations (``state.determinize``), each
+    weighted ``exp(-table_lambda * conflicts)`` (a conflict: a card another seat holds in it of
+    the rank of a card that seat discarded, or of its suit within two ranks; a greedy player
+    throws lone cards), ``max(2, table_samples // candidates)`` of them drawn by weight, each
+    candidate scored by ``playouts`` greedy C table playouts (``resample="stock"``) as above.
+    Past a hand's second restock (usually a stuck hand whose playouts run to ``max_turns``) it
+    plays greedy.
 
     Budget: the counts above (deterministic for a given seed), or with ``time_per_move``
     seconds also a clock: no new sample is started past it (the first always runs), so the
@@ -63,7 +71,7 @@ class BestAgent:
 
     def __init__(
         self,
-        samples: int = 24,
+        samples: int = 32,
         *,
         particles: int = 256,
         playouts: int = 12,
@@ -71,8 +79,10 @@ class BestAgent:
         beta: float = 1.0,
         epsilon: float = 0.05,
         win_bonus: float = 15.0,
+        determinizations: int = 12,
         knock_margin: float = 0.0,
-        table_samples: int = 64,
+        high: float = 0.0,
+        table_samples: int = 48,
         table_pool: int = 2,
         table_lambda: float = 1.0,
         time_per_move: float | None = None,
@@ -85,6 +95,10 @@ class BestAgent:
         if not _is_number(knock_margin):
             raise InvalidOptionError(f"knock_margin must be a finite number, got {clip(knock_margin)}")
         self.knock_margin = float(knock_margin)
+        self.determinizations = _check_int("determinizations", determinizations, 1)
+        if not _is_number(high):
+            raise InvalidOptionError(f"high must be a finite number, got {clip(high)}")
+        self.high = float(high)
         self.table_samples = _check_int("table_samples", table_samples, 0)
         self.table_pool = _check_int("table_pool", table_pool, 1)
         if not _is_number(table_lambda) or table_lambda < 0:
@@ -110,6 +124,8 @@ class BestAgent:
             "epsilon": self.epsilon,
             "win_bonus": self.win_bonus,
             "knock_margin": self.knock_margin,
+            "determinizations": self.determinizations,
+            "high": self.high,
             "table_samples": self.table_samples,
             "table_pool": self.table_pool,
             "table_lambda": self.table_lambda,
@@ -165,7 +181,7 @@ class BestAgent:
         if tracking.can_track(state):
             try:
                 events = tracking.public_events(state, me, rng)
-                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng)
+                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng, self.high)
             except tracking.Untracked:
                 pass
             else:
@@ -174,8 +190,8 @@ class BestAgent:
                 if self.knock_margin:  # sampled hands may be looser than the real one: knock when clearly ahead
                     scores = [v - self.knock_margin * (KNOCK <= a < DRAW_STOCK) for a, v in zip(candidates, scores)]
                 return candidates[_argmax(scores)]
-        # a full determinization and its replayed playouts cost more than a tracked hand: half as many
-        samples = (state.determinize(me, rng) for _ in range(max(1, self.samples // 2)))
+        # a full determinization and its replayed playouts cost more than a tracked hand: fewer
+        samples = (state.determinize(me, rng) for _ in range(self.determinizations))
         return candidates[_argmax(self._sampled_scores(state, candidates, samples, self.playouts, deadline))]
 
     def _tracked_scores(
