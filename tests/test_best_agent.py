@@ -144,7 +144,20 @@ def test_best_is_seeded_and_plays_every_game() -> None:
         assert result.hands == n
 
 
-@pytest.mark.parametrize("bad", ["best:samples=0", "best:epsilon=0", "best:beta=-1", "best:width=0", "best:nope=1"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "best:samples=0",
+        "best:epsilon=0",
+        "best:beta=-1",
+        "best:width=0",
+        "best:nope=1",
+        "best:table_samples=-1",
+        "best:table_pool=0",
+        "best:table_lambda=-1",
+        "best:determinizations=0",
+    ],
+)
 def test_bad_settings(bad: str) -> None:
     with pytest.raises(rk.InvalidOptionError):
         make_agent(bad)

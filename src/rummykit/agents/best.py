@@ -29,16 +29,17 @@ class BestAgent:
 
     **Knock games, two players** (no restocks): a particle filter of ``particles`` stories of
     the opponent's hand, weighted by how well each explains the opponent's takes, passes,
-    discards and knocks under a softened greedy model (``beta``, ``epsilon``;
-    :mod:`rummykit.agents.tracking`), gives ``samples`` opponent hands.  Each candidate action
-    is applied to the real state and scored against each hand: a knock (or big gin) by the
-    showdown at once; any other move by ``playouts`` greedy C playouts from the position the
-    player sees after it, the opponent's hand filled in and the unseen cards reshuffled into
-    the stock for each playout (a stock draw's card is not looked at: a random unseen card joins
-    the hand).  **Three or four players, or restocks**: ``determinizations`` uniform
-    determinizations (``state.determinize``), each candidate applied and scored by ``playouts``
-    greedy playouts (:func:`rummykit.playouts`, ``resample="stock"``).  The playouts of one
-    sample use the same seed for every candidate (common random numbers).  A playout's score is the seat's signed
+    discards and knocks under a softened greedy model (``beta``, ``epsilon``; ``high``: a
+    preference for throwing high cards, default 0; :mod:`rummykit.agents.tracking`), gives
+    ``samples`` opponent hands.  Each candidate action is applied to the real state and scored
+    against each hand: a knock (or big gin) by the showdown at once; any other move by
+    ``playouts`` greedy C playouts from the position the player sees after it, the opponent's
+    hand filled in and the unseen cards reshuffled into the stock for each playout (a stock
+    draw's card is not looked at: a random unseen card joins the hand).  **Three or four
+    players, or restocks**: ``determinizations`` uniform determinizations
+    (``state.determinize``), each candidate applied and scored by ``playouts`` greedy playouts
+    (:func:`rummykit.playouts`, ``resample="stock"``).  The playouts of one sample use the same
+    seed for every candidate (common random numbers).  A playout's score is the seat's signed
     result (:func:`~rummykit.agents.base.signed_results`) plus ``win_bonus`` for a won hand,
     minus it for a lost one; the move is the candidate of best mean score.
 
