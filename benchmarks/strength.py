@@ -8,10 +8,13 @@ Run from the repository root (the baselines need their extras: ``pip install -e
     python benchmarks/strength.py --table issue --hands 200
     python benchmarks/strength.py --row best-openspiel  # one row
     python benchmarks/strength.py --list
+    python benchmarks/strength.py --row best-greedy-rummy --agent best:table_pool=1 --hands 200 --seed 3
 
 ``issue`` is the table of issue 16 (the agents before ``best``); ``best`` is the table of
 ``docs/strength.md``: ``best`` against OpenSpiel's simple bot, RLCard's novice agent and
-``greedy`` in every game.  ``--hands N`` plays N hands in every row instead of its own count.
+``greedy`` in every game.  ``--hands N`` plays N hands in every row instead of its own count;
+``--agent SPEC`` plays the agent spec ``SPEC`` (e.g. ``best:samples=32``) in place of each
+row's first agent (the pilots of ``docs/strength.md``).
 
 Columns: the win rate of the first agent over the decided (not dead) hands with its Wilson 95%
 interval; points per hand: the mean of the first agent's signed result (its points less the
@@ -28,7 +31,7 @@ import math
 import sys
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import rummykit as rk
@@ -169,12 +172,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, help="hands per row (default: each row's own count)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="list the rows and exit")
+    parser.add_argument("--agent", help="this agent spec in place of each row's first agent")
     args = parser.parse_args(argv)
     rows = [r for name, t in TABLES.items() if args.table in (name, "all") for r in t]
     if args.row:
         rows = [r for t in TABLES.values() for r in t if r.key in args.row]
         if len(rows) != len(set(args.row)):
             parser.error(f"unknown row; known: {', '.join(r.key for t in TABLES.values() for r in t)}")
+    if args.agent:
+        rows = [replace(r, agent=args.agent) for r in rows]
     if args.list:
         for r in rows:
             print(f"{r.key}: {r.agent} vs {r.opponent}, {r.label or r.game}, {r.hands} hands")

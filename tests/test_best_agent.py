@@ -144,7 +144,20 @@ def test_best_is_seeded_and_plays_every_game() -> None:
         assert result.hands == n
 
 
-@pytest.mark.parametrize("bad", ["best:samples=0", "best:epsilon=0", "best:beta=-1", "best:width=0", "best:nope=1"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "best:samples=0",
+        "best:epsilon=0",
+        "best:beta=-1",
+        "best:width=0",
+        "best:nope=1",
+        "best:table_samples=-1",
+        "best:table_pool=0",
+        "best:table_lambda=-1",
+        "best:determinizations=0",
+    ],
+)
 def test_bad_settings(bad: str) -> None:
     with pytest.raises(rk.InvalidOptionError):
         make_agent(bad)
@@ -168,3 +181,77 @@ def test_time_per_move_stops_the_search() -> None:
     assert counted == [1]
     with pytest.raises(rk.InvalidOptionError, match="time_per_move"):
         BestAgent(time_per_move=0)
+
+
+@pytest.mark.parametrize("name", ["rummy", "kaluki"])
+def test_table_search_samples_look_the_same_and_follow_the_discards(name: str) -> None:
+    """The table search's determinizations are ones the player cannot tell from the state, and
+    the weighting by the opponent's discards moves them away from hands that hold cards next to
+    what it threw."""
+    from rummykit.agents.best import _table_samples
+
+    game, greedy = rk.Game(name), GreedyAgent()
+    state = game.new_hand(seed=4)
+    while len([a for a in state.history if a <= 51]) < 8:
+        state.apply_action(greedy(state))
+    me = state.current_player
+    seen = state.observation(me)
+    rng = np.random.default_rng(2)
+    weighted = _table_samples(state, me, 40, 4, 2.0, rng)
+    uniform = _table_samples(state, me, 40, 1, 0.0, rng)
+    assert len(weighted) == len(uniform) == 40
+    for sample in weighted + uniform:
+        assert sample.observation(me) == seen
+
+    thrown = [int(a) for a, who in _actors(state) if a <= 51 and who != me]
+
+    def conflicts(sample: object) -> int:
+        held = [int(c) for c in sample.hand(1 - me) if int(c) <= 51]  # type: ignore[attr-defined]
+        return sum(x % 13 == c % 13 or (x // 13 == c // 13 and abs(x - c) <= 2) for c in thrown for x in held)
+
+    assert np.mean([conflicts(s) for s in weighted]) < np.mean([conflicts(s) for s in uniform])
+
+
+def _actors(state: object) -> list[tuple[int, int]]:
+    """(action, the seat that played it) for every action of the hand."""
+    replay = state.clone()  # type: ignore[attr-defined]
+    out = []
+    while replay.history:
+        action = int(replay.history[-1])
+        replay.undo()
+        out.append((action, replay.current_player))
+    return out[::-1]
+
+
+@pytest.mark.parametrize("name", ["rummy", "kaluki"])
+def test_table_search_is_seeded_and_searches_draws_and_discards(name: str) -> None:
+    """Same seed, same moves; the search's moves are legal and sometimes differ from greedy's
+    (it searches the draw and the discard; melds and lay-offs are greedy's)."""
+    game, greedy = rk.Game(name), GreedyAgent()
+    differs = 0
+    for seed in range(3):
+        state = game.new_hand(seed=seed)
+        for _ in range(40):
+            if state.is_terminal():
+                break
+            move = BestAgent(table_samples=16, playouts=4, seed=seed)(state)
+            assert move == BestAgent(table_samples=16, playouts=4, seed=seed)(state)
+            assert move in state.legal_actions()
+            g = greedy(state)
+            if g > 54:  # a meld, a lay-off or a release: greedy's
+                assert move == g
+            differs += move != g
+            state.apply_action(move)
+    assert differs > 0
+
+
+def test_time_per_move_stops_the_table_search() -> None:
+    import time
+
+    state = rk.Game("rummy").new_hand(seed=1)
+    greedy = GreedyAgent()
+    while state.phase_name != "play" or greedy(state) > 52 or len(state.history) < 6:
+        state.apply_action(greedy(state))
+    start = time.perf_counter()
+    assert BestAgent(table_samples=10**7, time_per_move=0.05, seed=1)(state) in state.legal_actions()
+    assert time.perf_counter() - start < 5  # generous: a loaded machine

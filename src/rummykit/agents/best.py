@@ -29,16 +29,17 @@ class BestAgent:
 
     **Knock games, two players** (no restocks): a particle filter of ``particles`` stories of
     the opponent's hand, weighted by how well each explains the opponent's takes, passes,
-    discards and knocks under a softened greedy model (``beta``, ``epsilon``;
-    :mod:`rummykit.agents.tracking`), gives ``samples`` opponent hands.  Each candidate action
-    is applied to the real state and scored against each hand: a knock (or big gin) by the
-    showdown at once; any other move by ``playouts`` greedy C playouts from the position the
-    player sees after it, the opponent's hand filled in and the unseen cards reshuffled into
-    the stock for each playout (a stock draw's card is not looked at: a random unseen card joins
-    the hand).  **Three or four players, or restocks**: ``samples // 2`` uniform
-    determinizations (``state.determinize``), each candidate applied and scored by ``playouts``
-    greedy playouts (:func:`rummykit.playouts`, ``resample="stock"``).  The playouts of one
-    sample use the same seed for every candidate (common random numbers).  A playout's score is the seat's signed
+    discards and knocks under a softened greedy model (``beta``, ``epsilon``; ``high``: a
+    preference for throwing high cards, default 0; :mod:`rummykit.agents.tracking`), gives
+    ``samples`` opponent hands.  Each candidate action is applied to the real state and scored
+    against each hand: a knock (or big gin) by the showdown at once; any other move by
+    ``playouts`` greedy C playouts from the position the player sees after it, the opponent's
+    hand filled in and the unseen cards reshuffled into the stock for each playout (a stock
+    draw's card is not looked at: a random unseen card joins the hand).  **Three or four
+    players, or restocks**: ``determinizations`` uniform determinizations
+    (``state.determinize``), each candidate applied and scored by ``playouts`` greedy playouts
+    (:func:`rummykit.playouts`, ``resample="stock"``).  The playouts of one sample use the same
+    seed for every candidate (common random numbers).  A playout's score is the seat's signed
     result (:func:`~rummykit.agents.base.signed_results`) plus ``win_bonus`` for a won hand,
     minus it for a lost one; the move is the candidate of best mean score.
 
@@ -46,9 +47,17 @@ class BestAgent:
     least deadwood left (ties: the highest card value, then the highest card) and the best
     knock (the knock of least deadwood left), if any.
 
-    **Table games** (Rummy, Kaluki): the greedy policy (:class:`GreedyAgent`).  A search of the
-    draw and discard choices on uniform determinizations with C table playouts did not beat
-    greedy in the time budget (``docs/strength.md``).
+    A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
+
+    **Table games** (Rummy, Kaluki): greedy's melds, lay-offs and releases; the draw (stock or
+    discard) and, when greedy would discard, every legal discard are searched: ``table_pool``
+    times ``max(2, table_samples // candidates)`` determinizations (``state.determinize``), each
+    weighted ``exp(-table_lambda * conflicts)`` (a conflict: a card another seat holds in it of
+    the rank of a card that seat discarded, or of its suit within two ranks; a greedy player
+    throws lone cards), ``max(2, table_samples // candidates)`` of them drawn by weight, each
+    candidate scored by ``playouts`` greedy C table playouts (``resample="stock"``) as above.
+    Past a hand's second restock (usually a stuck hand whose playouts run to ``max_turns``) it
+    plays greedy.
 
     Budget: the counts above (deterministic for a given seed), or with ``time_per_move``
     seconds also a clock: no new sample is started past it (the first always runs), so the
@@ -63,7 +72,7 @@ class BestAgent:
 
     def __init__(
         self,
-        samples: int = 24,
+        samples: int = 32,
         *,
         particles: int = 256,
         playouts: int = 12,
@@ -71,6 +80,12 @@ class BestAgent:
         beta: float = 1.0,
         epsilon: float = 0.05,
         win_bonus: float = 15.0,
+        determinizations: int = 12,
+        knock_margin: float = 0.0,
+        high: float = 0.0,
+        table_samples: int = 48,
+        table_pool: int = 2,
+        table_lambda: float = 1.0,
         time_per_move: float | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
@@ -78,6 +93,18 @@ class BestAgent:
         self.particles = _check_int("particles", particles, 1)
         self.playouts = _check_int("playouts", playouts, 1)
         self.width = _check_int("width", width, 1)
+        if not _is_number(knock_margin):
+            raise InvalidOptionError(f"knock_margin must be a finite number, got {clip(knock_margin)}")
+        self.knock_margin = float(knock_margin)
+        self.determinizations = _check_int("determinizations", determinizations, 1)
+        if not _is_number(high):
+            raise InvalidOptionError(f"high must be a finite number, got {clip(high)}")
+        self.high = float(high)
+        self.table_samples = _check_int("table_samples", table_samples, 0)
+        self.table_pool = _check_int("table_pool", table_pool, 1)
+        if not _is_number(table_lambda) or table_lambda < 0:
+            raise InvalidOptionError(f"table_lambda must be a finite number >= 0, got {clip(table_lambda)}")
+        self.table_lambda = float(table_lambda)
         for name, value in (("beta", beta), ("win_bonus", win_bonus)):
             if not _is_number(value) or value < 0:
                 raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
@@ -97,6 +124,12 @@ class BestAgent:
             "beta": self.beta,
             "epsilon": self.epsilon,
             "win_bonus": self.win_bonus,
+            "knock_margin": self.knock_margin,
+            "determinizations": self.determinizations,
+            "high": self.high,
+            "table_samples": self.table_samples,
+            "table_pool": self.table_pool,
+            "table_lambda": self.table_lambda,
             "time_per_move": self.time_per_move,
         }
 
@@ -114,27 +147,52 @@ class BestAgent:
             return int(legal[0])
         deadline = None if self.time_per_move is None else start + self.time_per_move
         if state.game.family != "knock":
-            return int(_GREEDY(state))
+            return self._table_move(state, legal, deadline)
         candidates = _candidates(state, legal, self.width)
         if len(candidates) == 1:
             return candidates[0]
         return self._search(state, candidates, deadline)
 
+    def _table_move(self, state: Any, legal: list[int], deadline: float | None) -> int:
+        """Rummy, Kaluki: greedy's melds and lay-offs; the draw (stock or discard) and the
+        discard searched on uniform determinizations with C table playouts."""
+        from rummykit.table.actions import DRAW, TAKE
+
+        greedy = int(_GREEDY(state))
+        if greedy in (DRAW, TAKE):
+            candidates = [a for a in (DRAW, TAKE) if a in legal]
+        elif greedy <= 52:  # a discard: every legal one (one per card type)
+            candidates = sorted({int(a) for a in legal if a <= 52})
+        else:
+            return greedy
+        # a hand past its second restock is usually stuck, its playouts running to max_turns: greedy
+        if len(candidates) <= 1 or self.table_samples == 0 or state.restocks >= 2:
+            return greedy
+        me = state.current_player
+        count = max(2, self.table_samples // len(candidates))
+        samples = _table_samples(state, me, count, self.table_pool, self.table_lambda, self._rng, deadline)
+        scores = self._sampled_scores(state, candidates, samples, self.playouts, deadline)
+        return candidates[_argmax(scores)]
+
     def _search(self, state: Any, candidates: list[int], deadline: float | None) -> int:
         from rummykit.agents import tracking
+        from rummykit.knock.actions import DRAW_STOCK, KNOCK
 
         rng, me = self._rng, state.current_player
         if tracking.can_track(state):
             try:
                 events = tracking.public_events(state, me, rng)
-                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng)
+                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng, self.high)
             except tracking.Untracked:
                 pass
             else:
                 hands = tracking.sample_hands(particles, self.samples, rng)
-                return candidates[_argmax(self._tracked_scores(state, candidates, hands, deadline))]
-        # a full determinization and its replayed playouts cost more than a tracked hand: half as many
-        samples = (state.determinize(me, rng) for _ in range(max(1, self.samples // 2)))
+                scores = self._tracked_scores(state, candidates, hands, deadline)
+                if self.knock_margin:  # sampled hands may be looser than the real one: knock when clearly ahead
+                    scores = [v - self.knock_margin * (KNOCK <= a < DRAW_STOCK) for a, v in zip(candidates, scores)]
+                return candidates[_argmax(scores)]
+        # a full determinization and its replayed playouts cost more than a tracked hand: fewer
+        samples = (state.determinize(me, rng) for _ in range(self.determinizations))
         return candidates[_argmax(self._sampled_scores(state, candidates, samples, self.playouts, deadline))]
 
     def _tracked_scores(
@@ -174,23 +232,31 @@ class BestAgent:
             # the card a stock draw brings is not looked at: a random unseen card joins the hand
             held = mine if action == DRAW_STOCK else _mask(child.hand(me))
             plans.append(("play", seen, held, held | _mask(seen.discard_pile), action == DRAW_STOCK))
-        tally = _Tally(len(candidates), self.win_bonus)
+        count = len(hands)
+        # per candidate: the signed results of every playout (knocks: one per hand), filled hand by hand
+        sizes = [m if plan[0] == "play" else 1 for plan in plans]
+        results = [np.full(count * size, plan[1] if plan[0] == "fixed" else 0) for plan, size in zip(plans, sizes)]
+        parts = {id(plan[1]): _spec_parts(plan[1]) for plan in plans if plan[0] == "play"}
+        done = 0
         for k, hand in enumerate(hands):
             if k and deadline is not None and time.perf_counter() > deadline:
                 break
-            for i, plan in enumerate(plans):
+            for plan, out in zip(plans, results):
                 if plan[0] == "knock":
                     result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[3]
-                    tally.add(i, np.full(1, result[0] - result[1], dtype=np.float64))
-                elif plan[0] == "fixed":
-                    tally.add(i, np.full(1, plan[1]))
-                else:
-                    _, seen, held, out, draw = plan
-                    stock = [c for c in range(52) if not (out | hand) >> c & 1]
-                    spec = playout_spec(played, seen, held, hand, stock, draw=draw)
+                    out[k] = result[0] - result[1]
+                elif plan[0] == "play":
+                    _, seen, held, used, draw = plan
+                    stock = _bits(_ALL & ~(used | hand))
+                    spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
                     _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, seed + k, 0, points, outcomes)
-                    tally.add(i, (points[:, me] - points[:, 1 - me]).astype(np.float64))
-        return tally.scores()
+                    out[k * m : (k + 1) * m] = points[:, me] - points[:, 1 - me]
+            done = k + 1
+        scores = []
+        for out, size in zip(results, sizes):
+            signed = out[: done * size].astype(np.float64)
+            scores.append(float(signed.mean() + self.win_bonus * np.sign(signed).mean()))
+        return scores
 
     def _sampled_scores(
         self, state: Any, candidates: list[int], samples: Iterable[Any], per: int, deadline: float | None = None
@@ -214,6 +280,45 @@ class BestAgent:
                 # signed results (agents.base.signed_results) of every playout at once
                 tally.add(i, (n * points[:, me] - points.sum(axis=1)) / (n - 1))
         return tally.scores()
+
+
+def _table_samples(
+    state: Any, me: int, count: int, pool: int, lam: float, rng: Any, deadline: float | None = None
+) -> list[Any]:
+    """``count`` determinizations for ``me`` drawn by weight from ``pool * count`` uniform ones:
+    each is weighted ``exp(-lam * conflicts)``, a conflict being a card another seat holds in it
+    next to a card that seat discarded (the same rank, or the same suit within two ranks): a
+    greedy player keeps such cards and throws the lone ones.  Past ``deadline`` no further
+    determinization is made (the first always is)."""
+    import numpy as np
+
+    made = []
+    for k in range(count * pool):
+        if k and deadline is not None and time.perf_counter() > deadline:
+            count = max(1, k // pool)
+            break
+        made.append(state.determinize(me, rng))
+    if pool == 1 or lam == 0:
+        return made
+    thrown: dict[int, list[int]] = {}
+    replay = state.clone()
+    while replay.history:  # who threw what: public
+        action = int(replay.history[-1])
+        replay.undo()
+        if action <= 51 and replay.current_player != me:
+            thrown.setdefault(replay.current_player, []).append(action)
+    logw = np.zeros(len(made))
+    for q, cards in thrown.items():
+        for i, sample in enumerate(made):
+            held = [int(c) for c in sample.hand(q) if int(c) <= 51]
+            logw[i] -= lam * sum(
+                1 for c in cards for x in held if x % 13 == c % 13 or (x // 13 == c // 13 and abs(x - c) <= 2)
+            )
+    w = np.exp(logw - logw.max())
+    w /= w.sum()
+    positions = (rng.random() + np.arange(count)) / count
+    index = np.minimum(np.searchsorted(np.cumsum(w), positions), len(made) - 1)
+    return [made[int(i)] for i in index]
 
 
 class _Tally:
@@ -243,14 +348,17 @@ def playout_spec(rules: Any, seen: Any, held: int, hand: int, stock: list[int], 
     hand ``hand`` filled in,
     the ``stock`` cards reshuffled for each playout; with ``draw``, one of them first goes to the
     observer's hand (a stock draw whose card it has not looked at)."""
-    from rummykit import _core
-    from rummykit.knock.state import Phase
-
     me = seen.player
     if len(stock) != seen.stock_size + draw:
         raise RummykitError(f"{len(stock)} unseen cards for a stock of {seen.stock_size}")
-    position = (
-        (held, hand) if me == 0 else (hand, held),
+    return _spec(rules, me, _spec_parts(seen), held, hand, stock, draw)
+
+
+def _spec_parts(seen: Any) -> tuple[Any, ...]:
+    """The fields of a C position after the hands, from an observation (two players)."""
+    from rummykit.knock.state import Phase
+
+    return (
         (),
         tuple(int(c) for c in seen.discard_pile),
         seen.dealer,
@@ -262,10 +370,28 @@ def playout_spec(rules: Any, seen: Any, held: int, hand: int, stock: list[int], 
         seen.turns,
         0,  # the restock seed: no restocks in the games tracked
     )
+
+
+def _spec(rules: Any, me: int, parts: tuple[Any, ...], held: int, hand: int, stock: list[int], draw: bool) -> Any:
+    from rummykit import _core
+
     dest = [-1] * len(stock)
     if draw:
         dest[0] = me
-    return _core.PlayoutSpec(rules, position, (stock, dest, [len(stock)]))
+    return _core.PlayoutSpec(rules, ((held, hand) if me == 0 else (hand, held), *parts), (stock, dest, [len(stock)]))
+
+
+_ALL = (1 << 52) - 1
+
+
+def _bits(mask: int) -> list[int]:
+    """The cards of a mask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _mask(cards: Iterable[Any]) -> int:

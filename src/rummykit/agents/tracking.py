@@ -238,8 +238,12 @@ def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tupl
     return dealt, draws, ok
 
 
-def track(state: Any, ev: Events, n: int, beta: float, epsilon: float, rng: np.random.Generator) -> Particles:
-    """``n`` weighted particles of the opponent's hand after the events of ``ev``."""
+def track(
+    state: Any, ev: Events, n: int, beta: float, epsilon: float, rng: np.random.Generator, high: float = 0.0
+) -> Particles:
+    """``n`` weighted particles of the opponent's hand after the events of ``ev``; ``high``
+    adds ``high * rank / 12`` (ace 0, king 12) to a discard's softmax score: a greedy player
+    breaks deadwood ties towards the high cards."""
     rules = core_rules(state.rules.aces)
     dealt, draws, ok = _place_hidden_discards(ev, n, rng)
     reserved = np.zeros(52, dtype=bool)
@@ -305,7 +309,7 @@ def track(state: Any, ev: Events, n: int, beta: float, epsilon: float, rng: np.r
             held = _cards(hand, size)
             dw = _core.deadwood_batch(rules, (masks[:, None] ^ _BITS[held]).ravel()).reshape(n, size)
             legal = held != extra
-            scores = np.where(legal, -beta * dw, -np.inf)
+            scores = np.where(legal, -beta * dw + high * (held % 13) / 12, -np.inf)
             top = scores.max(axis=1, keepdims=True)
             soft = np.exp(scores - top)
             soft /= soft.sum(axis=1, keepdims=True)
