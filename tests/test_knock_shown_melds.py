@@ -66,7 +66,7 @@ def test_shown_melds_equal_resolve_knock(game: str, options: dict[str, object]) 
     core = rk.KnockGame(game, **options).new_hand(seed=0)._core_rules
     rng = np.random.default_rng(len(options) * 17 + len(game))
     agreed = refused = 0
-    while agreed + refused < (2000 if LONG else 150):
+    while agreed + refused < (2000 if LONG else 80):
         free = list(range(52))
         upcard = int(rng.integers(52))
         free.remove(upcard)
@@ -110,7 +110,7 @@ def test_automatic_arrangement_equals_knocker_arrangement(game: str, options: di
     core = rk.KnockGame(game, **options).new_hand(seed=0)._core_rules
     rng = np.random.default_rng(len(options) * 13 + len(game))
     tried = 0
-    while tried < (1000 if LONG else 100):
+    while tried < (1000 if LONG else 50):
         free = list(range(52))
         upcard = int(rng.integers(52))
         free.remove(upcard)
