@@ -66,7 +66,7 @@ def test_shown_melds_equal_resolve_knock(game: str, options: dict[str, object]) 
     core = rk.KnockGame(game, **options).new_hand(seed=0)._core_rules
     rng = np.random.default_rng(len(options) * 17 + len(game))
     agreed = refused = 0
-    while agreed + refused < (2000 if LONG else 80):
+    while agreed + refused < (2000 if LONG else 150):
         free = list(range(52))
         upcard = int(rng.integers(52))
         free.remove(upcard)
