@@ -30,7 +30,7 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Iterable
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from rummykit.errors import InvalidCardError, clip
 
@@ -208,6 +208,24 @@ def _text_mask(text: str) -> int:
         if mask & bit:
             raise InvalidCardError(f"duplicate card: {_CARDS[card]}")
         mask |= bit
+    return mask
+
+
+def mask_ids(mask: int) -> list[int]:
+    """The card ids of a mask, ascending (unchecked: for masks the engine made)."""
+    ids = []
+    while mask:
+        low = mask & -mask
+        ids.append(low.bit_length() - 1)
+        mask ^= low
+    return ids
+
+
+def ids_mask(cards: Iterable[Any]) -> int:
+    """The mask of card ids (unchecked: for ids the engine made)."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << int(c)
     return mask
 
 

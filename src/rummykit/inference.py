@@ -61,6 +61,7 @@ import numpy.typing as npt
 
 from rummykit import _core
 from rummykit._random import as_generator
+from rummykit.cards import mask_ids
 from rummykit.errors import InvalidOptionError, check_seat, clip
 from rummykit.knock import observe
 from rummykit.knock.actions import DRAW_STOCK, KNOCK, PASS, TAKE
@@ -308,7 +309,7 @@ def _permuted(sample: KnockState, perm: list[int]) -> KnockState:
 
     def mask(m: int) -> int:
         out = 0
-        for c in _bits(m):
+        for c in mask_ids(m):
             out |= 1 << perm[c]
         return out
 
@@ -318,15 +319,6 @@ def _permuted(sample: KnockState, perm: list[int]) -> KnockState:
     other.deck = tuple(perm[c] for c in sample.deck)
     other._legal = None
     return other
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _rejuvenate(
@@ -343,7 +335,7 @@ def _rejuvenate(
         return sample
     holding: dict[int, list[int]] = {q: [] for q in range(state.n) if q != player}
     for q in holding:
-        holding[q] = _bits(sample.hands[q] & ~observe._seen(state, player, q))
+        holding[q] = mask_ids(sample.hands[q] & ~observe._seen(state, player, q))
     holding[-1] = list(sample.stock)
     dealt = [_dealt(sample, q) for q in range(state.n)]
     drawn = [list(d) for d in sample.drawn]

@@ -81,6 +81,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
+from rummykit.cards import ids_mask
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.state import END, SHOWDOWN, KnockState
 from rummykit.table.state import TableState
@@ -166,7 +167,7 @@ def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
     group = replay.group
     others = [q for q in range(state.n) if q != player]
     seen = {q: observe._seen(state, player, q) for q in others}
-    visible = state.hands[player] | observe._mask(state.discards)
+    visible = state.hands[player] | ids_mask(state.discards)
     for q in range(state.n):
         visible |= state.known[q]
     for q in others:

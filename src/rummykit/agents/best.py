@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from rummykit._random import as_generator
 from rummykit.agents.base import _check_int, _is_number, register
 from rummykit.agents.simple import GreedyAgent
+from rummykit.cards import ids_mask, mask_ids
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ class BestAgent:
 
         me = state.current_player
         rules, played = core_rules(state.rules.aces), state.rules
-        mine = _mask(state.hand(me))
+        mine = state.hands[me]
         upcard = int(state.observation(me).upcard)
         seed = int(self._rng.integers(2**62))
         m = self.playouts
@@ -230,8 +231,8 @@ class BestAgent:
                 continue
             seen = child.observation(me)
             # the card a stock draw brings is not looked at: a random unseen card joins the hand
-            held = mine if action == DRAW_STOCK else _mask(child.hand(me))
-            plans.append(("play", seen, held, held | _mask(seen.discard_pile), action == DRAW_STOCK))
+            held = mine if action == DRAW_STOCK else child.hands[me]
+            plans.append(("play", seen, held, held | ids_mask(seen.discard_pile), action == DRAW_STOCK))
         count = len(hands)
         # per candidate: the signed results of every playout (knocks: one per hand), filled hand by hand
         sizes = [m if plan[0] == "play" else 1 for plan in plans]
@@ -247,7 +248,7 @@ class BestAgent:
                     out[k] = result[0] - result[1]
                 elif plan[0] == "play":
                     _, seen, held, used, draw = plan
-                    stock = _bits(_ALL & ~(used | hand))
+                    stock = mask_ids(_ALL & ~(used | hand))
                     spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
                     _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, seed + k, 0, points, outcomes)
                     out[k * m : (k + 1) * m] = points[:, me] - points[:, 1 - me]
@@ -382,20 +383,6 @@ def _spec(rules: Any, me: int, parts: tuple[Any, ...], held: int, hand: int, sto
 
 
 _ALL = (1 << 52) - 1
-
-
-def _bits(mask: int) -> list[int]:
-    """The cards of a mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _mask(cards: Iterable[Any]) -> int:
-    return sum(1 << int(c) for c in cards)
 
 
 def _argmax(values: list[float]) -> int:

@@ -137,7 +137,7 @@ import numpy.typing as npt
 from rummykit import _core
 from rummykit._random import Uniforms, as_generator
 from rummykit.analysis import Arrangement
-from rummykit.cards import NUM_CARDS, Card, from_mask
+from rummykit.cards import NUM_CARDS, Card, from_mask, ids_mask
 from rummykit.engine.protocol import tensor_layout
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.actions import (
@@ -516,13 +516,6 @@ def information_state_string(state: KnockState, player: int) -> str:
 # --- determinization ---------------------------------------------------------
 
 
-def _mask(cards: Any) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << int(c)
-    return mask
-
-
 #: how many deals determinize tries for a last-chance taker that must be able to knock
 _MAX_TRIES = 2_000
 
@@ -543,7 +536,7 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
 
     # the cards player sees, and how many unseen cards of each group each seat holds
     seen = {q: _seen(state, player, q) for q in others}
-    visible = state.hands[player] | _mask(state.discards)
+    visible = state.hands[player] | ids_mask(state.discards)
     for q in range(n):
         visible |= state.known[q]
     for q in others:
@@ -590,14 +583,14 @@ def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
                 knock_card, at = cards[at], at + 1
             if g == replay.restocks:
                 stock = cards[at:]
-        if keep or mover < 0 or _can_still_knock(state, seen[mover] | _mask(chain.from_iterable(held[mover]))):
+        if keep or mover < 0 or _can_still_knock(state, seen[mover] | ids_mask(chain.from_iterable(held[mover]))):
             break
 
     hands = list(state.hands)
     drawn = list(state.drawn)
     dealt: list[list[int]] = [[] for _ in range(n)]
     for q in others:
-        hands[q] = seen[q] | _mask(chain.from_iterable(held[q]))
+        hands[q] = seen[q] | ids_mask(chain.from_iterable(held[q]))
         unseen_held = [list(cards) for cards in held[q]]
         for c in from_mask(seen[q] & ~state.known[q]):
             unseen_held[group[c]].append(int(c))
@@ -684,6 +677,6 @@ def _rebuild_deck(
     deck.extend(card for _, card in sorted(first_stock))
     if replay.restocks == 0:
         deck.extend(reversed(stock))
-    if len(deck) != NUM_CARDS or _mask(deck) != _DECK:
+    if len(deck) != NUM_CARDS or ids_mask(deck) != _DECK:
         raise RummykitError("inconsistent state: the rebuilt deck is not the 52 cards")
     return tuple(deck)
