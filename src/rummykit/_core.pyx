@@ -4,6 +4,8 @@
 Every function takes a :class:`Rules` and int masks in the public layout and
 returns plain ints and tuples; the Python layer turns them into cards."""
 
+import sys
+
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc

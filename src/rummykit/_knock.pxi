@@ -16,13 +16,14 @@ FIELD_INT, FIELD_INT_OR_NONE, FIELD_FLAG, FIELD_IS, FIELD_CHOICE = (
 cdef tuple _knock_fields():
     cdef size_t n = 0
     cdef const rk_field *f = rk_knock_rules_fields(&n)
-    return tuple([(f[i].name.decode(), <int>f[i].type, f[i].lo, f[i].hi,
+    return tuple([(sys.intern(f[i].name.decode()), <int>f[i].type, f[i].lo, f[i].hi,
                    f[i].text.decode() if f[i].text != NULL else None) for i in range(n)])
 
 
 #: rk_knock_rules_fields(): (option, type, lo, hi, text) per field of
 #: rk_knock_rules, in struct order; fill_rules walks it
 KNOCK_RULES_FIELDS = _knock_fields()
+cdef tuple KNOCK_FIELD_NAMES = tuple([field[0] for field in KNOCK_RULES_FIELDS])
 KNOCK_RULES_SIZE = sizeof(rk_knock_rules)
 
 
@@ -39,16 +40,17 @@ def restock_shuffle(uint64_t seed, int restock, cards):
     return tuple([buf[i] for i in range(n)])
 
 
-cdef int fill_fields(void *out, size_t size, const rk_field *f, size_t n, object value_of) except -1:
+cdef int fill_fields(void *out, size_t size, const rk_field *f, size_t n, tuple names, object value_of) except -1:
     """Zero the struct at ``out`` and fill each int field of its C field table
-    ``f`` from ``value_of(option name)``: flags from bools, a text option by
+    ``f`` from ``value_of(option name)`` (``names``: the fields' names, decoded
+    and interned once, so that no call makes new strings): flags from bools, a text option by
     its choice or its equality (RK_FIELD_CHOICE, RK_FIELD_IS), None as -1
     (RK_FIELD_INT_OR_NONE); every value within the table's range, else
     InvalidOptionError naming the option."""
     cdef int v
     memset(out, 0, size)
     for i in range(n):
-        name = f[i].name.decode()
+        name = names[i]
         value = value_of(name)
         if f[i].type == RK_FIELD_IS or f[i].type == RK_FIELD_CHOICE:
             choices = f[i].text.decode().split("|")
@@ -71,7 +73,7 @@ cdef int fill_rules(rk_knock_rules *pr, object rules) except -1:
     """Fill *pr from a KnockRules by the C field table."""
     cdef size_t n = 0
     cdef const rk_field *f = rk_knock_rules_fields(&n)
-    return fill_fields(pr, sizeof(rk_knock_rules), f, n, lambda name: getattr(rules, name))
+    return fill_fields(pr, sizeof(rk_knock_rules), f, n, KNOCK_FIELD_NAMES, lambda name: getattr(rules, name))
 
 
 cdef dict rules_values(const rk_knock_rules *pr):
@@ -312,7 +314,7 @@ def score_hand(dict params, deadwood, int knocker, int outcome, int winner, int 
     cdef int v
     memset(&pr, 0, sizeof(rk_knock_rules))
     for i in range(count):
-        name = f[i].name.decode()
+        name = KNOCK_FIELD_NAMES[i]
         if name not in SCORING_FIELDS:
             continue
         value = params[name]

@@ -16,7 +16,7 @@ _TABLE_MASK_MAX = (int(1) << int(RK_TABLE_MAX_CARDS)) - 1
 cdef tuple _table_fields():
     cdef size_t n = 0
     cdef const rk_field *f = rk_table_rules_fields(&n)
-    return tuple([f[i].name.decode() for i in range(n)])
+    return tuple([sys.intern(f[i].name.decode()) for i in range(n)])
 
 
 #: the options rk_table_rules is filled from (rk_table_rules_fields(), in struct order)
@@ -41,7 +41,7 @@ cdef class TableSpec:
             raise InvalidOptionError("bad table rules: 53 card values and one value per field of TABLE_RULE_FIELDS")
         r = &self.r
         # the int fields through the C field table (a tampered pickle may hold anything: each is range-checked)
-        fill_fields(r, sizeof(rk_table_rules), f, n, fields.__getitem__)
+        fill_fields(r, sizeof(rk_table_rules), f, n, TABLE_RULE_FIELDS, fields.__getitem__)
         for i in range(53):
             if type(values[i]) is not int or not 0 <= values[i] <= 255:
                 raise InvalidOptionError(f"card value out of range: {values[i]!r}")
