@@ -1,9 +1,11 @@
 """Benchmarks of batched play (rummykit.vector.VectorGame, issue 17).
 
-``VectorGame(name, batch=4096)`` stepped with random legal actions chosen in
-numpy from ``legal_mask``, the observation array copied out every step (as
-a learner reads it), one thread; steps/s counts row steps (one action in
-one hand).  Compared in the same run with OpenSpiel's ``gin_rummy`` random
+``VectorGame(name, batch=4096)`` stepped with random legal actions drawn in
+numpy (``VectorGame.sample_actions``: one ``rng.random(batch)`` and a gather
+from the legal ids; a second Gin figure picks them by scanning
+``legal_mask`` instead), the observation array copied out every step (as a
+learner reads it), one thread; steps/s counts row steps (one action in one
+hand).  Compared in the same run with OpenSpiel's ``gin_rummy`` random
 play from Python (players' actions/s, the deal included in their time) when ``pyspiel`` is
 installed, and the Gymnasium vector env with SyncVectorEnv of the scalar env
 when gymnasium is.  Targets: Gin >= 30x OpenSpiel and >= 1,000,000 steps/s on
@@ -40,9 +42,16 @@ def run_steps(vg: VectorGame, rng: np.random.Generator, seen: np.ndarray, steps:
     ended = 0
     for _ in range(steps):
         np.copyto(seen, vg.observation)
-        vg.step(random_legal(vg.legal_mask, rng))
+        vg.step(vg.sample_actions(rng))
         ended += int(vg.terminated.sum())
     return ended
+
+
+def run_steps_from_mask(vg: VectorGame, rng: np.random.Generator, seen: np.ndarray, steps: int) -> None:
+    """``run_steps`` with the actions picked by scanning ``legal_mask`` (random_legal)."""
+    for _ in range(steps):
+        np.copyto(seen, vg.observation)
+        vg.step(random_legal(vg.legal_mask, rng))
 
 
 GAMES = [
@@ -74,6 +83,17 @@ def test_vector_steps(benchmark, figures, name, options, key):
         )
 
 
+def test_vector_gin_mask_sampling(benchmark, figures):
+    vg = VectorGame("gin", batch=BATCH, seed=1)
+    rng = np.random.default_rng(1)
+    seen = np.empty_like(vg.observation)
+    benchmark.pedantic(run_steps_from_mask, args=(vg, rng, seen, STEPS), rounds=5, iterations=1, warmup_rounds=1)
+    name = "VectorGame gin step of one row, actions from the mask"
+    value = record(benchmark, figures, "vector_gin_step_mask", name, BATCH * STEPS)
+    if value is not None:
+        figures.add("vector_gin_rate_mask", "VectorGame gin steps/s, actions from the mask", 1e9 / value, "/s")
+
+
 def test_vector_gin_two_threads(benchmark, figures):
     vg = VectorGame("gin", batch=BATCH, seed=1, threads=2)
     rng = np.random.default_rng(1)
@@ -97,6 +117,14 @@ def test_openspiel_gin_steps(benchmark, figures):
         "random gin steps: VectorGame / OpenSpiel speed (target >= 30x)",
         "openspiel_gin_action",
         "vector_gin_step",
+    )
+    ratio(
+        benchmark,
+        figures,
+        "vector_mask_vs_openspiel",
+        "random gin steps, actions from the mask: VectorGame / OpenSpiel speed",
+        "openspiel_gin_action",
+        "vector_gin_step_mask",
     )
 
 

@@ -57,6 +57,7 @@ def tensor(state: Any, player: int) -> np.ndarray:
 def check_row(vg: VectorGame, i: int, state: Any) -> None:
     """Row i's arrays are those of the scalar state."""
     legal = state.legal_actions()
+    assert vg.num_legal[i] == len(legal)
     if vg.game.family == "knock":
         assert np.flatnonzero(vg.legal_mask[i]).tolist() == legal
     else:
@@ -100,6 +101,25 @@ def test_rows_step_in_lockstep_with_scalar_states(name: str, options: dict[str, 
             again = vg.state(i)
             assert again.history == states[i].history and again.hands == states[i].hands
     assert ended > 0
+
+
+@pytest.mark.parametrize("name", ["gin", "oklahoma-rummy", "rummy", "kaluki"])
+def test_sample_actions_draws_each_rows_legal_actions_uniformly(name: str) -> None:
+    vg = VectorGame(name, batch=8, seed=3)
+    rng = np.random.default_rng(11)
+    for _ in range(30):  # into the hands, where rows have many legal actions (melds, lay-offs)
+        vg.step(vg.sample_actions(rng))
+    draws = np.array([vg.sample_actions(rng) for _ in range(3000)])  # (3000, batch)
+    assert draws.dtype == np.int32
+    for i in range(vg.batch):
+        legal = np.flatnonzero(vg.legal_mask[i])
+        assert np.isin(draws[:, i], legal).all()
+        n = legal.size
+        if n > 1:  # chi-square against uniform: mean n - 1, sd sqrt(2 (n - 1)); 6 sd is far in the tail
+            counts = np.array([(draws[:, i] == a).sum() for a in legal])
+            expected = draws.shape[0] / n
+            stat = float(((counts - expected) ** 2 / expected).sum())
+            assert stat < (n - 1) + 6 * np.sqrt(2 * (n - 1)), (i, n, stat)
 
 
 def test_the_same_seed_and_actions_give_the_same_arrays_for_any_threads() -> None:

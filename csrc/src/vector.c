@@ -32,8 +32,7 @@ struct rk_vector {
     int *dealer;
     uint64_t *shuffle_seed;
     int64_t *hands;
-    int32_t *legal; /* per row, cap ids (sorted) */
-    int *n_legal;
+    int32_t *legal; /* per row, cap ids (sorted): the caller's legal_ids (knock) or ours (table) */
     int32_t **log;
     int *n_log, *log_cap;
 };
@@ -55,8 +54,7 @@ void rk_vector_free(rk_vector *v) {
     free(v->dealer);
     free(v->shuffle_seed);
     free(v->hands);
-    free(v->legal);
-    free(v->n_legal);
+    if (v->table) free(v->legal);
     free(v->log);
     free(v->n_log);
     free(v->log_cap);
@@ -67,7 +65,8 @@ static rk_vector *alloc_rows(int table, int batch, int threads, int n_players, i
                              const rk_vector_buffers *buffers) {
     size_t b = (size_t)batch;
     if (batch < 1 || threads < 1 || threads > RK_VECTOR_MAX_THREADS || !buffers || !buffers->legal_mask ||
-        !buffers->observation || !buffers->current_player || !buffers->rewards || !buffers->terminated)
+        !buffers->observation || !buffers->current_player || !buffers->rewards || !buffers->terminated ||
+        !buffers->num_legal || (!table && !buffers->legal_ids))
         return NULL;
     rk_vector *v = calloc(1, sizeof *v);
     if (!v) return NULL;
@@ -88,8 +87,7 @@ static rk_vector *alloc_rows(int table, int batch, int threads, int n_players, i
     v->dealer = calloc(b, sizeof *v->dealer);
     v->shuffle_seed = calloc(b, sizeof *v->shuffle_seed);
     v->hands = calloc(b, sizeof *v->hands);
-    v->legal = calloc(b * (size_t)v->cap, sizeof *v->legal);
-    v->n_legal = calloc(b, sizeof *v->n_legal);
+    v->legal = table ? calloc(b * (size_t)v->cap, sizeof *v->legal) : buffers->legal_ids;
     v->log = calloc(b, sizeof *v->log);
     v->n_log = calloc(b, sizeof *v->n_log);
     v->log_cap = calloc(b, sizeof *v->log_cap);
@@ -101,7 +99,7 @@ static rk_vector *alloc_rows(int table, int batch, int threads, int n_players, i
         v->kpos = calloc(b, sizeof *v->kpos);
     }
     int ok = v->rng && v->orng && v->learner && v->deck && v->dealer && v->shuffle_seed && v->hands && v->legal &&
-             v->n_legal && v->log && v->n_log && v->log_cap &&
+             v->log && v->n_log && v->log_cap &&
              (table ? v->tst && v->known && v->memo : v->kpos != NULL);
     for (int i = 0; ok && i < batch; i++) {
         v->log[i] = malloc(LOG_START * sizeof(int32_t));
@@ -163,16 +161,16 @@ static rk_status deal(rk_vector *v, int i) {
     return rk_table_deal(&v->tr, deck, v->dealer[i], v->shuffle_seed[i], &v->tst[i]);
 }
 
-/* The legal actions, mask, observation and player of row i (the old mask
- * entries are cleared from the old legal list). */
+/* The legal actions, their number, mask, observation and player of row i
+ * (the old mask entries are cleared from the old legal list). */
 static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
     int32_t *legal = v->legal + (size_t)i * (size_t)v->cap;
     uint8_t *mask = v->out.legal_mask + (size_t)i * (size_t)v->num_actions;
     float *obs = v->out.observation + (size_t)i * (size_t)v->obs_dim;
     int n, player;
     rk_status st;
-    for (int k = 0; k < v->n_legal[i]; k++) mask[v->table ? k : legal[k]] = 0;
-    v->n_legal[i] = 0;
+    for (int k = 0; k < v->out.num_legal[i]; k++) mask[v->table ? k : legal[k]] = 0;
+    v->out.num_legal[i] = 0;
     if (v->table) {
         const rk_table_state *s = &v->tst[i];
         n = rk_table_legal(&v->tr, s, memo, legal, v->cap);
@@ -190,7 +188,7 @@ static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
     if (n < 0) return (rk_status)n;
     if (n == 0) return RK_ERR_ARG; /* a dealt or running hand always has a move */
     for (int k = 0; k < n; k++) mask[v->table ? k : legal[k]] = 1;
-    v->n_legal[i] = n;
+    v->out.num_legal[i] = n;
     v->out.current_player[i] = player;
     return st;
 }
@@ -261,7 +259,7 @@ rk_status rk_vector_reset(rk_vector *v, uint64_t seed) {
         rk_rng_seed(&v->rng[i], seed, (uint64_t)i);
         rk_rng_seed(&v->orng[i], seed, ((uint64_t)1 << 32) + (uint64_t)i);
         v->hands[i] = 0;
-        v->n_legal[i] = 0;
+        v->out.num_legal[i] = 0;
         rk_status st = restart(v, i, v->table ? v->memo[0] : NULL);
         if (st != RK_OK) return st;
     }
@@ -269,9 +267,9 @@ rk_status rk_vector_reset(rk_vector *v, uint64_t seed) {
 }
 
 static int is_legal(const rk_vector *v, int i, int32_t a) {
-    if (v->table) return a >= 0 && a < v->n_legal[i];
+    if (v->table) return a >= 0 && a < v->out.num_legal[i];
     const int32_t *legal = v->legal + (size_t)i * (size_t)v->cap;
-    int lo = 0, hi = v->n_legal[i];
+    int lo = 0, hi = v->out.num_legal[i];
     while (lo < hi) { /* the ids are sorted */
         int mid = (lo + hi) / 2;
         if (legal[mid] < a)
@@ -279,7 +277,7 @@ static int is_legal(const rk_vector *v, int i, int32_t a) {
         else
             hi = mid;
     }
-    return lo < v->n_legal[i] && legal[lo] == a;
+    return lo < v->out.num_legal[i] && legal[lo] == a;
 }
 
 /* Row i's (checked) action, the opponents' replies; an ended hand scored and restarted. */

@@ -38,6 +38,8 @@ static run start(const game *g, int batch, uint64_t seed, int threads, int oppon
     r.b.current_player = calloc((size_t)batch, sizeof(int32_t));
     r.b.rewards = calloc((size_t)batch * (size_t)r.players, sizeof(float));
     r.b.terminated = calloc((size_t)batch, 1);
+    r.b.num_legal = calloc((size_t)batch, sizeof(int32_t));
+    r.b.legal_ids = g->table ? NULL : calloc((size_t)batch * RK_MAX_LEGAL, sizeof(int32_t));
     r.v = g->table ? rk_vector_new_table(&g->tr, batch, threads, &r.b)
                    : rk_vector_new_knock(&g->rules, &g->kr, batch, threads, &r.b);
     if (!r.v || rk_vector_set_opponents(r.v, opponents) != RK_OK || rk_vector_reset(r.v, seed) != RK_OK) {
@@ -54,6 +56,8 @@ static void stop(run *r) {
     free(r->b.current_player);
     free(r->b.rewards);
     free(r->b.terminated);
+    free(r->b.num_legal);
+    free(r->b.legal_ids);
 }
 
 /* A random legal action of each row, from its mask. */
@@ -92,6 +96,7 @@ static void check_row(const game *g, const run *r, int i, rk_table_memo *memo) {
         CHECK(rk_table_check(&g->tr, &s) == RK_OK);
         n = rk_table_legal(&g->tr, &s, memo, ids, RK_VECTOR_TABLE_ACTIONS);
         for (int a = 0; a < r->actions; a++) CHECK(mask[a] == (a < n));
+        CHECK(r->b.num_legal[i] == n);
         CHECK(r->b.current_player[i] == s.player);
         CHECK(rk_table_observe(&g->tr, &s, known, s.player, obs) == RK_OK);
     } else {
@@ -103,7 +108,8 @@ static void check_row(const game *g, const run *r, int i, rk_table_memo *memo) {
         int sum = 0;
         for (int a = 0; a < r->actions; a++) sum += mask[a];
         CHECK(sum == n);
-        for (int k = 0; k < n; k++) CHECK(mask[legal[k]] == 1);
+        for (int k = 0; k < n; k++) CHECK(mask[legal[k]] == 1 && r->b.legal_ids[(size_t)i * RK_MAX_LEGAL + k] == legal[k]);
+        CHECK(r->b.num_legal[i] == n);
         CHECK(r->b.current_player[i] == p.player);
         CHECK(rk_knock_observe(&g->rules, &g->kr, &p, p.player, obs) == RK_OK);
     }
@@ -162,8 +168,10 @@ static void bad_arguments(void) {
     rk_vector_buffers b;
     uint8_t mask[RK_KNOCK_NUM_ACTIONS];
     float obs[RK_KNOCK_OBS_SIZE], rewards[2];
-    int32_t player;
+    int32_t player, num_legal, ids[RK_MAX_LEGAL];
     uint8_t terminated;
+    b.num_legal = &num_legal;
+    b.legal_ids = ids;
     b.legal_mask = mask;
     b.observation = obs;
     b.current_player = &player;
@@ -174,6 +182,9 @@ static void bad_arguments(void) {
     CHECK(rk_vector_new_knock(&g.rules, &g.kr, 0, 1, &b) == NULL);
     CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 0, &b) == NULL);
     CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, NULL) == NULL);
+    b.legal_ids = NULL; /* required by knock games */
+    CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, &b) == NULL);
+    b.legal_ids = ids;
     g.kr.num_players = 7;
     CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, &b) == NULL);
     g.tr = rummy_rules(2);

@@ -286,6 +286,7 @@ def run_table_playouts(
 KNOCK_NUM_ACTIONS: int
 VECTOR_TABLE_ACTIONS: int
 VECTOR_MAX_THREADS: int
+MAX_LEGAL: int
 
 class VectorCore:
     spec: KnockSpec | TableSpec
@@ -300,6 +301,8 @@ class VectorCore:
         current_player: np.ndarray[Any, np.dtype[np.int32]],
         rewards: np.ndarray[Any, np.dtype[np.float32]],
         terminated: np.ndarray[Any, np.dtype[np.uint8]],
+        num_legal: np.ndarray[Any, np.dtype[np.int32]],
+        legal_ids: np.ndarray[Any, np.dtype[np.int32]] | None = None,
     ) -> None: ...
     def set_opponents(self, policy: int) -> None: ...
     def reset(self, seed: int) -> None: ...

@@ -437,6 +437,8 @@ cdef extern from "rummykit/vector.h" nogil:
         int32_t *current_player
         float *rewards
         uint8_t *terminated
+        int32_t *num_legal
+        int32_t *legal_ids
 
     ctypedef struct rk_vector:
         pass

@@ -3,12 +3,14 @@
 KNOCK_NUM_ACTIONS = RK_KNOCK_NUM_ACTIONS
 VECTOR_TABLE_ACTIONS = RK_VECTOR_TABLE_ACTIONS
 VECTOR_MAX_THREADS = RK_VECTOR_MAX_THREADS
+MAX_LEGAL = RK_MAX_LEGAL
 
 
 cdef class VectorCore:
     """An rk_vector over the caller's arrays (kept alive here): ``spec`` is a
     KnockSpec or a TableSpec; the arrays are C-contiguous, the mask and the
-    terminated flags as uint8 views of the caller's bool arrays."""
+    terminated flags as uint8 views of the caller's bool arrays; ``legal_ids``
+    (batch, MAX_LEGAL), required for knock games, is None for table games."""
 
     cdef rk_vector *v
     cdef readonly object spec
@@ -18,13 +20,21 @@ cdef class VectorCore:
 
     def __cinit__(self, object spec, int batch, int threads, uint8_t[:, ::1] legal_mask,
                   float[:, ::1] observation, int32_t[::1] current_player, float[:, ::1] rewards,
-                  uint8_t[::1] terminated):
+                  uint8_t[::1] terminated, int32_t[::1] num_legal, int32_t[:, ::1] legal_ids=None):
         cdef rk_vector_buffers b
         b.legal_mask = &legal_mask[0, 0]
         b.observation = &observation[0, 0]
         b.current_player = &current_player[0]
         b.rewards = &rewards[0, 0]
         b.terminated = &terminated[0]
+        b.num_legal = &num_legal[0]
+        b.legal_ids = NULL
+        if legal_ids is not None:
+            if legal_ids.shape[0] != batch or legal_ids.shape[1] != RK_MAX_LEGAL:
+                raise RummykitError("the vector game's legal-id array does not fit its batch")
+            b.legal_ids = &legal_ids[0, 0]
+        if num_legal.shape[0] != batch:
+            raise RummykitError("the vector game's legal-action counts do not fit its batch")
         if isinstance(spec, KnockSpec):
             self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, threads, &b)
         else:
@@ -37,7 +47,7 @@ cdef class VectorCore:
                 or rewards.shape[0] != batch or rewards.shape[1] != rk_vector_num_players(self.v)):
             raise RummykitError("the vector game's arrays do not fit its batch, actions and players")
         self.spec, self.batch = spec, batch
-        self.arrays = (legal_mask, observation, current_player, rewards, terminated)
+        self.arrays = (legal_mask, observation, current_player, rewards, terminated, num_legal, legal_ids)
 
     def __dealloc__(self):
         rk_vector_free(self.v)

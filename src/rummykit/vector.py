@@ -7,7 +7,9 @@ game stepped by one C call (csrc/include/rummykit/vector.h).
 >>> vg.legal_mask.shape, vg.observation.shape, vg.current_player.shape
 ((4, 686), (4, 917), (4,))
 >>> rng = np.random.default_rng(0)
->>> actions = np.array([rng.choice(np.flatnonzero(row)) for row in vg.legal_mask])
+>>> actions = vg.sample_actions(rng)            # one uniformly random legal action per row
+>>> bool(vg.legal_mask[np.arange(4), actions].all())
+True
 >>> rewards = vg.step(actions)
 >>> rewards.shape, rewards.dtype, vg.terminated.dtype
 ((4, 2), dtype('float32'), dtype('bool'))
@@ -73,9 +75,10 @@ class VectorGame:
     ``seed`` (an int 0..2**64-1, or None for fresh entropy) fixes every
     row's deals; ``threads`` (1..256) splits the rows of a step among
     threads.  The arrays are read-only views that every step updates in
-    place: ``legal_mask`` (batch, num_actions) bool, ``observation``
-    (batch, obs_dim) float32, ``current_player`` (batch,) int32, and
-    ``terminated`` (batch,) bool, the hands the last step ended.  One
+    place: ``legal_mask`` (batch, num_actions) bool, ``num_legal`` (batch,)
+    int32, the number of True entries of each row of the mask,
+    ``observation`` (batch, obs_dim) float32, ``current_player`` (batch,)
+    int32, and ``terminated`` (batch,) bool, the hands the last step ended.  One
     thread at a time: a step from a second thread while one runs raises
     :class:`~rummykit.errors.RummykitError`.
     """
@@ -98,6 +101,10 @@ class VectorGame:
         self._player = np.zeros(b, dtype=np.int32)
         self._rewards = np.zeros((b, self.num_players), dtype=np.float32)
         self._terminated = np.zeros(b, dtype=np.bool_)
+        self._num_legal = np.zeros(b, dtype=np.int32)
+        # knock games: each row's legal ids in increasing order (C writes them), for sample_actions
+        self._legal_ids = np.zeros((b, _core.MAX_LEGAL), dtype=np.int32) if knock else None
+        self._rows = np.arange(b)
         self._core = _core.VectorCore(
             self.game.spec,  # type: ignore[attr-defined]
             b,
@@ -107,12 +114,15 @@ class VectorGame:
             self._player,
             self._rewards,
             self._terminated.view(np.uint8),
+            self._num_legal,
+            self._legal_ids,
         )
         self._core.reset(self.seed)
         self.legal_mask = _read_only(self._mask)
         self.observation = _read_only(self._obs)
         self.current_player = _read_only(self._player)
         self.terminated = _read_only(self._terminated)
+        self.num_legal = _read_only(self._num_legal)
 
     def __repr__(self) -> str:
         return f"VectorGame({self.game.rules.name!r}, batch={self.batch}, seed={self.seed}, threads={self.threads})"
@@ -138,6 +148,15 @@ class VectorGame:
             raise InvalidOptionError(f"policy must be 'random', 'greedy' or None, got {clip(policy)}")
         self._core.set_opponents(_POLICIES[policy])
         self._core.reset(self.seed)
+
+    def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int32]:
+        """One uniformly random legal action per row, (batch,) int32, drawn from
+        ``rng`` (one ``rng.random(batch)`` call) in numpy without scanning the
+        mask: for random opponents, exploration and benchmarks."""
+        k = (rng.random(self.batch) * self._num_legal).astype(np.int32)  # floor: 0 .. num_legal - 1
+        if self._legal_ids is None:
+            return k  # table games: action k is the k-th legal action
+        return self._legal_ids[self._rows, k]
 
     def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Play ``actions[i]`` (an integer array of shape (batch,)) in row

@@ -61,6 +61,10 @@ typedef struct rk_vector_buffers {
     int32_t *current_player;/* batch */
     float *rewards;         /* batch x num_players: the last step's */
     uint8_t *terminated;    /* batch: the hands the last step ended */
+    int32_t *num_legal;     /* batch: the number of legal actions of each row */
+    int32_t *legal_ids;     /* knock games: batch x RK_MAX_LEGAL, row i's legal ids in increasing order
+                             * (the first num_legal[i]); table games: unused (may be NULL), their
+                             * legal actions are 0 .. num_legal[i] - 1 */
 } rk_vector_buffers;
 
 typedef struct rk_vector rk_vector;
