@@ -57,6 +57,8 @@ def test_random_play(benchmark, figures, name, options, key):
             "/s",
             target=">= 20x OpenSpiel" if key == "gin2" else "",
         )
+        # per step, for the table games' "within 2x of Gin's" (test_bench_table.py)
+        figures.add(f"knock_{key}_step", f"random {name} {game.num_players}p step", value * HANDS / actions, "us")
 
 
 def mid_hand_state() -> rk.KnockState:

@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 import pytest
-from benchutil import min_seconds, record
+from benchutil import min_seconds, ratio, record
 from reference_multideck import best as reference_best
 
 import rummykit as rk
@@ -64,16 +64,24 @@ def check_hand(state: TableState) -> None:
         assert sum(result.returns) == result.returns[result.winner]
 
 
-def random_hands(game: rk.TableGame, hands: int, seed: int) -> list[TableState]:
-    """Plays `hands` random hands (hand i dealt with seed ``seed * 10_000 + i``)."""
+def random_hands(game: rk.TableGame, hands: int, seed: int, keep: bool = False) -> tuple[int, list[TableState]]:
+    """Plays `hands` random hands, dealt from one numpy Generator of ``seed`` (as the knock games'
+    loop in test_bench_knock.py: a fresh Generator per hand costs more than the deal); returns the
+    number of actions and, with ``keep``, the finished states (kept only to be checked: holding
+    every hand's undo entries makes the timed loop allocate megabytes that a loop letting each
+    hand go does not)."""
     rng = random.Random(seed)
+    deals = np.random.default_rng(seed)
+    actions = 0
     out = []
-    for i in range(hands):
-        state = game.new_hand(seed=seed * 10_000 + i)
+    for _ in range(hands):
+        state = game.new_hand(seed=deals)
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
-        out.append(state)
-    return out
+        actions += len(state.history)
+        if keep:
+            out.append(state)
+    return actions, out
 
 
 GAMES = [
@@ -89,18 +97,17 @@ GAMES = [
 def test_random_play(benchmark, figures, name, players, key, target):
     game = rk.Game(name, num_players=players)
     seeds = itertools.count(1)
-    played: list[TableState] = []
+    last: list[int] = []
 
     def fresh_seed():
-        return (game, HANDS, next(seeds)), {}
+        last[:] = [next(seeds)]
+        return (game, HANDS, last[0]), {}
 
-    def run(game, hands, seed):
-        played[:] = random_hands(game, hands, seed)
-
-    benchmark.pedantic(run, setup=fresh_seed, rounds=ROUNDS, warmup_rounds=1)
+    benchmark.pedantic(random_hands, setup=fresh_seed, rounds=ROUNDS, warmup_rounds=1)
+    actions, played = random_hands(game, HANDS, last[0], keep=True)  # the last round's hands again, checked
     for state in played:
         check_hand(state)
-    steps = sum(len(s.history) for s in played) / HANDS
+    steps = actions / HANDS
     label = f"random {name} {players}p"
     value = record(benchmark, figures, f"table_{key}_hand", f"{label} hand", HANDS, unit="ms")
     benchmark.extra_info["mean_steps_per_hand"] = round(steps, 1)
@@ -113,6 +120,15 @@ def test_random_play(benchmark, figures, name, players, key, target):
         figures.add(f"table_{key}_rate", f"{label} hands/s", 1e3 / value, "/s", target=target, note=note)
         figures.add(
             f"table_{key}_steps", f"{label}: steps per hand", steps, "", note=f"{value * 1e3 / steps:.2f} us/step"
+        )
+        figures.add(f"table_{key}_step", f"{label} step", value * 1e3 / steps, "us")
+        ratio(
+            benchmark,
+            figures,
+            f"table_{key}_vs_gin",
+            f"{label} step / random gin 2p step (target <= 2x)",
+            f"table_{key}_step",
+            "knock_gin2_step",
         )
 
 

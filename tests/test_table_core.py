@@ -317,6 +317,30 @@ def test_unopened_release_positions_every_action(hand: str) -> None:
     _walk_every_action(py_state, c_state, random.Random(4), 60, f"finding 4, {hand}")
 
 
+@pytest.mark.parametrize(
+    ("hand", "options", "opens"),
+    [
+        ("KS KH KD QS QH QD JS JH JD", {}, True),  # every card melds, 90 points: the opening must keep one back
+        ("KS KH KD QS QH QD JS JH JD", {"go_out_requires_discard": False}, True),
+        ("KS KH KD QS QH QD 9S 9H Jk", {}, True),
+        ("KS KH KD 4C 5C 6C 2D 2H 2S", {}, True),
+        ("KS KH KD 4C 5C 6C 2D 2H 2S", {"initial_meld_min": 51}, False),  # 51 only by melding every card
+        ("TS JS QS KS 5D 5H 5C Jk 9D", {"initial_meld_min": 51}, True),
+    ],
+)
+def test_unopened_openings_that_meld_every_card(hand: str, options: dict[str, Any], opens: bool) -> None:
+    """Openings whose best melds use every card: the search that stops at the first
+    collection worth enough (rk__multi_reaches) and its keep-one-back fallback."""
+    game = TableGame("kaluki", **options)
+    c_state = position(game, [hand, "KC QC"], opened=0b10)
+    py_state = ReferenceTableState(game, list(range(game.rules.deck_size)), 0, c_state.shuffle_seed)  # type: ignore[arg-type]
+    for name in _SETTABLE:
+        setattr(py_state, name, getattr(c_state, name))
+    py_state._legal = None
+    assert any(not c_state.action_text(a).startswith("discard") for a in c_state.legal_actions()) == opens
+    _walk_every_action(py_state, c_state, random.Random(5), 40, f"opening {hand} {options}")
+
+
 @pytest.mark.parametrize("config", _CRAFTED, ids=[_id(c) for c in _CRAFTED])
 def test_crafted_positions_every_action(config: tuple[str, dict[str, Any]]) -> None:
     game = TableGame(config[0], **config[1])

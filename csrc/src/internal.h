@@ -67,6 +67,11 @@ int rk__best_layoff(const rk_rules *rules, const rk_mask *melds, size_t n, rk_ma
  * (the canonical tie-break of the knocker's arrangement): <0, 0 or >0. */
 int rk__compare_arrangements(const rk_arrangement *a, const rk_arrangement *b);
 
+/* Whether the hand's best multi-deck melds (melding include, unless -1) are
+ * worth need or more, found without finishing the search; *left (or NULL)
+ * the cards one such collection leaves (multideck.c). */
+int rk__multi_reaches(const rk_multi_rules *rules, rk_multi_hand hand, int include, int need, rk_multi_hand *left);
+
 /* rk_choose_knock without argument checks and without out->defender.rest. */
 rk_status rk__choose_knock(const rk_rules *rules, rk_mask knocker, rk_mask defender, int limit,
                            unsigned flags, rk_knock_choice *out);

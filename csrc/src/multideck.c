@@ -55,6 +55,7 @@ typedef struct search {
     int pre[POS_ACE_HIGH + 2]; /* pre[q] = sum of the values of positions < q */
     int32_t best;
     int record;
+    int first; /* stop at the first arrangement above best (rk__multi_reaches) */
     int n, best_n;
     mrec stack[RK_MULTI_MAX_MELDS + 1];
     mrec best_stack[RK_MULTI_MAX_MELDS + 1];
@@ -219,10 +220,11 @@ static void try_joker_melds(search *S, const node *nd) {
 
 static void dfs(search *S, rk_mask one, rk_mask two, int J, int32_t cur, rems R, int inc) {
     int lev = J < 2 ? J : 2;
-    if (cur + R.r[lev] + J * S->jbound <= S->best) return;
+    if (S->first < 0 || cur + R.r[lev] + J * S->jbound <= S->best) return; /* first < 0: found, stop */
     if (!one) {
         if (inc && cur > S->best) {
             S->best = cur;
+            if (S->first) S->first = -1;
             if (S->record) {
                 S->best_n = S->n;
                 memcpy(S->best_stack, S->stack, (size_t)S->n * sizeof S->stack[0]);
@@ -338,6 +340,7 @@ static void search_init(search *S, const rk_multi_rules *rules, rk_multi_hand h,
     S->include = include;
     S->lowpos = rules->ace_low_runs ? 0 : 1;
     S->record = record;
+    S->first = 0;
     S->n = S->best_n = 0;
     S->best = -1;
     int maxv = 0;
@@ -425,6 +428,27 @@ static void build_meld(const search *S, const mrec *rec, rk_multi_meld *out) {
     out->n_cards = k;
 }
 
+/* The recorded best melds built into melds[], their total value in *value;
+ * returns the cards of hand they leave. */
+static rk_multi_hand best_melds(const search *S, rk_multi_hand hand, rk_multi_meld *melds, int *value) {
+    *value = 0;
+    for (int i = 0; i < S->best_n; i++) {
+        rk_multi_meld *m = &melds[i];
+        build_meld(S, &S->best_stack[i], m);
+        *value += m->value;
+        hand.jokers -= m->n_jokers;
+        for (int k = 0; k < m->n_cards; k++) {
+            if (m->cards[k] == RK_JOKER) continue;
+            rk_mask b = (rk_mask)1 << m->cards[k];
+            if (hand.two & b)
+                hand.two &= ~b;
+            else
+                hand.one &= ~b;
+        }
+    }
+    return hand;
+}
+
 rk_status rk_multi_best(const rk_multi_rules *rules, rk_multi_hand hand, rk_multi_objective objective,
                         int include, rk_multi_arrangement *out) {
     rk_status st = check_args(rules, hand);
@@ -438,29 +462,29 @@ rk_status rk_multi_best(const rk_multi_rules *rules, rk_multi_hand hand, rk_mult
     search_init(&S, rules, hand, (int)objective, include, 1);
     dfs(&S, hand.one, hand.two, hand.jokers, 0, initial_rems(&S, hand), include < 0);
     if (S.best < 0) return RK_ERR_NO_MELD;
-    rk_mask one = hand.one, two = hand.two;
-    int jokers = hand.jokers, value = 0;
     out->n_melds = S.best_n;
-    for (int i = 0; i < S.best_n; i++) {
-        rk_multi_meld *m = &out->melds[i];
-        build_meld(&S, &S.best_stack[i], m);
-        value += m->value;
-        jokers -= m->n_jokers;
-        for (int k = 0; k < m->n_cards; k++) {
-            if (m->cards[k] == RK_JOKER) continue;
-            rk_mask b = (rk_mask)1 << m->cards[k];
-            if (two & b)
-                two &= ~b;
-            else
-                one &= ~b;
-        }
-    }
-    out->value = value;
-    out->left.one = one;
-    out->left.two = two;
-    out->left.jokers = jokers;
-    out->penalty = hand_penalty(rules, one, two, jokers);
+    out->left = best_melds(&S, hand, out->melds, &out->value);
+    out->penalty = hand_penalty(rules, out->left.one, out->left.two, out->left.jokers);
     return RK_OK;
+}
+
+/* Whether some collection of disjoint melds (melding a copy of include,
+ * unless it is -1) is worth need or more: the value search with its bound
+ * raised to need, stopped at the first such collection; *left (if not NULL)
+ * receives the cards that collection leaves.  The hand and include are the
+ * caller's to check (rk_multi_best's rules). */
+int rk__multi_reaches(const rk_multi_rules *rules, rk_multi_hand hand, int include, int need, rk_multi_hand *left) {
+    search S;
+    rk_multi_meld melds[RK_MULTI_MAX_MELDS];
+    int value;
+    if (need >= RK__W) return 0; /* more than any hand's melds are worth */
+    search_init(&S, rules, hand, RK_MULTI_VALUE, include, left != NULL);
+    S.best = (need > 0 ? need : 0) * RK__W - 1; /* a weight above it is a value of need or more (saved < RK__W) */
+    S.first = 1;
+    dfs(&S, hand.one, hand.two, hand.jokers, 0, initial_rems(&S, hand), include < 0);
+    if (S.first >= 0) return 0;
+    if (left) *left = best_melds(&S, hand, melds, &value);
+    return 1;
 }
 
 int rk_multi_penalty(const rk_multi_rules *rules, rk_multi_hand hand) {

@@ -115,21 +115,15 @@ static void multi_ready(ctx *c) {
     }
 }
 
-/* _best_value: 0 if include cannot be melded, else 1 with *value and *left. */
-static int best_value(ctx *c, rk_multi_hand h, int include, int *value, int *left) {
-    rk_multi_arrangement a;
-    multi_ready(c);
-    if (rk_multi_best(&c->mr, h, RK_MULTI_VALUE, include, &a) != RK_OK) return 0;
-    *value = a.value;
-    *left = a.left.one != 0 || a.left.two != 0 || a.left.jokers != 0;
-    return 1;
-}
-
+/* _can_open: melds worth need or more (melding include), and with
+ * go_out_requires_discard a card kept back; the searches stop at the first
+ * collection of melds that is worth enough. */
 static int can_open_raw(ctx *c, rk_multi_hand h, int need, int include) {
-    int value, left;
-    if (!best_value(c, h, include, &value, &left) || value < need) return 0;
-    if (left || !c->r->go_out_requires_discard) return 1;
-    /* the best opening melds every card: keep one back (rare) */
+    rk_multi_hand left;
+    multi_ready(c);
+    if (!rk__multi_reaches(&c->mr, h, include, need, &left)) return 0;
+    if (left.one || left.jokers || !c->r->go_out_requires_discard) return 1;
+    /* the melds found use every card: keep one back (rare) */
     for (int t = 0; t <= RK_JOKER; t++) {
         rk_multi_hand rest = h;
         int still;
@@ -147,7 +141,7 @@ static int can_open_raw(ctx *c, rk_multi_hand h, int need, int include) {
             still = (rest.one & bit) != 0;
         }
         if (t == include && !still) continue;
-        if (best_value(c, rest, include, &value, &left) && value >= need) return 1;
+        if (rk__multi_reaches(&c->mr, rest, include, need, NULL)) return 1;
     }
     return 0;
 }

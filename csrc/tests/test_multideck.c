@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "internal.h" /* rk__multi_reaches, the opening test of the table engine */
 
 static const char RANKS[] = "A23456789TJQK", SUITS[] = "CDHS";
 
@@ -315,6 +316,21 @@ static void test_errors(void) {
     CHECK(rk_multi_penalty_batch(&R_DEFAULT, rows, 2, out, &bad_index) == RK_ERR_BAD_MASK && bad_index == 1);
 }
 
+/* rk__multi_reaches(need) says whether the best value (brute force) is need or more; the cards
+ * it leaves are the hand's. */
+static void check_reaches(const rk_multi_rules *ru, rk_multi_hand h, int include, int best) {
+    int needs[5] = {0, 1, best - 1, best, best + 1};
+    for (int k = 0; k < 5; k++) {
+        rk_multi_hand left;
+        int reached = rk__multi_reaches(ru, h, include, needs[k], &left);
+        CHECK(reached == (best >= needs[k]));
+        CHECK(rk__multi_reaches(ru, h, include, needs[k], NULL) == reached);
+        if (reached)
+            CHECK(!(left.one & ~h.one) && !(left.two & ~h.two) && !(left.two & ~left.one) && left.jokers >= 0 &&
+                  left.jokers <= h.jokers);
+    }
+}
+
 static void test_against_brute_force(void) {
     const rk_multi_rules *rules[3] = {&R_DEFAULT, &R_LOW, &R_25};
     for (int i = 0; i < 600; i++) {
@@ -339,6 +355,7 @@ static void test_against_brute_force(void) {
             rk_status st = rk_multi_best(ru, h, (rk_multi_objective)objective, include, &a);
             if (expect < 0) {
                 CHECK(st == RK_ERR_NO_MELD);
+                CHECK(!rk__multi_reaches(ru, h, include, 0, NULL));
                 continue;
             }
             CHECK(st == RK_OK);
@@ -349,6 +366,7 @@ static void test_against_brute_force(void) {
             CHECK(got == expect);
             if (got != expect) fprintf(stderr, "  hand %d objective %d include %d: %lld != %lld\n", i, objective,
                                        include, got, expect);
+            if (objective == RK_MULTI_VALUE) check_reaches(ru, h, include, (int)(expect / 100000));
             if (objective == RK_MULTI_PENALTY && include < 0) CHECK(rk_multi_penalty(ru, h) == a.penalty);
         }
     }
