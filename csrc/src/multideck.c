@@ -355,18 +355,14 @@ static void search_init(search *S, const rk_multi_rules *rules, rk_multi_hand h,
     for (int q = 0; q <= POS_ACE_HIGH; q++)
         S->pre[q + 1] = S->pre[q] + (q == 0 ? 1 : rules->values[rank_of_pos(q)]);
     /* cards in a meld of the whole hand with at most 0 / 1 / any jokers */
-    rk_lanes l = rk__split(h.one);
-    rk_mask m0 = 0, m1 = 0;
-    for (int r = 0; r < RK_NUM_RANKS; r++) {
-        unsigned suits = 0;
-        for (int s = 0; s < RK_NUM_SUITS; s++) suits |= ((l.s[s] >> r) & 1u) << s;
-        int k = rk__suit_count(suits);
-        for (int s = 0; s < RK_NUM_SUITS; s++)
-            if ((suits >> s) & 1u) {
-                if (k >= 3) m0 |= (rk_mask)1 << (s * 13 + r);
-                if (k >= 2) m1 |= (rk_mask)1 << (s * 13 + r);
-            }
+    rk_lanes l = rk__split(h.one), s0, s1;
+    unsigned a = l.s[0], b = l.s[1], c = l.s[2], d = l.s[3];
+    unsigned three = rk__three_of_a_rank(l), two = (a & (b | c | d)) | (b & (c | d)) | (c & d); /* 2+ suits */
+    for (int s = 0; s < RK_NUM_SUITS; s++) {
+        s0.s[s] = (uint16_t)(l.s[s] & three);
+        s1.s[s] = (uint16_t)(l.s[s] & two);
     }
+    rk_mask m0 = rk__join(s0), m1 = rk__join(s1);
     unsigned starts = 0;
     for (int q = S->lowpos; q + 2 <= POS_ACE_HIGH; q++) starts |= 1u << q;
     rk_lanes r0, r1;
