@@ -4,7 +4,9 @@ per-item figures in ``extra_info`` and the end-of-session table."""
 from __future__ import annotations
 
 import shutil
+import statistics
 import subprocess
+import time
 from collections import deque
 from pathlib import Path
 
@@ -25,6 +27,24 @@ def median_seconds(benchmark) -> float | None:
 def min_seconds(benchmark) -> float | None:
     stats = getattr(benchmark, "stats", None)
     return None if stats is None else float(stats.stats.min)
+
+
+def wall_speedup(benchmark, figures, key, name, one_thread, two_threads, rounds=3):
+    """The wall-clock speed-up of ``two_threads()`` over ``one_thread()`` (medians of ``rounds``
+    calls each, interleaved), as a figure: CPU time (``--benchmark-timer=time.process_time``)
+    adds the threads' times up, so a threaded run must be compared by the wall clock."""
+    if getattr(benchmark, "disabled", False):
+        return None
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(rounds):
+        for fn, out in ((one_thread, times[0]), (two_threads, times[1])):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    value = statistics.median(times[0]) / statistics.median(times[1])
+    benchmark.extra_info["wall_speedup_2_threads"] = round(value, 2)
+    figures.add(key, name, value, "x", note="wall clock, the same work on 1 and 2 threads")
+    return value
 
 
 def record(benchmark, figures, key, name, per_round, unit="ns", target="", note=""):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from benchutil import compile_c_bench, record  # benchmarks/benchutil.py
+from benchutil import compile_c_bench, record, wall_speedup  # benchmarks/benchutil.py
 
 import rummykit as rk
 from rummykit import _core
@@ -90,9 +90,17 @@ def test_greedy_playouts_two_threads(benchmark, figures):
         benchmark,
         figures,
         "playouts_greedy_okgin_2t",
-        "greedy playouts, Oklahoma Gin 2p, 2 threads",
+        "greedy playouts, Oklahoma Gin 2p, 2 threads (CPU)",
         GREEDY_N,
         unit="us",
+    )
+    wall_speedup(
+        benchmark,
+        figures,
+        "playouts_greedy_okgin_2t_speedup",
+        "greedy playouts, Oklahoma Gin 2p, 2 threads over 1",
+        lambda: rk.playouts(state, GREEDY_N, seed=1),
+        lambda: rk.playouts(state, GREEDY_N, seed=1, threads=2),
     )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from benchutil import record  # benchmarks/benchutil.py
+from benchutil import record, wall_speedup  # benchmarks/benchutil.py
 
 import rummykit as rk
 from rummykit.agents import GreedyAgent, ISMCTSAgent
@@ -80,7 +80,15 @@ def test_table_random_playouts(benchmark, figures):
 def test_table_greedy_playouts_two_threads(benchmark, figures):
     state = rk.Game("rummy").new_hand(seed=2026)
     benchmark.pedantic(rk.playouts, args=(state, 20_000), kwargs={"seed": 1, "threads": 2}, rounds=3, iterations=1)
-    record(benchmark, figures, "table_playouts_rummy2_2t", "greedy playouts, rummy 2p, 2 threads", 20_000, "us")
+    record(benchmark, figures, "table_playouts_rummy2_2t", "greedy playouts, rummy 2p, 2 threads (CPU)", 20_000, "us")
+    wall_speedup(
+        benchmark,
+        figures,
+        "table_playouts_rummy2_2t_speedup",
+        "greedy playouts, rummy 2p, 2 threads over 1",
+        lambda: rk.playouts(state, 20_000, seed=1),
+        lambda: rk.playouts(state, 20_000, seed=1, threads=2),
+    )
 
 
 @pytest.mark.parametrize("game", ["rummy", "kaluki"])
