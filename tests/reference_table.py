@@ -398,7 +398,7 @@ class ReferenceTableState:
             if left <= 0 and include < 0:
                 if self._ok_after(after):
                     yield action_id, after
-            elif after and (
+            elif (after or (include < 0 and self._ok_after(after))) and (  # nothing left: a hunt going out
                 can_open(r, after, left, include) or (not r.hunt_requires_opening_min and can_hunt(r, after, include))
             ):
                 yield action_id, after

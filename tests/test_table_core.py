@@ -341,6 +341,25 @@ def test_unopened_openings_that_meld_every_card(hand: str, options: dict[str, An
     _walk_every_action(py_state, c_state, random.Random(5), 40, f"opening {hand} {options}")
 
 
+def test_an_unopened_hunt_goes_out_with_the_meld_that_empties_the_hand() -> None:
+    """fuzz_table finding (2026-12-04): without go_out_requires_discard and
+    hunt_requires_opening_min, an unopened player who took AC and holds AC Jk Jk may go out
+    by melding them (a hunt under the minimum); the meld that empties the hand was refused,
+    which left the taken card to meld and no legal action at all."""
+    options = {"go_out_requires_discard": False, "hunt_requires_opening_min": False, "joker_discard_allowed": False}
+    game = TableGame("kaluki", **options)
+    c_state = position(game, ["AC Jk Jk", "KC QC"], opened=0b10)
+    ace = next(c for c in range(104) if c_state.hands[0] >> c & 1)
+    c_state.taken, c_state.taken_card, c_state.must = 0, ace, 0
+    assert [c_state.action_text(a) for a in c_state.legal_actions()] == ["meld AC Jk Jk", "meld Jk=QC Jk=KC AC"]
+    py_state = ReferenceTableState(game, list(range(game.rules.deck_size)), 0, c_state.shuffle_seed)  # type: ignore[arg-type]
+    for name in _SETTABLE:
+        setattr(py_state, name, getattr(c_state, name))
+    py_state._legal = None
+    _walk_every_action(py_state, c_state, random.Random(6), 3, "hunt going out")
+    assert c_state.is_terminal() and c_state.result is not None and c_state.result.outcome == "hunt"
+
+
 @pytest.mark.parametrize("config", _CRAFTED, ids=[_id(c) for c in _CRAFTED])
 def test_crafted_positions_every_action(config: tuple[str, dict[str, Any]]) -> None:
     game = TableGame(config[0], **config[1])

@@ -412,7 +412,7 @@ static void opening_plays(ctx *c, hand h, out_list *o) {
         int left = need - value;
         if (left <= 0 && include < 0) {
             if (ok_after(c, after, 0)) emit(o, id);
-        } else if (!hand_empty(after) &&
+        } else if ((!hand_empty(after) || (include < 0 && ok_after(c, after, 0))) && /* empty: a hunt going out */
                    (can_open(c, after, left, include) || (!r->hunt_requires_opening_min && can_hunt(c, after, include)))) {
             emit(o, id);
         }
