@@ -122,6 +122,26 @@ def test_sample_actions_draws_each_rows_legal_actions_uniformly(name: str) -> No
             assert stat < (n - 1) + 6 * np.sqrt(2 * (n - 1)), (i, n, stat)
 
 
+def test_sample_actions_refuses_what_is_not_a_generator_and_changes_nothing() -> None:
+    vg = VectorGame("gin", batch=3, seed=2)
+    before = (vg.num_legal.copy(), vg.legal_mask.copy(), vg.observation.copy())
+    for bad in (None, 7, np.random.RandomState(0)):
+        with pytest.raises(InvalidOptionError, match="numpy.random.Generator"):
+            vg.sample_actions(bad)  # type: ignore[arg-type]
+    assert not vg.num_legal.flags.writeable
+    after = (vg.num_legal, vg.legal_mask, vg.observation)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after))
+
+
+def test_the_core_refuses_a_knock_vector_without_its_legal_id_array() -> None:
+    from rummykit import _core
+
+    vg = VectorGame("gin", batch=2, seed=2)
+    arrays = (vg._mask.view(np.uint8), vg._obs, vg._player, vg._rewards, vg._terminated.view(np.uint8))
+    with pytest.raises(RummykitError, match="legal-id array"):
+        _core.VectorCore(vg.game.spec, 2, 1, *arrays, vg._num_legal, None)  # type: ignore[attr-defined]
+
+
 def test_the_same_seed_and_actions_give_the_same_arrays_for_any_threads() -> None:
     for name in ("gin", "rummy"):
         one, four = VectorGame(name, batch=37, seed=9), VectorGame(name, batch=37, seed=9, threads=4)

@@ -45,6 +45,12 @@ static inline unsigned rk__three_of_a_rank(rk_lanes l) {
     return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
 }
 
+/* Ranks held in at least two of the four suits. */
+static inline unsigned rk__two_of_a_rank(rk_lanes l) {
+    unsigned a = l.s[0], b = l.s[1], c = l.s[2], d = l.s[3];
+    return (a & (b | c | d)) | (b & (c | d)) | (c & d);
+}
+
 /* rk_deadwood without argument checks (for a valid mask). */
 int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand);
 

@@ -356,8 +356,7 @@ static void search_init(search *S, const rk_multi_rules *rules, rk_multi_hand h,
         S->pre[q + 1] = S->pre[q] + (q == 0 ? 1 : rules->values[rank_of_pos(q)]);
     /* cards in a meld of the whole hand with at most 0 / 1 / any jokers */
     rk_lanes l = rk__split(h.one), s0, s1;
-    unsigned a = l.s[0], b = l.s[1], c = l.s[2], d = l.s[3];
-    unsigned three = rk__three_of_a_rank(l), two = (a & (b | c | d)) | (b & (c | d)) | (c & d); /* 2+ suits */
+    unsigned three = rk__three_of_a_rank(l), two = rk__two_of_a_rank(l);
     for (int s = 0; s < RK_NUM_SUITS; s++) {
         s0.s[s] = (uint16_t)(l.s[s] & three);
         s1.s[s] = (uint16_t)(l.s[s] & two);

@@ -35,6 +35,8 @@ cdef class VectorCore:
             b.legal_ids = &legal_ids[0, 0]
         if num_legal.shape[0] != batch:
             raise RummykitError("the vector game's legal-action counts do not fit its batch")
+        if isinstance(spec, KnockSpec) and legal_ids is None:
+            raise RummykitError("a knock-game vector needs its legal-id array")
         if isinstance(spec, KnockSpec):
             self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, threads, &b)
         else:

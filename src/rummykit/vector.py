@@ -153,6 +153,8 @@ class VectorGame:
         """One uniformly random legal action per row, (batch,) int32, drawn from
         ``rng`` (one ``rng.random(batch)`` call) in numpy without scanning the
         mask: for random opponents, exploration and benchmarks."""
+        if not isinstance(rng, np.random.Generator):
+            raise InvalidOptionError(f"rng must be a numpy.random.Generator, got {clip(rng)}")
         k = (rng.random(self.batch) * self._num_legal).astype(np.int32)  # floor: 0 .. num_legal - 1
         if self._legal_ids is None:
             return k  # table games: action k is the k-th legal action
