@@ -39,6 +39,7 @@ from rummykit.agents.ismcts import (
     random_rollout,
 )
 from rummykit.agents.simple import GreedyAgent, RandomAgent
+from rummykit.agents.styles import EAAISimpleAgent, PatientAgent
 
 del external  # imported for its registrations (openspiel-simple, rlcard-novice)
 
@@ -49,8 +50,10 @@ __all__ = [
     "AGENT_NAMES",
     "DEFAULT_ITERATIONS",
     "MODELS",
+    "PatientAgent",
     "Agent",
     "BestAgent",
+    "EAAISimpleAgent",
     "GreedyAgent",
     "ISMCTSAgent",
     "RandomAgent",

@@ -177,6 +177,8 @@ BASE_GAMES: dict[str, dict[str, Any]] = {
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "gin_classic_pagat": ("gin", dict(gin_bonus=20, undercut_bonus=10, box_bonus=20, shutout_rule="double_game_bonus")),
     "gin_matchplay": ("gin", dict(knock_compare="lt", match_mode="match_points")),
+    # the EAAI-2021 Gin Rummy challenge: games to 100, no game, box or shutout bonus (the rest is Gin's defaults)
+    "gin_eaai": ("gin", dict(game_bonus=0, box_bonus=0, shutout_rule="none")),
     "gin_multi": (
         "oklahoma_rummy",
         dict(

@@ -33,6 +33,12 @@ VARIANT_DOCS: dict[str, str] = {
     bonus on a shutout (P20; docs/rules.md, Presets).  Deviations: as for gin.""",
     "gin_matchplay": """Gin Rummy as rule text S000 words it: knock with less than 10, match play with
     100 per game and 25 per hand won (docs/rules.md, Presets; earlier name gin_seed000).""",
+    "gin_eaai": """Gin Rummy as the EAAI-2021 Gin Rummy AI challenge plays it (docs/rules.md, Presets): games
+    to 100; gin 25 plus the opponent's deadwood, undercut 25 plus the difference (a tie is an
+    undercut); no big gin, no game, box or shutout bonus; the first upcard offered to the
+    starting player, then to the other; the hand is cancelled, with no last chance, when a discard
+    leaves 2 cards in the stock; the starting player alternates after a scored hand and stays after
+    a cancelled one.  Everything but the bonuses is Gin's default.""",
     "gin_multi": """Gin Rummy for 3-4 players (S002's Gin section; docs/rules.md, Oklahoma Rummy, D31): the
     Oklahoma Rummy engine with a fixed knock limit of 10, no spade multiplier, and S002's points
     and penalty points; S002 gives no game end, so the game is fixed_hands (D25).""",

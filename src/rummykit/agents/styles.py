@@ -1,0 +1,128 @@
+"""Knock-game players of fixed styles, the opponents strength is measured against
+(``docs/strength.md``, The opponent panel):
+
+* :class:`EAAISimpleAgent` (``eaai-simple``): the baseline of the EAAI-2021 Gin Rummy AI
+  challenge, ``SimpleGinRummyPlayer``, as published with the challenge's framework.
+* :class:`PatientAgent` (``patient``): greedy's draws and discards, but it knocks only in its
+  first turns or for gin, and otherwise waits to undercut a knocker.
+
+The other styles of the panel are settings of :class:`~rummykit.agents.GreedyAgent`:
+``greedy:max_knock_deadwood=0`` hunts gin, ``greedy:max_knock_deadwood=K`` knocks at K or less.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rummykit import _core
+from rummykit._random import as_generator
+from rummykit.agents.base import _check_int, register
+from rummykit.errors import InvalidOptionError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["EAAISimpleAgent", "PatientAgent"]
+
+
+def _knock_family(state: Any, name: str) -> None:
+    if state.game.family != "knock":
+        raise InvalidOptionError(f"{name} plays the knock games (Gin, Oklahoma), not {state.game.name}")
+
+
+class EAAISimpleAgent:
+    """``SimpleGinRummyPlayer``, the baseline of the EAAI-2021 Gin Rummy challenge (seeded):
+
+    1. **Upcard offer and draw**: take the face-up card iff it is part of some meld of the hand
+       plus that card; else pass, or draw from the stock.
+    2. **Discard**: a card chosen at random among those that leave the least deadwood, never the
+       face-up card just taken and never a card that would repeat a (drawn card, discarded card)
+       pair already played this hand (if every card would, the pair rule is dropped).
+    3. **Knock** with that discard as soon as the deadwood left allows it (gin at 0).
+
+    The challenge's framework lays off for it; rummykit's showdown does the same.  It plays
+    every knock game (the knock limit is the game's).
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("gin_eaai").new_hand(seed=3, dealer=0)
+    >>> EAAISimpleAgent(seed=1)(state) in state.legal_actions()
+    True
+    """
+
+    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
+        self._rng = as_generator(seed)
+        self._history: list[int] = []  # the hand's actions at the last call: a new hand resets the pairs
+        self._pairs: set[frozenset[int]] = set()
+        self._before = 0  # the hand (mask) before the draw of this turn
+
+    def spawn(self, seed: int | np.random.Generator | None) -> EAAISimpleAgent:
+        """A new agent seeded with ``seed``."""
+        return EAAISimpleAgent(seed)
+
+    def __repr__(self) -> str:
+        return "EAAISimpleAgent()"
+
+    def __call__(self, state: Any) -> int:
+        from rummykit.knock.actions import DRAW_STOCK, KNOCK, PASS, TAKE
+
+        _knock_family(state, "eaai-simple")
+        history = list(state.history)
+        if history[: len(self._history)] != self._history:  # another hand
+            self._pairs.clear()
+        self._history = history
+        legal = state.legal_actions()
+        me = state.current_player
+        hand = state.hands[me]
+        rules = state._core_rules
+        if TAKE in legal or DRAW_STOCK in legal or PASS in legal:
+            self._before = hand
+            top = state.top_discard
+            if TAKE in legal and top is not None:
+                card = int(top)
+                if any(m >> card & 1 for m in _core.melds(rules, hand | 1 << card)):
+                    return TAKE
+            return DRAW_STOCK if DRAW_STOCK in legal else PASS if PASS in legal else int(legal[0])
+        discards = {int(a) for a in legal if a < KNOCK and a != state.taken}  # never the card just taken
+        if not discards:  # knock-only or a manual showdown: greedy's choice
+            return int(state._greedy_action(-1))
+        drawn = hand & ~self._before
+        drawn_card = drawn.bit_length() - 1 if drawn and drawn & (drawn - 1) == 0 else -1
+        after = dict(_core.deadwood_after_discards(rules, hand))
+        allowed = [c for c in sorted(discards) if frozenset((drawn_card, c)) not in self._pairs] or sorted(discards)
+        least = min(after[c] for c in allowed)
+        ties = [c for c in allowed if after[c] == least]
+        card = ties[int(self._rng.integers(len(ties)))]
+        self._pairs.add(frozenset((drawn_card, card)))
+        return KNOCK + card if KNOCK + card in legal else card
+
+
+class PatientAgent:
+    """Greedy's draws and discards (:class:`~rummykit.agents.GreedyAgent`), knocking only in
+    its first ``knock_turns`` turns or, later, with ``late_knock`` deadwood or less (0: gin
+    only): it lets the opponent knock into its undercut.
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("gin").new_hand(seed=3, dealer=0)
+    >>> PatientAgent()(state) in state.legal_actions()
+    True
+    """
+
+    def __init__(self, knock_turns: int = 3, late_knock: int = 0, seed: object = None) -> None:
+        self.knock_turns = _check_int("knock_turns", knock_turns, 0)
+        self.late_knock = _check_int("late_knock", late_knock, 0)
+
+    def spawn(self, seed: object) -> PatientAgent:
+        """The same policy (it uses no randomness)."""
+        return self
+
+    def __repr__(self) -> str:
+        return f"PatientAgent(knock_turns={self.knock_turns}, late_knock={self.late_knock})"
+
+    def __call__(self, state: Any) -> int:
+        _knock_family(state, "patient")
+        early = state.turns < self.knock_turns * state.n  # its own first turns
+        return int(state._greedy_action(-1 if early else self.late_knock))
+
+
+register("eaai-simple", EAAISimpleAgent)
+register("patient", PatientAgent)
