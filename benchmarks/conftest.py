@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent.parent / "tests"
-for _path in (TESTS_DIR, Path(__file__).resolve().parent):  # tests/reference.py, benchutil.py
+for _path in (TESTS_DIR, Path(__file__).resolve().parent):  # tests/reference/deadwood.py, benchutil.py
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 

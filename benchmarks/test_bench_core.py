@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import reference as ref  # tests/reference.py, put on sys.path by conftest.py
 from benchutil import compile_c_bench, consume, ratio, record  # benchmarks/benchutil.py
+from reference import deadwood as ref  # tests/reference/deadwood.py, put on sys.path by conftest.py
 
 import rummykit as rk
 from rummykit import _core
@@ -265,7 +265,7 @@ def test_choose_knock(benchmark, figures, knocks):
 
 
 # --------------------------------------------------------------------------
-# the pure-Python brute force (tests/reference.py), same hands
+# the pure-Python brute force (tests/reference/deadwood.py), same hands
 # --------------------------------------------------------------------------
 
 

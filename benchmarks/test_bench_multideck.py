@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import reference_multideck as ref  # tests/reference_multideck.py, on sys.path via conftest.py
 from benchutil import compile_c_bench, consume, record
+from reference import multideck as ref  # tests/reference/multideck.py, on sys.path via conftest.py
 
 from rummykit.multideck import JOKER, multi_best_melds, multi_penalty_batch
 

@@ -24,7 +24,7 @@ import time
 import numpy as np
 import pytest
 from benchutil import min_seconds, ratio, record
-from reference_multideck import best as reference_best
+from reference.multideck import best as reference_best
 
 import rummykit as rk
 from rummykit import _core
@@ -229,7 +229,7 @@ def test_observation_tensor(benchmark, figures, name, players):
     hand from the deal to the end, TENSOR_CALLS calls at each point; the
     slowest point is timed apart (the best of 5 loops of 200 calls,
     ``time.process_time``) and noted."""
-    from reference_table_observe import observation_tensor as reference_tensor
+    from reference.table_observe import observation_tensor as reference_tensor
 
     states = hand_points(name, players)
     calls = [(s.observation_tensor, k % s.n) for s in states for k in range(TENSOR_CALLS)]

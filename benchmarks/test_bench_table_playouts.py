@@ -10,7 +10,7 @@ Targets are reported, never asserted (issue 15: greedy C playouts of Rummy
 that a playout of the state as it is (``resample="none"``) ends where the
 Python engine driven by ``GreedyAgent`` ends, with the same returns, so a
 benchmark cannot silently time a broken kernel (the policy itself is
-checked against its Python oracle in tests/test_table_playouts.py).
+checked against its Python oracle in tests/table/test_playouts.py).
 """
 
 from __future__ import annotations

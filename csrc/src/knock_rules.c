@@ -10,7 +10,7 @@
 #define MAXO RK__MAX_OPTION
 
 /* One entry per field, in struct order (csrc/tests/test_playout.c and
- * tests/test_knock_rules_table.py check that every field is covered). */
+ * tests/knock/test_rules_table.py check that every field is covered). */
 static const rk_field fields[] = {
     F("num_players", num_players, RK_FIELD_INT, 2, RK_MAX_PLAYERS, NULL),
     F("first_turn_procedure", upcard_offer, RK_FIELD_IS, 0, 1, "upcard_offer"),

@@ -2,7 +2,7 @@
  * table_legal.c (the legal actions), table_apply.c (the deal and the
  * transitions) and table_check.c (the rules and state checks).
  *
- * A port of the plain Python engine (tests/reference_table.py, formerly
+ * A port of the plain Python engine (tests/reference/table.py, formerly
  * rummykit.table.state): the function names are its method names, and each
  * one computes what the Python one does, in the same steps where the steps
  * decide the answer.  Hands are split into three parts while the search

@@ -1,5 +1,5 @@
 /* The table games' built-in policies (rummykit/table_playouts.h): greedy
- * (rummykit.agents.GreedyAgent; tests/reference_table_greedy.py is the Python
+ * (rummykit.agents.GreedyAgent; tests/reference/table_greedy.py is the Python
  * oracle it is checked against step by step) and random. */
 #include "rummykit/table_playouts.h"
 

@@ -5,7 +5,7 @@
  * legal lists sorted and distinct, a released joker placed before the turn
  * ends, every hand ending.  Prints the time per step (legal + apply) of
  * random 2-player Rummy and 4-player Kaluki.  The step-by-step equality
- * with the Python engine is tests/test_table_core.py. */
+ * with the Python engine is tests/table/test_core.py. */
 #define _POSIX_C_SOURCE 199309L
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * a fresh deal keep the observer's cards and every card in one place;
  * batches give the same arrays however they are split; bad arguments give
  * errors.  Prints greedy playouts per second.  The step-by-step equality
- * with the Python policy is tests/test_table_playouts.py. */
+ * with the Python policy is tests/table/test_playouts.py. */
 #define _POSIX_C_SOURCE 199309L
 
 #include <stdio.h>

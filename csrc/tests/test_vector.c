@@ -4,7 +4,7 @@
  * rk_vector_row (legal mask, player, observation), the same arrays with 1
  * and 3 threads, an illegal action refused with nothing changed, and with
  * random or greedy opponents the learner's seat to move all through a hand.  The
- * equality with the Python states is tests/test_vector.py. */
+ * equality with the Python states is tests/envs/test_vector.py. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

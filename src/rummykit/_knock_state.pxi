@@ -55,7 +55,7 @@ cdef class KnockCore:
 
     An undo entry is the position's bytes before the action; a clone copies
     the struct and shares the (immutable) entries.  The plain Python state
-    machine it is checked against is tests/reference_knock.py.  Setting a
+    machine it is checked against is tests/reference/knock.py.  Setting a
     field marks the state, and the next legal list first runs
     rk_position_check.  ``drawn`` (per seat, the cards drawn from the stock,
     in order) is kept beside the struct for determinization."""

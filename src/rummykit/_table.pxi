@@ -122,7 +122,7 @@ cdef class TableCore:
 
     An undo entry is the state's bytes before the action; a clone copies
     the struct and shares the (immutable) entries.  The plain Python state
-    machine it is checked against is tests/reference_table.py
+    machine it is checked against is tests/reference/table.py
     (``ReferenceTableState(game, deck, dealer, shuffle_seed)``, the same
     arguments as TableState; fields of the same names).  Edit-then-check:
     setting a field marks the state, and the next legal list first runs

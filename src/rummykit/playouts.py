@@ -22,7 +22,7 @@ seat plays the policy to the end of the hand, scored with the full rules of
 the variant (the knocker's arrangement, optimal lay-offs, undercuts, the
 spade multiplier, big gin, the stock-floor rule).  The C kernel is the
 ``KnockState`` state machine: with the same deck, options and policy it
-reaches the same end and the same points (``tests/test_playouts.py``).
+reaches the same end and the same points (``tests/knock/test_playouts.py``).
 
 Table games (Rummy, Kaluki: a :class:`~rummykit.table.state.TableState`)
 work the same way on the C table engine (``csrc/src/table.c``, the engine of

@@ -13,7 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import reference as ref
+from reference import deadwood as ref
 
 SEED = 20261202
 ROWS_PER_KIND = 200

@@ -5,9 +5,9 @@
  * explicit knocker melds, and the scoring of a knock: the knocker's
  * arrangement (docs/rules.md, D26), optimal lay-offs, undercuts, the spade
  * multiplier, big gin, boxes and the stock-floor rules.  The plain Python
- * oracle tests/reference_knock.py reaches the same legal actions, end and
- * result from the same deck, options and actions (tests/test_knock_core.py,
- * test_playouts.py, test_knock_shown_melds.py).
+ * oracle tests/reference/knock.py reaches the same legal actions, end and
+ * result from the same deck, options and actions (tests/knock/test_core.py,
+ * knock/test_playouts.py, knock/test_shown_melds.py).
  *
  * RESTOCKS (stock_end_rule reshuffle, docs/rules.md, Restocking reshuffle_keep_top): the
  * discard pile but its top card is shuffled with rk_restock_shuffle(hand's

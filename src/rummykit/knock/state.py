@@ -4,7 +4,7 @@ draw, discard or knock, the stock floor, restocks, and the showdown.
 The state machine is C (csrc/src/knock_engine.c, rk_position): KnockState
 reads and writes its fields as attributes; ``apply_action`` keeps the
 position's bytes before the action so that ``undo`` is a copy back and
-``clone`` a struct copy sharing them.  tests/reference_knock.py holds the
+``clone`` a struct copy sharing them.  tests/reference/knock.py holds the
 plain Python state machine that the C one is checked against, step by step.
 """
 
@@ -75,7 +75,7 @@ class Showdown:
 class KnockVerbs:
     """The checked verbs for people and the action text of a knock state,
     over its fields and ``legal_actions()`` (KnockState; the oracle in
-    tests/reference_knock.py shares them)."""
+    tests/reference/knock.py shares them)."""
 
     __slots__ = ()
 

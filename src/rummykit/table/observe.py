@@ -106,7 +106,7 @@ unpickled state rebuilds it from its undo entries.  The observation, the
 tensor (filled in C from the state and the log), the information-state
 string and the determinization read the log and the state: none replays
 the history, so the tensor costs the same at any point of a hand.
-tests/reference_table_observe.py keeps the plain Python version that walks
+tests/reference/table_observe.py keeps the plain Python version that walks
 the history, which these are checked against step by step.
 
 Determinization

@@ -14,8 +14,8 @@ drawn).  The places, the cards played and the bans are read off the
 state's step log (:func:`hidden_spec`); every playout then samples in C.
 The C sampler builds the state directly rather than replaying the history;
 it is the sampler of :func:`rummykit.table.observe.determinize` too, and
-tests/test_table_playouts_determinize.py checks it against the Python
-sampler of tests/reference_table_observe.py.
+tests/table/test_playouts_determinize.py checks it against the Python
+sampler of tests/reference/table_observe.py.
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def hidden_lists(state: TableState, player: int) -> HiddenLists:
     ``player`` was dealt or drew and the upcard, the other seats' places,
     the cards they played that nobody knew they held (and, at the end of the
     hand, the cards they show), the joker bans and the known cards, read off
-    the step log (``_core.table_hidden_lists``; tests/reference_table_observe.py
+    the step log (``_core.table_hidden_lists``; tests/reference/table_observe.py
     reads them off the history instead)."""
     lists = HiddenLists(*_core.table_hidden_lists(state, player))
     if any(c < 0 for pool in lists.pools for c in pool):

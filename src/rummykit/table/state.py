@@ -6,7 +6,7 @@ One class serves both games; behaviour comes from the rules record.  The
 state machine is C (csrc/src/table_*.c, rk_table_state): TableState reads and
 writes its fields as attributes; ``apply_action`` keeps the state's bytes
 before the action so that ``undo`` is a copy back and ``clone`` a struct
-copy sharing them.  tests/reference_table.py holds the plain Python state
+copy sharing them.  tests/reference/table.py holds the plain Python state
 machine that the C one is checked against, step by step.
 
 Engine readings (documented choices):

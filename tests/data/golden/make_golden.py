@@ -8,7 +8,7 @@ exactly as :func:`rummykit.knock.record.to_json` writes it, and
 and the public state after it, the showdown and the points).  In a trace,
 ``[restock N]`` marks a stock draw that first shuffled the discard pile
 (all but its top card) into the empty stock.
-``tests/test_knock_records.py`` replays every record, checks its stored
+``tests/knock/test_records.py`` replays every record, checks its stored
 result, and checks that this script still writes exactly these files.
 """
 

@@ -10,7 +10,7 @@ are written: ``NAME.json``, the record exactly as
 readable trace (the deal, each action with the seat and the public state
 after it, then the table, the hands left and the result).  In a trace,
 ``[restock N]`` marks a draw that first put N cards of the discard pile
-into the empty stock.  ``tests/test_table_records.py`` replays every
+into the empty stock.  ``tests/table/test_records.py`` replays every
 record, checks its stored result, and checks that this script still writes
 exactly these files.
 """

@@ -20,7 +20,7 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))  # tests/
 
-from test_perft import deal, is_table, knock_kind, perft, table_kind  # noqa: E402
+from engine.test_perft import deal, is_table, knock_kind, perft, table_kind  # noqa: E402
 
 import rummykit as rk  # noqa: E402
 
