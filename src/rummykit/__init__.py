@@ -35,6 +35,7 @@ from rummykit.engine.match import Match
 from rummykit.engine.options import Option, parse_value
 from rummykit.engine.protocol import GameState
 from rummykit.errors import (
+    AgentError,
     IllegalActionError,
     InvalidCardError,
     InvalidMeldError,
@@ -88,6 +89,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AgentError",
     "Action",
     "Arrangement",
     "Card",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -192,6 +193,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    from rummykit.executor import Interrupted
     from rummykit.tournaments import tournament
 
     if args.plot:
@@ -208,18 +210,24 @@ def _tournament(args: argparse.Namespace) -> int:
         need = required_game([make_agent(a) for a in args.agents])
         args.game = need[0] if need is not None else "oklahoma-gin"
     options = _game_options(args.game, args.option)  # tournament() seats one agent per seat
-    result = tournament(
-        args.agents,
-        args.game,
-        hands=args.hands,
-        seed=args.seed,
-        workers=args.workers,
-        progress=args.progress,
-        backend=args.backend,
-        address=args.address,
-        save_records=args.save_records,
-        **options,
-    )
+    stopped = None
+    try:
+        result = tournament(
+            args.agents,
+            args.game,
+            hands=args.hands,
+            seed=args.seed,
+            workers=args.workers,
+            progress=args.progress,
+            backend=args.backend,
+            address=args.address,
+            save_records=args.save_records,
+            **options,
+        )
+    except Interrupted as stop:  # SIGINT or SIGTERM: the hands so far, marked partial, are written
+        if stop.result is None:
+            raise
+        stopped, result = stop, stop.result
     console = _console()
     console.print(result.table())
     for note in result.notes():
@@ -230,6 +238,9 @@ def _tournament(args: argparse.Namespace) -> int:
             console.print(f"wrote {path}")
     if args.save_records:
         console.print(f"wrote {plural(result.hands, 'hand record')} to {args.save_records}")
+    if stopped is not None:
+        console.print(f"stopped by {signal.Signals(stopped.signum).name}: partial result of {result.hands} hands")
+        return 128 + stopped.signum
     return 0
 
 

@@ -6,6 +6,7 @@ import numbers
 import re
 
 __all__ = [
+    "AgentError",
     "MAX_MESSAGE",
     "IllegalActionError",
     "InvalidCardError",
@@ -103,3 +104,8 @@ def check_seat(seat: object, n: int) -> int:
     if isinstance(seat, numbers.Integral) and not isinstance(seat, bool) and 0 <= int(seat) < n:
         return int(seat)
     raise InvalidOptionError(f"seat must be 0..{n - 1}, got {clip(seat)}")
+
+
+class AgentError(RummykitError):
+    """An agent failed in a tournament or match: it raised, or its worker process died; the
+    message names the agent, its seat and the deal."""

@@ -21,6 +21,13 @@ means are negative and the one nearest 0 is the best.
 >>> result == tournament(["greedy", "random"], "oklahoma-gin", hands=20, seed=1, workers=2)
 True
 
+Runs stop cleanly (:mod:`rummykit.executor`): SIGINT (Ctrl-C) and SIGTERM stop the worker
+processes at once and raise :class:`~rummykit.executor.Interrupted`, whose ``result`` holds
+the hands finished so far (``partial=True``); the first agent that raises, or whose worker
+process dies, stops the run with an :class:`~rummykit.errors.AgentError` naming the agent, its
+seat and the deal.  The hands are handed to the workers as they free up, so memory does not
+depend on ``hands``.
+
 ``backend="ray"`` plays the hands as Ray tasks instead (``pip install "rummykit[ray]"``), on
 the cluster at ``address`` or on the Ray the script already started (``ray.init``), else on a
 new local Ray started for the call; the results are the same as the local backend's.  An
@@ -41,17 +48,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rummykit._random import MAX_SEED
 from rummykit.agents import Agent, make_agent
 from rummykit.agents.external import game_for
 from rummykit.engine.hand_loop import play_out
-from rummykit.errors import InvalidOptionError, clip
+from rummykit.errors import AgentError, InvalidOptionError, RummykitError, clip
+from rummykit.executor import Interrupted, Mark, run_chunks
 from rummykit.games import Game
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 __all__ = ["AgentStats", "HandRecord", "TournamentResult", "tournament", "wilson_interval"]
 
@@ -112,7 +117,11 @@ def _output_path(path: object) -> Path:
 
 @dataclass(frozen=True)
 class TournamentResult:
-    """What :func:`tournament` returns.  Equality ignores the timing fields."""
+    """What :func:`tournament` returns.  Equality ignores the timing fields.
+
+    ``partial`` is True for the result of a run stopped by a signal
+    (:class:`~rummykit.executor.Interrupted`): ``records`` then holds the hands finished
+    before it, ``hands_requested`` the hands asked for."""
 
     game: str
     names: tuple[str, ...]
@@ -121,6 +130,8 @@ class TournamentResult:
     workers: int = field(default=1, compare=False)
     seconds: float = field(default=0.0, compare=False)
     penalty_game: bool = field(default=False, compare=False)  # points are minus the penalties taken
+    partial: bool = False
+    hands_requested: int = field(default=0, compare=False)
 
     @property
     def hands(self) -> int:
@@ -160,6 +171,8 @@ class TournamentResult:
             "game": self.game,
             "agents": list(self.names),
             "hands": self.hands,
+            "partial": self.partial,
+            "hands_requested": max(self.hands_requested, self.hands),
             "seed": self.seed,
             "workers": self.workers,
             "seconds": round(self.seconds, 3),
@@ -219,7 +232,10 @@ class TournamentResult:
         """The results as a ``rich.table.Table``."""
         from rich.table import Table
 
-        table = Table(title=f"{self.game}: {self.hands} hands, seed {self.seed}", title_justify="left")
+        title = f"{self.game}: {self.hands} hands, seed {self.seed}"
+        if self.partial:
+            title += f" (PARTIAL: stopped after {self.hands} of {self.hands_requested} hands)"
+        table = Table(title=title, title_justify="left")
         for column in ("agent", "wins", "win rate", "95% CI", "mean points"):
             table.add_column(column, justify="left" if column == "agent" else "right")
         for s in self.agents:
@@ -239,6 +255,11 @@ class TournamentResult:
         """Footnotes to :meth:`table`: dead hands left out of the win rates, and what negative
         mean points mean in a penalty game."""
         notes = []
+        if self.partial:
+            notes.append(
+                f"* partial result: the run was stopped after {self.hands} of {self.hands_requested} hands "
+                "(the hands finished by then)"
+            )
         dead = self.outcomes.get("dead", 0)
         if dead:
             hands = f"{dead} dead hand" + ("s" if dead != 1 else "")
@@ -305,20 +326,53 @@ def _seed_sequence(seed: int, *key: int) -> Any:
 
 
 Played = tuple[HandRecord, str | None]  # a hand's record and, when kept, its hand record text
+#: what every chunk of a tournament gets: the game, the agents, the seed and whether to keep the hand records
+Context = tuple[Game, Sequence["str | Agent"], int, bool]
 
 
-def _play_hand(game: Game, specs: Sequence[str | Agent], seed: int, hand: int, keep: bool = False) -> Played:
+class _Seated:
+    """An agent called for one seat of one hand: it marks the hand and the seat first, so
+    that a worker process that dies inside the agent is reported with them."""
+
+    __slots__ = ("agent", "hand", "mark", "seat")
+
+    def __init__(self, agent: Any, hand: int, seat: int, mark: Mark) -> None:
+        self.agent, self.hand, self.seat, self.mark = agent, hand, seat, mark
+
+    def __call__(self, state: Any) -> Any:
+        self.mark(self.hand, self.seat)
+        choice = self.agent(state)
+        self.mark(self.hand, -1)
+        return choice
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.agent, name)
+
+
+def _agent_name(specs: Sequence[str | Agent], j: int) -> str:
+    return f"agent {j} ({clip(specs[j])})"
+
+
+def _play_hand(game: Game, specs: Sequence[str | Agent], seed: int, hand: int, keep: bool, mark: Mark) -> Played:
     """Hand number ``hand``: its deal, seat rotation and agents all derive from ``seed``; with
-    ``keep``, also the hand's record (``state.to_json()``)."""
+    ``keep``, also the hand's record (``state.to_json()``).  An agent that raises or plays an
+    illegal action gives :class:`AgentError` naming it, its seat and the deal."""
     import numpy as np
 
     n = len(specs)
     deal, rotation = divmod(hand, n)
     seats = tuple((s - rotation) % n for s in range(n))  # the agent in each seat: j in (j + rotation) % n
+    mark(hand, -1)
     agents = [make_agent(spec, np.random.default_rng(_seed_sequence(seed, 1, hand, j))) for j, spec in enumerate(specs)]
     state = game.new_hand(seed=np.random.default_rng(_seed_sequence(seed, 0, deal)), dealer=0)
-    names = [f"agent {seats[s]} ({clip(specs[seats[s]])}) in seat {s}" for s in range(n)]
-    play_out(state, [agents[seats[s]] for s in range(n)], names)
+    names = [f"{_agent_name(specs, seats[s])} in seat {s}" for s in range(n)]
+    try:
+        play_out(state, [_Seated(agents[seats[s]], hand, s, mark) for s in range(n)], names)
+    except RummykitError as err:  # play_out's own errors name the agent and seat
+        raise AgentError(f"deal {deal} (hand {hand}): {err}") from err
+    except Exception as err:
+        who = "an agent" if state.is_terminal() else names[state.current_player]
+        raise AgentError(f"deal {deal} (hand {hand}): {who} raised {type(err).__name__}: {err}") from err
     result = state.result
     points = state.returns()
     by_agent = tuple(int(points[(j + rotation) % n]) for j in range(n))
@@ -328,16 +382,26 @@ def _play_hand(game: Game, specs: Sequence[str | Agent], seed: int, hand: int, k
     return record, state.to_json() if keep else None
 
 
-def _play_chunk(game: Game, specs: Sequence[str | Agent], seed: int, hands: range, keep: bool = False) -> list[Played]:
-    return [_play_hand(game, specs, seed, i, keep) for i in hands]
+def _play_chunk(context: Context, hands: range, mark: Mark) -> list[Played]:
+    """The hands of one chunk (the executor's work)."""
+    game, specs, seed, keep = context
+    return [_play_hand(game, specs, seed, i, keep, mark) for i in hands]
 
 
-def _collect(played: list[Played], save: Callable[[HandRecord, str], None] | None) -> list[HandRecord]:
-    """The records of played hands, their hand records passed to ``save``."""
-    for record, text in played:
-        if save is not None and text is not None:
-            save(record, text)
-    return [record for record, _ in played]
+def _describe(specs: Sequence[str | Agent]) -> Callable[[range, int, int], str]:
+    """Where a chunk was when its worker died: the hand and the seat it marked."""
+
+    def describe(hands: range, hand: int, seat: int) -> str:
+        n = len(specs)
+        if hand < 0:
+            return f"hands {hands.start}..{hands.stop - 1} (deals {hands.start // n}..{(hands.stop - 1) // n})"
+        deal, rotation = divmod(hand, n)
+        if seat < 0:
+            everyone = ", ".join(_agent_name(specs, j) for j in range(n))
+            return f"deal {deal} (hand {hand}), outside the agents' moves ({everyone})"
+        return f"deal {deal} (hand {hand}): {_agent_name(specs, (seat - rotation) % n)} in seat {seat}"
+
+    return describe
 
 
 def _chunks(hands: int, workers: int) -> Iterator[range]:
@@ -373,53 +437,9 @@ def _progress(total: int, label: str) -> Any:
     return progress
 
 
-def _run(
-    game: Any,
-    specs: Sequence[str | Agent],
-    seed: int,
-    hands: int,
-    workers: int,
-    tick: Callable[[int], None],
-    save: Callable[[HandRecord, str], None] | None = None,
-) -> list[HandRecord]:
-    keep = save is not None
-    if workers == 1:
-        records = []
-        for chunk in _chunks(hands, 1):
-            records += _collect(_play_chunk(game, specs, seed, chunk, keep), save)
-            tick(len(chunk))
-        return records
-    # imported here: process pools cost ~15 ms of import time that most users never need
-    import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    records = []
-    # spawn: the same behaviour on every platform, and no fork of a threaded parent
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending: set[Future[list[Played]]] = {
-            pool.submit(_play_chunk, game, specs, seed, chunk, keep) for chunk in _chunks(hands, workers)
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                chunk_records = _collect(future.result(), save)
-                records += chunk_records
-                tick(len(chunk_records))
-    return sorted(records, key=lambda r: r.hand)
-
-
-def _run_ray(
-    game: Any,
-    specs: Sequence[str | Agent],
-    seed: int,
-    hands: int,
-    workers: int,
-    address: str | None,
-    tick: Callable[[int], None],
-    save: Callable[[HandRecord, str], None] | None = None,
-) -> tuple[list[HandRecord], int]:
-    """The hands as Ray tasks (chunks of hands, as for worker processes); the records and the
-    cluster's CPU count."""
+def _ray_workers(address: str | None, workers: int) -> tuple[Any, bool, int]:
+    """Ray (initialised for the call unless it already was), whether it was started here,
+    and the workers to use: at least one per CPU of the cluster."""
     try:
         import ray
     except ImportError:
@@ -427,22 +447,8 @@ def _run_ray(
     started = not ray.is_initialized()
     if started:
         _ray_init(ray, address)
-    try:
-        resources = cast(Callable[[], dict[str, float]], ray.cluster_resources)  # untyped in Ray
-        cpus = max(workers, int(resources().get("CPU", 1)))
-        play: Any = ray.remote(_play_chunk)  # a RemoteFunction, typed by arity in recent Ray
-        shared = ray.put(game), ray.put(specs)  # sent once, not with every task
-        pending = [play.remote(*shared, seed, chunk, save is not None) for chunk in _chunks(hands, cpus)]
-        records: list[HandRecord] = []
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            chunk_records = _collect(ray.get(done[0]), save)
-            records += chunk_records
-            tick(len(chunk_records))
-    finally:
-        if started:
-            ray.shutdown()
-    return sorted(records, key=lambda r: r.hand), cpus
+    resources = cast(Callable[[], dict[str, float]], ray.cluster_resources)  # untyped in Ray
+    return ray, started, max(workers, int(resources().get("CPU", 1)))
 
 
 #: seconds to wait for a Ray cluster's port to answer before giving up on ``address``
@@ -586,28 +592,57 @@ def tournament(
 
     show = sys.stderr.isatty() if progress is None else bool(progress)
     start = time.perf_counter()
-
-    def run(tick: Callable[[int], None]) -> tuple[list[HandRecord], int]:
-        if backend == "ray":
-            return _run_ray(game, specs, seed, hands, workers, address, tick, save)
-        return _run(game, specs, seed, hands, workers, tick, save), workers
-
-    if show:
-        bar = _progress(hands, f"{game.name}: {' vs '.join(names)}")
-        task = bar.task_ids[0]
-
-        def tick(done: int) -> None:
-            bar.advance(task, done)
-            completed = bar.tasks[0].completed
-            bar.update(task, rate=f"{completed / max(1e-9, time.perf_counter() - start):,.1f} hands/s")
-
-        with bar:
-            records, workers = run(tick)
-    else:
-        records, workers = run(lambda done: None)
-    seconds = time.perf_counter() - start
     rules = game.rules
     penalty = bool(getattr(rules, "is_kaluki", False)) or getattr(rules, "rummy_scoring", None) == "penalty"
-    return TournamentResult(
-        game.name, names, seed, tuple(records), workers=workers, seconds=seconds, penalty_game=penalty
-    )
+    records: list[HandRecord] = []
+    bar = _progress(hands, f"{game.name}: {' vs '.join(names)}") if show else None
+
+    def on_result(chunk: range, played: list[Played]) -> None:
+        for record, text in played:
+            if save is not None and text is not None:
+                save(record, text)
+            records.append(record)
+        if bar is not None:
+            task = bar.task_ids[0]
+            bar.advance(task, len(played))
+            rate = len(records) / max(1e-9, time.perf_counter() - start)
+            bar.update(task, rate=f"{rate:,.1f} hands/s")
+
+    def result(partial: bool) -> TournamentResult:
+        return TournamentResult(
+            game.name,
+            names,
+            seed,
+            tuple(sorted(records, key=lambda r: r.hand)),
+            workers=workers,
+            seconds=time.perf_counter() - start,
+            penalty_game=penalty,
+            partial=partial,
+            hands_requested=hands,
+        )
+
+    def run() -> None:
+        nonlocal workers
+        context: Context = (game, specs, seed, save is not None)
+        describe = _describe(specs)
+        if backend != "ray":
+            run_chunks(_play_chunk, context, _chunks(hands, workers), on_result, describe, workers=workers)
+            return
+        ray, started, workers = _ray_workers(address, workers)
+        try:
+            chunks = _chunks(hands, workers)
+            run_chunks(_play_chunk, context, chunks, on_result, describe, workers=workers, backend="ray")
+        finally:
+            if started:
+                ray.shutdown()
+
+    try:
+        if bar is not None:
+            with bar:
+                run()
+        else:
+            run()
+    except Interrupted as stop:
+        stop.result = result(partial=True)
+        raise
+    return result(partial=False)

@@ -538,6 +538,7 @@ NOT_CALLED = {
     ),
     **dict.fromkeys(["MatchResult", "TableMatchResult", "TournamentResult"], "a result the library makes"),
     **dict.fromkeys(["KnockState", "TableState"], "made by new_hand; every method is in STATE_MATRIX"),
+    "AgentError": "an exception",
     "GameState": "a protocol",
     "Phase": "an enum",
     "Option": "a schema record (game_options makes them); check and parse are called",

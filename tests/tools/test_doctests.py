@@ -15,6 +15,7 @@ MODULES = [
     "rummykit.agents.simple",
     "rummykit.engine.hand_loop",
     "rummykit.tournaments",
+    "rummykit.executor",
     "rummykit.multideck",
     "rummykit.games",
     "rummykit.engine.game",
