@@ -347,7 +347,7 @@ static void timing(void) {
     printf("greedy oklahoma gin playouts/s: %.0f (sink %ld)\n", n / t, sink);
 }
 
-/* Regressions from the fuzzing of issue 7: a position or an action a
+/* Regressions found by fuzzing: a position or an action a
  * caller made up gives an error status and leaves the position alone (they
  * used to read and write out of bounds, or overflow a counter). */
 static void test_hostile_positions(void) {

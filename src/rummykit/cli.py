@@ -14,6 +14,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rummykit.analysis import best_discard, best_melds, discard_deadwoods
@@ -278,6 +279,34 @@ def _replay(args: argparse.Namespace) -> int:
     return replay(text, read=input if interactive else None)
 
 
+#: each base game's sections of docs/rules.md: its own, those it builds on, the common rules
+_RULES_SECTIONS = {
+    "gin": ("Gin Rummy", "Scoring", "Common rules"),
+    "oklahoma_gin": ("Oklahoma Gin", "Gin Rummy", "Scoring", "Common rules"),
+    "oklahoma_rummy": ("Oklahoma Rummy", "Oklahoma Gin", "Gin Rummy", "Scoring", "Common rules"),
+    "rummy": ("Rummy", "Common rules"),
+    "kaluki": ("Kaluki", "Common rules"),
+}
+
+
+def _rules_section(name: str) -> str:
+    """The rules of game or preset ``name`` as docs/rules.md (shipped in the wheel) gives them:
+    its game's section, then the sections it builds on."""
+    from importlib.resources import files
+
+    from rummykit.games import game_options, game_presets
+
+    game_options(name)  # an unknown name raises, naming the games
+    key = _canonical_name(name)
+    base = game_presets().get(key, key)
+    shipped = files("rummykit").joinpath("docs", "rules.md")
+    source = Path(__file__).resolve().parents[2] / "docs" / "rules.md"  # a source checkout
+    text = shipped.read_text(encoding="utf-8") if shipped.is_file() else source.read_text(encoding="utf-8")
+    sections = {part.split("\n", 1)[0].strip(): part for part in text.split("\n## ")[1:]}
+    note = f"{key}: a preset of {base} (rummykit rules {key} lists what it changes)\n\n" if key != base else ""
+    return note + "\n\n".join("## " + sections[heading].rstrip() for heading in _RULES_SECTIONS[base])
+
+
 def _rules(args: argparse.Namespace) -> int:
     from rummykit.games import KNOCK_ALIASES, TABLE_ALIASES, game_names, game_options, game_presets
 
@@ -299,6 +328,9 @@ def _rules(args: argparse.Namespace) -> int:
         ]
         _print_rows(console, tty, ("name", "what", "also called"), names)
         console.print("the options of one: rummykit rules NAME; play one with rummykit play NAME --option name=value")
+        return 0
+    if args.text:
+        console.print(_rules_section(args.name), markup=False, highlight=False)
         return 0
     from rummykit.engine.options import allowed_text, show_value
 
@@ -526,6 +558,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = commands.add_parser("rules", help="the games and presets, or one game's options")
     rules.add_argument("name", nargs="?", help="a game or preset: list its options (default: list the games)")
+    rules.add_argument("--text", action="store_true", help="print the game's rules (docs/rules.md) instead")
     rules.set_defaults(run=_rules)
 
     bench = commands.add_parser("bench", help="a quick speed report of the core and playouts")

@@ -1,5 +1,5 @@
 """determinize(seat, rng) samples the worlds consistent with what ``seat``
-knows uniformly (issue 15, item 6): a chi-square test against an exact
+knows uniformly: a chi-square test against an exact
 enumeration, on positions late in a hand where few cards are unknown.
 
 What ``seat`` cannot see is the other hands less their known cards (cards

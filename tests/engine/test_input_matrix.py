@@ -473,7 +473,7 @@ for _g in ("rummy", "kaluki"):
     CALLS[f"{_g} card_penalty"] = lambda v, g=GAME_OBJECTS[_g]: g.card_penalty(v)
     CALLS[f"{_g} physical_deck"] = lambda v, g=GAME_OBJECTS[_g]: g.physical_deck(v)
 
-# the rest of the public functions and methods (issue 18): names, options, hands, agents, results
+# the rest of the public functions and methods: names, options, hands, agents, results
 _agents = [rk.RandomAgent(1), rk.RandomAgent(2)]
 _knock_limit = rk.game_options("gin")["knock_limit"]
 _sheet = rk.HollywoodSheet(100)

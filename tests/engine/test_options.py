@@ -1,4 +1,4 @@
-"""Game options as data (issue 14, section 2): ``game_options``, the schemas that drive
+"""Game options as data: ``game_options``, the schemas that drive
 validation, ``parse_value``, "did you mean" errors, preset names and help text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Perft counts (issue 15, item 6): the number of legal action sequences of
+"""Perft counts: the number of legal action sequences of
 each depth from fixed positions, recomputed and compared with the data in
 tests/data/perft/perft.json (columns: tests/data/perft/README.md).
 

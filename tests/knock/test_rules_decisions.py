@@ -1,4 +1,4 @@
-"""Rules fixes and decisions of issue 14, section 1: the taken upcard in a
+"""Rules decisions: the taken upcard in a
 direct showdown, the Partnership Oklahoma settlement, partnership gin, a
 Kaluki meld of one natural and two jokers, the taken copy in Kaluki and the
 per-turn build limit at a run end (docs/rules.md, Melds, Turn basics, Oklahoma Gin, Kaluki,

@@ -1,4 +1,4 @@
-"""Knock states built from bytes (issue 18): every byte of a pickled
+"""Knock states built from bytes: every byte of a pickled
 state's struct and of its undo entries tampered, one at a time, with
 hostile values.  Loading either refuses with a RummykitError, or gives a
 state that every verb handles: getters, legal actions, observation,

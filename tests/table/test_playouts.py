@@ -1,4 +1,4 @@
-"""The table games' C greedy policy and playouts (issue 15, item 3).
+"""The table games' C greedy policy and playouts.
 
 * The C greedy policy (``rk_table_greedy``, which :class:`GreedyAgent` plays)
   against the Python oracle ``tests/reference/table_greedy.py`` at every step

@@ -1,4 +1,4 @@
-"""Tampered table-state bytes never crash the process (issue 18).
+"""Tampered table-state bytes never crash the process.
 
 A pickled Rummy or Kaluki state is the bytes of its C struct (rk_table_state), its undo
 entries (the bytes before each action) and its history.  Every bytes field of the struct,

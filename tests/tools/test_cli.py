@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -118,6 +120,19 @@ def test_rules_lists_the_games_and_presets() -> None:
     assert any(line.split()[:2] == ["kaluki", "game"] for line in lines if line.strip())
     assert any(line.startswith("kalooki_51") and "preset of kaluki" in line for line in lines)
     assert "┃" not in out.stdout  # piped: plain lines, no table
+
+
+@pytest.mark.parametrize(
+    ("name", "heading"), [("gin", "Gin Rummy"), ("oklahoma-gin", "Oklahoma Gin"), ("kalooki_51", "Kaluki")]
+)
+def test_rules_text_prints_the_games_section(name: str, heading: str) -> None:
+    out = run("rules", name, "--text")
+    assert out.returncode == 0, out.stderr
+    headings = [line for line in out.stdout.splitlines() if line.startswith("## ")]
+    assert headings[0] == f"## {heading}" and headings[-1] == "## Common rules"
+    assert ("## Kaluki" in headings) == (heading == "Kaluki") and "## Rummy" not in headings
+    bad = run("rules", "nope", "--text")
+    assert bad.returncode != 0 and "unknown game 'nope'" in bad.stderr
 
 
 def test_rules_of_a_game_lists_its_options_plainly_when_piped() -> None:

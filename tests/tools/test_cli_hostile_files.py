@@ -1,4 +1,4 @@
-"""Hostile files for the command line (issue 18): ``rummykit replay``, the one command that
+"""Hostile files for the command line: ``rummykit replay``, the one command that
 reads a file, bounds what it reads before parsing and ends any bad file with one line on
 stderr naming the problem and exit status 2, never a traceback.
 
