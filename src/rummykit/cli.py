@@ -1,7 +1,8 @@
 """The ``rummykit`` command line (also ``python -m rummykit``).
 
 Subcommands: ``play`` (a match against an agent in the terminal), ``tournament`` (agents
-against each other, with statistics), ``analyse`` (melds, deadwood and the best discard of a
+against each other, with statistics), ``league`` (whole games, round robin, with ratings),
+``agents`` (the agents and their settings), ``analyse`` (melds, deadwood and the best discard of a
 hand; Kaluki hands with jokers too), ``replay`` (step through a hand or match record),
 ``rules`` (the games, presets and each game's options) and ``bench`` (a quick speed report).
 """
@@ -242,6 +243,55 @@ def _tournament(args: argparse.Namespace) -> int:
     if stopped is not None:
         console.print(f"stopped by {signal.Signals(stopped.signum).name}: partial result of {result.hands} hands")
         return 128 + stopped.signum
+    return 0
+
+
+def _league(args: argparse.Namespace) -> int:
+    from rummykit import __version__
+    from rummykit.agents import make_agent
+    from rummykit.agents.external import required_game
+    from rummykit.league import check_output_path, league
+
+    for path in (args.json,):  # before the run: a long run never ends in an unwritable file
+        if path:
+            check_output_path(path)
+    if args.game is None:  # the game an external agent plays (its rules added by league), else the EAAI rules
+        need = required_game([make_agent(a) for a in args.agents])
+        args.game = need[0] if need is not None else "gin_eaai"
+    options = _game_options(args.game, args.option)
+    result = league(
+        args.agents,
+        args.game,
+        games=args.games,
+        seed=args.seed,
+        workers=args.workers,
+        progress=args.progress,
+        **options,
+    )
+    console = _console()
+    console.print(result.table())
+    given = ", ".join(f"{k}={v}" for k, v in options.items()) or "the game's defaults"
+    console.print(
+        f"rummykit {__version__}; game {result.game} ({given}); seed {result.seed}; {result.games_per_pair} games a "
+        f"pair (each deal sequence twice, seats swapped); {result.workers} worker(s); {result.seconds:.1f} s"
+    )
+    if args.json:
+        result.to_json(args.json)
+        console.print(f"wrote {args.json}")
+    return 0
+
+
+def _agents(args: argparse.Namespace) -> int:
+    from rummykit.agents import AGENT_NAMES
+    from rummykit.agents.base import agent_settings, agent_summary
+
+    rows = []
+    for name in AGENT_NAMES:
+        settings = ", ".join(f"{k}={v}" for k, v in agent_settings(name).items()) or "-"
+        rows.append((name, settings, agent_summary(name)))
+    console = _console()
+    _print_rows(console, sys.stdout.isatty(), ("agent", "settings (defaults)", "what"), rows)
+    console.print('settings go after a colon: "patient:knock_turns=2", "best:samples=64,time_per_move=0.02"')
     return 0
 
 
@@ -536,6 +586,30 @@ def build_parser() -> argparse.ArgumentParser:
         "--save-records", metavar="DIR", help="write each hand's record (hand_N.json, for rummykit replay) into DIR"
     )
     tour.set_defaults(run=_tournament)
+
+    lg = commands.add_parser(
+        "league",
+        help="agents play whole games against each other, round robin, with ratings",
+        description=(
+            "Every pair of agents plays --games whole games (an even number: each seeded deal sequence "
+            "is played twice, seats swapped).  Reports games won with 95%% intervals clustered by mirrored "
+            "pair, hands won, points per hand, and Bradley-Terry ratings on the Elo scale."
+        ),
+    )
+    lg.add_argument("agents", nargs="+", help="two or more agents (rummykit agents lists them and their settings)")
+    lg.add_argument(
+        "--game", help="a two-player game (default gin_eaai; gin with openspiel-simple, whose rules are added)"
+    )
+    lg.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help=option_help)
+    lg.add_argument("--games", type=int, default=100, help="games per pair, even (default 100)")
+    lg.add_argument("--seed", type=int, default=0, help="seed of the deals and agents (default 0)")
+    lg.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    lg.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar")
+    lg.add_argument("--json", help="write the options, version, seeds, statistics and every game as JSON")
+    lg.set_defaults(run=_league)
+
+    agents = commands.add_parser("agents", help="the agents and their settings")
+    agents.set_defaults(run=_agents)
 
     analyse = commands.add_parser("analyse", aliases=["analyze"], help="best melds, deadwood and discard of a hand")
     analyse.add_argument(

@@ -27,7 +27,7 @@ The package: :mod:`rummykit.agents.base` (the :class:`Agent` protocol and the
 from __future__ import annotations
 
 from rummykit.agents import base, external
-from rummykit.agents.base import Agent, make_agent, register, signed_results
+from rummykit.agents.base import Agent, MatchInfo, make_agent, register, signed_results
 from rummykit.agents.best import BestAgent
 from rummykit.agents.ismcts import (
     DEFAULT_ITERATIONS,
@@ -50,6 +50,7 @@ __all__ = [
     "AGENT_NAMES",
     "DEFAULT_ITERATIONS",
     "MODELS",
+    "MatchInfo",
     "PatientAgent",
     "Agent",
     "BestAgent",

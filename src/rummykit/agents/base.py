@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rummykit.errors import InvalidOptionError, clip
@@ -14,14 +15,44 @@ from rummykit.errors import InvalidOptionError, clip
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["AGENT_NAMES", "MAX_COUNT", "Agent", "make_agent", "register", "signed_results"]
+__all__ = [
+    "AGENT_NAMES",
+    "MAX_COUNT",
+    "Agent",
+    "MatchInfo",
+    "agent_settings",
+    "make_agent",
+    "register",
+    "signed_results",
+]
 
 
 class Agent(Protocol):
     """What the tournament runner, ``rummykit.Match`` and ``rummykit play`` call: the action
-    id for ``state`` (a :class:`rummykit.GameState` of any game)."""
+    id for ``state`` (a :class:`rummykit.GameState` of any game).
+
+    An agent may also have a ``new_hand(info)`` method: whole-game runners
+    (:func:`rummykit.league.play_game`, :func:`rummykit.league.league`) call it before each
+    hand with a :class:`MatchInfo`, so that the agent can play the game rather than the hand."""
 
     def __call__(self, state: Any) -> int: ...
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """The match so far, as an agent's ``new_hand`` method is told it before a hand:
+    ``seat`` (the agent's), ``scores`` per seat (the game in progress: hand points, or the
+    penalty totals of Kaluki and penalty Rummy), ``target`` (the score that ends the game, the
+    elimination threshold in Kaluki; None without one), ``dealer`` of the hand to come,
+    ``hand``, the hands dealt so far in the match, and ``last``, the result of the last hand
+    (``state.result`` at its end: what the showdown showed everyone; None before the first)."""
+
+    seat: int
+    scores: tuple[int, ...]
+    target: int | None
+    dealer: int
+    hand: int
+    last: Any = None
 
 
 #: the largest count setting (iterations, rollouts, samples...): a C int
@@ -75,6 +106,34 @@ def register(name: str, factory: Callable[..., Any]) -> None:
     AGENT_NAMES = tuple(_FACTORIES)
 
 
+def agent_settings(name: str) -> dict[str, object]:
+    """The settings of the agent called ``name`` (for :func:`make_agent`) and their defaults.
+
+    >>> agent_settings("greedy")
+    {'max_knock_deadwood': None}
+    """
+    import inspect
+
+    factory = _FACTORIES.get(name.strip().lower()) if isinstance(name, str) else None
+    if factory is None:
+        raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")
+    return {
+        p.name: p.default
+        for p in inspect.signature(factory).parameters.values()
+        if p.name not in ("seed", "rollout") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    }
+
+
+def agent_summary(name: str) -> str:
+    """The first sentence of the agent's documentation (``rummykit agents`` shows it)."""
+    import re
+
+    doc = " ".join((_FACTORIES[name].__doc__ or "").strip().split("\n\n")[0].split())
+    doc = re.sub(r":\w+:`~?([^`]*)`", lambda m: m.group(1).rsplit(".", 1)[-1], doc).replace("``", "")
+    first = re.split(r"(?<=\.)\s", doc, maxsplit=1)[0]
+    return first.rstrip(":") + ("" if first.endswith(".") else ".")
+
+
 def _option_value(text: str) -> object:
     if text.lower() == "none":
         return None
@@ -105,10 +164,16 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
     if factory is None:
         raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")
     options: dict[str, object] = {}
+    known = agent_settings(name)
     for item in filter(None, (s.strip() for s in settings.split(","))):
         key, eq, value = item.partition("=")
         if not eq or not key.strip().isidentifier() or key.strip() in ("seed", "rollout"):
             raise InvalidOptionError(f"bad agent setting {clip(item)} in {clip(spec)} (expected name=value)")
+        if key.strip() not in known:
+            listed = ", ".join(known) if known else "none"
+            raise InvalidOptionError(
+                f"agent {clip(name)} has no setting {clip(key.strip())}; its settings: {listed} (rummykit agents)"
+            )
         options[key.strip()] = _option_value(value.strip())
     try:
         agent: Agent = factory(seed=seed, **options)

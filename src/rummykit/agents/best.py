@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rummykit._random import as_generator
-from rummykit.agents.base import _check_int, _is_number, register
+from rummykit.agents.base import MatchInfo, _check_int, _is_number, register
 from rummykit.agents.simple import GreedyAgent
 from rummykit.cards import ids_mask, mask_ids
 from rummykit.errors import InvalidOptionError, RummykitError, clip
@@ -49,6 +49,19 @@ class BestAgent:
     knock (the knock of least deadwood left), if any.
 
     A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
+
+    **Playing the game** (``game_value=1``, the default): in the two-player games that end at
+    a score (Gin, Oklahoma Gin, Rummy, Kaluki) a playout's score is instead the change of the
+    probability of winning the game that its result causes
+    (:func:`rummykit.agents.gamevalue.hand_value`: a table over both scores solved per rules),
+    from the scores the match told it before the hand (``new_hand``, :class:`MatchInfo`; 0-0
+    without a match): near the end it takes the safe knock, behind it plays for more.
+    ``learn=1`` (the default) learns during a game how readily the opponent knocks: after each
+    hand the match shows, a hand the opponent knocked counts as a knock, a hand it defended
+    with deadwood it could have knocked with as a pass, and the particle filter uses the
+    opponent's knock rate ``(knocks + 2.7) / (knocks + passes + 3)`` instead of assuming it
+    knocks as soon as it can, so that the knocks weigh the undercut risk of a patient
+    opponent.  ``best:game_value=0,learn=0`` is the agent that plays each hand for its points.
 
     **Table games** (Rummy, Kaluki): greedy's melds, lay-offs and releases; the draw (stock or
     discard) and, when greedy would discard, every legal discard are searched: ``table_pool``
@@ -87,6 +100,8 @@ class BestAgent:
         table_samples: int = 48,
         table_pool: int = 2,
         table_lambda: float = 1.0,
+        game_value: int = 1,
+        learn: int = 1,
         time_per_move: float | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
@@ -115,7 +130,57 @@ class BestAgent:
         if time_per_move is not None and (not _is_number(time_per_move) or not time_per_move > 0):
             raise InvalidOptionError(f"time_per_move must be a positive number of seconds, got {clip(time_per_move)}")
         self.time_per_move = None if time_per_move is None else float(time_per_move)
+        for name, value in (("game_value", game_value), ("learn", learn)):
+            if value not in (0, 1) or isinstance(value, float):
+                raise InvalidOptionError(f"{name} must be 0 (off) or 1 (on), got {clip(value)}")
+        self.game_value, self.learn = int(game_value), int(learn)
         self._rng = as_generator(seed)
+        self._info: MatchInfo | None = None
+        self._knocks = self._passes = 0  # the opponent's knocking seen in this game (learn)
+        self._values: Any = None  # the value of each signed result in this decision (game_value)
+
+    def new_hand(self, info: MatchInfo) -> None:
+        """The match so far, before a hand: the scores it plays the game by and, from the
+        last hand's showdown, the opponent's knocking (see the class)."""
+        self._info = info
+        last = info.last
+        if last is None or getattr(last, "knocker", None) is None or len(info.scores) != 2:
+            return
+        them = 1 - info.seat
+        if last.knocker == them:
+            self._knocks += 1
+        elif last.outcome != "big_gin":
+            laid = sum(min(int(c) % 13 + 1, 10) for c in last.layoffs[them]) if last.layoffs else 0
+            if last.deadwood[them] + laid <= last.knock_limit:
+                self._passes += 1
+
+    def _knock_rate(self) -> float | None:
+        if not self.learn or self._knocks + self._passes == 0:
+            return None
+        return (self._knocks + 2.7) / (self._knocks + self._passes + 3)
+
+    def _game_values(self, state: Any) -> Any:
+        """The change of the win probability per signed result (index ``d + offset``), or None."""
+        if not self.game_value or state.n != 2:
+            return None
+        from rummykit.agents.gamevalue import hand_value
+
+        me = state.current_player
+        scores = self._info.scores if self._info is not None and len(self._info.scores) == 2 else (0, 0)
+        if getattr(state.rules, "is_kaluki", False):  # progress: the penalty the other player took
+            return hand_value(state.game, scores[1 - me], scores[me])
+        return hand_value(state.game, scores[me], scores[1 - me])
+
+    def _score(self, signed: Any) -> float:
+        """The mean score of playouts' signed results: the win-probability change (game_value),
+        else the mean plus ``win_bonus`` times the mean sign."""
+        import numpy as np
+
+        if self._values is not None:
+            off = (len(self._values) - 1) // 2
+            index = np.clip(np.asarray(signed, dtype=np.int64) + off, 0, 2 * off)
+            return float(self._values[index].mean())
+        return float(signed.mean() + self.win_bonus * np.sign(signed).mean())
 
     def _settings(self) -> dict[str, Any]:
         return {
@@ -131,6 +196,8 @@ class BestAgent:
             "table_samples": self.table_samples,
             "table_pool": self.table_pool,
             "table_lambda": self.table_lambda,
+            "game_value": self.game_value,
+            "learn": self.learn,
             "time_per_move": self.time_per_move,
         }
 
@@ -147,6 +214,7 @@ class BestAgent:
         if len(legal) == 1:
             return int(legal[0])
         deadline = None if self.time_per_move is None else start + self.time_per_move
+        self._values = self._game_values(state)
         if state.game.family != "knock":
             return self._table_move(state, legal, deadline)
         candidates = _candidates(state, legal, self.width)
@@ -183,7 +251,9 @@ class BestAgent:
         if tracking.can_track(state):
             try:
                 events = tracking.public_events(state, me, rng)
-                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng, self.high)
+                particles = tracking.track(
+                    state, events, self.particles, self.beta, self.epsilon, rng, self.high, self._knock_rate()
+                )
             except tracking.Untracked:
                 pass
             else:
@@ -233,31 +303,25 @@ class BestAgent:
             # the card a stock draw brings is not looked at: a random unseen card joins the hand
             held = mine if action == DRAW_STOCK else child.hands[me]
             plans.append(("play", seen, held, held | ids_mask(seen.discard_pile), action == DRAW_STOCK))
-        count = len(hands)
-        # per candidate: the signed results of every playout (knocks: one per hand), filled hand by hand
-        sizes = [m if plan[0] == "play" else 1 for plan in plans]
-        results = [np.full(count * size, plan[1] if plan[0] == "fixed" else 0) for plan, size in zip(plans, sizes)]
+        # per candidate: the signed results of every playout (knocks: one per hand), hand by hand
+        results: list[list[Any]] = [[] for _ in plans]
         parts = {id(plan[1]): _spec_parts(plan[1]) for plan in plans if plan[0] == "play"}
-        done = 0
         for k, hand in enumerate(hands):
             if k and deadline is not None and time.perf_counter() > deadline:
                 break
             for plan, out in zip(plans, results):
-                if plan[0] == "knock":
+                if plan[0] == "fixed":
+                    out.append(np.array([plan[1]]))
+                elif plan[0] == "knock":
                     result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[3]
-                    out[k] = result[0] - result[1]
-                elif plan[0] == "play":
+                    out.append(np.array([result[0] - result[1]]))
+                else:
                     _, seen, held, used, draw = plan
                     stock = mask_ids(_ALL & ~(used | hand))
                     spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
                     _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, seed + k, 0, points, outcomes)
-                    out[k * m : (k + 1) * m] = points[:, me] - points[:, 1 - me]
-            done = k + 1
-        scores = []
-        for out, size in zip(results, sizes):
-            signed = out[: done * size].astype(np.float64)
-            scores.append(float(signed.mean() + self.win_bonus * np.sign(signed).mean()))
-        return scores
+                    out.append(points[:, me] - points[:, 1 - me])
+        return [self._score(np.concatenate(out)) for out in results]
 
     def _sampled_scores(
         self, state: Any, candidates: list[int], samples: Iterable[Any], per: int, deadline: float | None = None
@@ -270,7 +334,7 @@ class BestAgent:
 
         me, n = state.current_player, state.n
         seed = int(self._rng.integers(2**62))
-        tally = _Tally(len(candidates), self.win_bonus)
+        tally: list[list[Any]] = [[] for _ in candidates]
         for k, sample in enumerate(samples):
             if k and deadline is not None and time.perf_counter() > deadline:
                 break
@@ -279,8 +343,10 @@ class BestAgent:
                 child.apply_action(action)
                 points, _ = playouts(child, per, resample="stock", seed=seed + k)
                 # signed results (agents.base.signed_results) of every playout at once
-                tally.add(i, (n * points[:, me] - points.sum(axis=1)) / (n - 1))
-        return tally.scores()
+                tally[i].append((n * points[:, me] - points.sum(axis=1)) / (n - 1))
+        import numpy as np
+
+        return [self._score(np.concatenate(parts)) for parts in tally]
 
 
 def _table_samples(
@@ -320,27 +386,6 @@ def _table_samples(
     positions = (rng.random() + np.arange(count)) / count
     index = np.minimum(np.searchsorted(np.cumsum(w), positions), len(made) - 1)
     return [made[int(i)] for i in index]
-
-
-class _Tally:
-    """Per candidate: the sums of the signed results and of their signs, and the count."""
-
-    def __init__(self, size: int, win_bonus: float) -> None:
-        self.total = [0.0] * size
-        self.signs = [0.0] * size
-        self.count = [0] * size
-        self.win_bonus = win_bonus
-
-    def add(self, i: int, signed: Any) -> None:
-        import numpy as np
-
-        self.total[i] += float(signed.sum())
-        self.signs[i] += float(np.sign(signed).sum())
-        self.count[i] += len(signed)
-
-    def scores(self) -> list[float]:
-        """Mean signed result plus ``win_bonus`` times the mean sign (won 1, lost -1)."""
-        return [(t + self.win_bonus * s) / max(1, c) for t, s, c in zip(self.total, self.signs, self.count)]
 
 
 def playout_spec(rules: Any, seen: Any, held: int, hand: int, stock: list[int], *, draw: bool = False) -> Any:

@@ -9,7 +9,8 @@ rules, restated here over numpy batches of hands):
 
 * **take or not** (upcard offer, draw): ``sigmoid(beta * (d_keep - d_take - 0.5))``;
 * **which discard**: a softmax over the legal cards ``c`` of ``-beta * deadwood(H - c)``;
-* **knock**: a seat that could knock knocks, a seat that could not did not (a miss costs
+* **knock**: a seat that could knock knocks with probability ``knock_rate`` (by default
+  ``1 - epsilon / 2``: as soon as it can), a seat that could not did not (a miss costs
   ``epsilon``); at the last chance it takes the discard exactly when that lets it knock;
 * every probability mixed with a uniform choice of weight ``epsilon``.
 
@@ -239,11 +240,20 @@ def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tupl
 
 
 def track(
-    state: Any, ev: Events, n: int, beta: float, epsilon: float, rng: np.random.Generator, high: float = 0.0
+    state: Any,
+    ev: Events,
+    n: int,
+    beta: float,
+    epsilon: float,
+    rng: np.random.Generator,
+    high: float = 0.0,
+    knock_rate: float | None = None,
 ) -> Particles:
     """``n`` weighted particles of the opponent's hand after the events of ``ev``; ``high``
     adds ``high * rank / 12`` (ace 0, king 12) to a discard's softmax score: a greedy player
-    breaks deadwood ties towards the high cards."""
+    breaks deadwood ties towards the high cards.  ``knock_rate``: the probability that the
+    opponent knocks when it can (None: ``1 - epsilon / 2``, a player who knocks as soon as it
+    can); a patient opponent's low rate keeps the stories where it could have knocked."""
     rules = core_rules(state.rules.aces)
     dealt, draws, ok = _place_hidden_discards(ev, n, rng)
     reserved = np.zeros(52, dtype=bool)
@@ -320,7 +330,10 @@ def track(
             can_knock = np.where(legal, dw, 999).min(axis=1) <= ev.knock_max
             if not flag & 2:  # a discard step, not the knock-only step
                 knocked = bool(flag & 1)
-                p.logw += np.where(can_knock == knocked, math.log(1 - mix / 2), math.log(mix / 2))
+                rate = 1 - mix / 2 if knock_rate is None else knock_rate
+                able = rate if knocked else 1 - rate
+                unable = mix / 2 if knocked else 1 - mix / 2
+                p.logw += np.where(can_knock, math.log(able), math.log(unable))
             p.hand[:, card] = False
         if kind in (TAKE_CHOICE, DISCARD, LAST_CHANCE, DRAW):
             if not np.isfinite(p.logw).any():
