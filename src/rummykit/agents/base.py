@@ -146,7 +146,7 @@ def _option_value(text: str) -> object:
 
 
 def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None) -> Agent:
-    """An agent from a name (``"random"``, ``"greedy"``, ``"ismcts"``) with optional
+    """An agent from a name (``"random"``, ``"greedy"``, ``"ismcts"``, ``"level:3"``) with optional
     settings after a colon (``"ismcts:iterations=100,exploration=1.0"``,
     ``"greedy:max_knock_deadwood=5"``), seeded with ``seed``; an agent with a ``spawn``
     method is spawned with ``seed``; any other callable is used as it is.
@@ -159,7 +159,8 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
             raise InvalidOptionError(f"an agent must be a name or a callable, got {clip(spec)}")
         spawn = getattr(spec, "spawn", None)
         return spawn(seed) if callable(spawn) else spec
-    name, _, settings = spec.partition(":")
+    whole = spec.strip().lower()
+    name, _, settings = (whole, "", "") if whole in _FACTORIES else spec.partition(":")  # level:3
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
         raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")

@@ -150,7 +150,7 @@ class BestAgent:
         if last.knocker == them:
             self._knocks += 1
         elif last.outcome != "big_gin":
-            laid = sum(min(int(c) % 13 + 1, 10) for c in last.layoffs[them]) if last.layoffs else 0
+            laid = sum(min(int(c) % 13 + 1, 10) for lay in last.layoffs[them] for c in lay.cards)
             if last.deadwood[them] + laid <= last.knock_limit:
                 self._passes += 1
 

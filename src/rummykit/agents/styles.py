@@ -5,6 +5,9 @@
   challenge, ``SimpleGinRummyPlayer``, as published with the challenge's framework.
 * :class:`PatientAgent` (``patient``): greedy's draws and discards, but it knocks only in its
   first turns or for gin, and otherwise waits to undercut a knocker.
+* :class:`NoisyGreedyAgent` (``noisy``): greedy that makes a random move now and then, every game.
+* ``level:1`` .. ``level:5`` (:data:`LEVELS`): opponents of graded strength for every game, from a
+  beginner to ``best``.
 
 The other styles of the panel are settings of :class:`~rummykit.agents.GreedyAgent`:
 ``greedy:max_knock_deadwood=0`` hunts gin, ``greedy:max_knock_deadwood=K`` knocks at K or less.
@@ -17,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 from rummykit import _core
 from rummykit._random import as_generator
 from rummykit.agents.base import _check_int, register
-from rummykit.errors import InvalidOptionError
+from rummykit.errors import InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["EAAISimpleAgent", "PatientAgent"]
+__all__ = ["LEVELS", "EAAISimpleAgent", "NoisyGreedyAgent", "PatientAgent", "level_agent"]
 
 
 def _knock_family(state: Any, name: str) -> None:
@@ -124,5 +127,70 @@ class PatientAgent:
         return int(state._greedy_action(-1 if early else self.late_knock))
 
 
+class NoisyGreedyAgent:
+    """Greedy (:class:`~rummykit.agents.GreedyAgent`) that, with probability ``mistakes`` at each
+    decision with a choice, plays a uniformly random legal action instead: a beginner, in
+    every game.
+
+    >>> import rummykit as rk
+    >>> state = rk.Game("rummy").new_hand(seed=3)
+    >>> NoisyGreedyAgent(0.5, seed=1)(state) in state.legal_actions()
+    True
+    """
+
+    def __init__(self, mistakes: float = 0.3, seed: int | np.random.Generator | None = None) -> None:
+        from rummykit.agents.base import _is_number
+
+        if not _is_number(mistakes) or not 0 <= mistakes <= 1:
+            raise InvalidOptionError(f"mistakes must be a probability 0..1, got {clip(mistakes)}")
+        self.mistakes = float(mistakes)
+        self._rng = as_generator(seed)
+
+    def spawn(self, seed: int | np.random.Generator | None) -> NoisyGreedyAgent:
+        """A new agent with this setting, seeded with ``seed``."""
+        return NoisyGreedyAgent(self.mistakes, seed)
+
+    def __repr__(self) -> str:
+        return f"NoisyGreedyAgent({self.mistakes})"
+
+    def __call__(self, state: Any) -> int:
+        from rummykit.agents.simple import GreedyAgent
+
+        legal = state.legal_actions()
+        if len(legal) > 1 and self._rng.random() < self.mistakes:
+            return int(legal[int(self._rng.integers(len(legal)))])
+        return GreedyAgent()(state)
+
+
+#: ``make_agent("level:N")``: the agent spec of each level, weakest first; every game.
+LEVELS: dict[int, str] = {
+    1: "noisy:mistakes=0.12",
+    2: "noisy:mistakes=0.05",
+    3: "greedy",
+    4: "best:samples=6,playouts=6,particles=64,table_samples=12,table_pool=1",
+    5: "best",
+}
+
+
+def level_agent(level: int, seed: int | np.random.Generator | None = None) -> Any:
+    """The agent of ``level`` (1..5, :data:`LEVELS`), seeded."""
+    from rummykit.agents.base import make_agent
+
+    if level not in LEVELS:
+        raise InvalidOptionError(f"levels are {min(LEVELS)}..{max(LEVELS)}, got {clip(level)}")
+    return make_agent(LEVELS[level], seed)
+
+
+def _level_factory(level: int) -> Any:
+    def factory(seed: int | np.random.Generator | None = None) -> Any:
+        return level_agent(level, seed)
+
+    factory.__doc__ = f"Level {level} of {len(LEVELS)}: {LEVELS[level]}."
+    return factory
+
+
 register("eaai-simple", EAAISimpleAgent)
+register("noisy", NoisyGreedyAgent)
+for _level in LEVELS:
+    register(f"level:{_level}", _level_factory(_level))
 register("patient", PatientAgent)

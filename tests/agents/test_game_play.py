@@ -1,0 +1,112 @@
+"""best plays the game: the win-probability tables against a recursive oracle, the match
+context hook, the opponent's learned knock rate; the levels."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+import rummykit as rk
+from rummykit.agents import BestAgent, MatchInfo, make_agent
+from rummykit.agents.gamevalue import _solve, end_of, hand_value, win_table
+from rummykit.agents.styles import LEVELS
+from tests.reference import deadwood_of
+
+
+def _oracle(counts: dict[int, int], end: int, a: int, b: int) -> float:
+    """W(a, b) by plain recursion over the hands (each won by either side with probability 1/2)."""
+    total = sum(counts.values())
+
+    @cache
+    def w(a: int, b: int) -> float:
+        if a >= end:
+            return 1.0
+        if b >= end:
+            return 0.0
+        return sum(n / total * (w(a + x, b) + w(a, b + x)) / 2 for x, n in counts.items())
+
+    return w(a, b)
+
+
+@pytest.mark.parametrize(("counts", "end"), [({1: 3, 3: 1}, 7), ({2: 1, 5: 2, 11: 1}, 12), ({1: 1}, 5)])
+def test_solved_table_matches_the_recursion(counts: dict[int, int], end: int) -> None:
+    ext = _solve(tuple(sorted(counts.items())), end)
+    for a in range(end):
+        for b in range(end):
+            assert abs(ext[a, b] - _oracle(counts, end, a, b)) < 1e-12
+
+
+def test_win_tables_per_rules() -> None:
+    for name, options in [("gin_eaai", {}), ("oklahoma_gin", {}), ("kaluki", {"num_players": 2})]:
+        game = rk.Game(name, **options)
+        table = win_table(game)
+        assert table is not None and table.shape == (end_of(game.rules),) * 2
+        assert np.allclose(table + table.T, 1) and abs(table[0, 0] - 0.5) < 1e-9
+        assert (np.diff(table, axis=0) >= -1e-12).all() and (np.diff(table, axis=1) <= 1e-12).all()
+    assert win_table(rk.Game("gin_eaai", target_score=50)).shape == (50, 50)  # solved for any target
+    assert win_table(rk.Game("oklahoma-rummy")) is None and win_table(rk.Game("gin_matchplay")) is None
+
+
+def test_hand_value_near_the_end() -> None:
+    game = rk.Game("gin_eaai")
+    table = win_table(game)
+    assert table is not None
+    values = hand_value(game, 95, 0)
+    assert values is not None
+    off = (len(values) - 1) // 2
+    assert values[off] == 0 and abs(values[off + 5] - (1 - table[95, 0])) < 1e-12
+    assert abs(values[off - 100] + table[95, 0]) < 1e-12  # losing the game from there
+
+
+def _result(state_game: str, seed: int, agents: list[object]) -> object:
+    state = rk.Game(state_game).new_hand(seed=seed, dealer=0)
+    while not state.is_terminal():
+        state.apply_action(agents[state.current_player](state))  # type: ignore[operator]
+    return state.result
+
+
+def test_best_learns_how_readily_the_opponent_knocks() -> None:
+    agent = BestAgent(seed=1)
+    assert agent._knock_rate() is None
+    greedy, patient = make_agent("greedy"), make_agent("patient:knock_turns=0")
+    knocks = passes = 0
+    for seed in range(30):
+        result = _result("gin_eaai", seed, [greedy, patient])
+        agent.new_hand(MatchInfo(seat=0, scores=(0, 0), target=100, dealer=0, hand=seed, last=result))
+        if result.knocker == 1:  # type: ignore[attr-defined]
+            knocks += 1
+        elif result.knocker == 0 and result.outcome != "big_gin":  # type: ignore[attr-defined]
+            laid = deadwood_of(int(c) for lay in result.layoffs[1] for c in lay.cards)  # type: ignore[attr-defined]
+            passes += result.deadwood[1] + laid <= 10  # type: ignore[attr-defined]
+    assert (agent._knocks, agent._passes) == (knocks, passes) and passes > 0
+    rate = agent._knock_rate()
+    assert rate is not None and rate == (knocks + 2.7) / (knocks + passes + 3)
+    assert BestAgent(learn=0)._knock_rate() is None
+
+
+def test_best_plays_by_the_score() -> None:
+    state = rk.Game("gin_eaai").new_hand(seed=5, dealer=0)
+    agent = BestAgent(samples=4, playouts=4, seed=1)
+    me = state.current_player
+    scores = (95, 0) if me == 0 else (0, 95)  # the agent 5 points from the game
+    agent.new_hand(MatchInfo(seat=me, scores=scores, target=100, dealer=0, hand=0))
+    assert agent(state) in state.legal_actions()
+    values = agent._values
+    assert values is not None
+    off = (len(values) - 1) // 2
+    assert 0 < values[off + 5] < 0.05 and values[off - 100] < -0.9  # a win ends the game; a big loss loses it
+    old = BestAgent(samples=4, playouts=4, game_value=0, learn=0, seed=1)
+    assert old(state) in state.legal_actions() and old._values is None
+    with pytest.raises(rk.InvalidOptionError, match="game_value"):
+        make_agent("best:game_value=2")
+
+
+@pytest.mark.parametrize("game", ["gin_eaai", "oklahoma-gin", "rummy", "kaluki"])
+def test_every_level_plays_every_game(game: str) -> None:
+    state = rk.Game(game).new_hand(seed=2)
+    for level in LEVELS:
+        assert make_agent(f"level:{level}", 1)(state) in state.legal_actions()
+    with pytest.raises(rk.InvalidOptionError, match="unknown agent"):
+        make_agent("level:6")
