@@ -1,18 +1,25 @@
 """Agent strength: seeded tournaments of rummykit's agents against the standard baselines and
-against each other, with 95% intervals, points per hand and milliseconds per decision.
+against each other, with 95% intervals, points per hand and milliseconds per decision; and
+whole games (``--table games``, ``--table levels``: :func:`rummykit.league.league`, each deal
+sequence played twice with the seats swapped).
 
 Run from the repository root (the baselines need their extras: ``pip install -e
 ".[openspiel,rlcard]"``)::
 
-    python benchmarks/strength.py                       # both tables, the hand counts below
-    python benchmarks/strength.py --table issue --hands 200
+    python benchmarks/strength.py                       # every table, the sizes below
+    python benchmarks/strength.py --table games --seed 1
+    python benchmarks/strength.py --table baselines --hands 200
     python benchmarks/strength.py --row best-openspiel  # one row
     python benchmarks/strength.py --list
     python benchmarks/strength.py --row best-greedy-rummy --agent best:table_pool=1 --hands 200 --seed 3
 
-``issue`` is the table of issue 16 (the agents before ``best``); ``best`` is the table of
-``docs/strength.md``: ``best`` against OpenSpiel's simple bot, RLCard's novice agent and
-``greedy`` in every game.  ``--hands N`` plays N hands in every row instead of its own count;
+``hands`` is the hand table of ``docs/strength.md`` (``best`` against OpenSpiel's simple bot,
+RLCard's novice agent and ``greedy`` in every game); ``baselines`` the simpler agents against
+the baselines; ``games`` whole games of ``best`` against the opponent panel and ``greedy``;
+``levels`` each level against the one below, in every game.  ``--games N`` plays N games in
+every whole-game row (even); whole-game columns: games won with a 95% interval clustered by
+mirrored pair, hands won and points per hand (the first agent's less the other's, per hand
+dealt) with clustered intervals.  ``--hands N`` plays N hands in every row instead of its own count;
 ``--agent SPEC`` plays the agent spec ``SPEC`` (e.g. ``best:samples=32``) in place of each
 row's first agent (the pilots of ``docs/strength.md``).
 
@@ -83,7 +90,45 @@ BEST = [
     Row("best-greedy-rummy", "best", "greedy", "rummy", 600),
     Row("best-greedy-kaluki", "best", "greedy", "kaluki", 600),
 ]
-TABLES = {"issue": ISSUE, "best": BEST}
+
+
+@dataclass(frozen=True)
+class GameRow:
+    key: str
+    agent: str
+    opponent: str
+    game: str
+    games: int
+    options: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+
+OLD = "best:game_value=0,learn=0"  # best playing each hand for its points
+GAME_ROWS = [
+    GameRow("best-eaai", "best", "eaai-simple", "gin_eaai", 2000),
+    GameRow("best-patient", "best", "patient", "gin_eaai", 2000),
+    GameRow("best-ginhunter", "best", "greedy:max_knock_deadwood=0", "gin_eaai", 1000),
+    GameRow("best-knock5", "best", "greedy:max_knock_deadwood=5", "gin_eaai", 1000),
+    GameRow("best-old", "best", OLD, "gin_eaai", 1000),
+    GameRow("old-eaai", OLD, "eaai-simple", "gin_eaai", 1000),
+    GameRow("old-patient", OLD, "patient", "gin_eaai", 1000),
+    GameRow("best-openspiel-games", "best", "openspiel-simple", "gin", 2000, label="gin, OpenSpiel's rules"),
+    GameRow("best-greedy-oklahoma-gin-games", "best", "greedy", "oklahoma-gin", 2000),
+    GameRow("best-greedy-rummy-games", "best", "greedy", "rummy", 2000, {"num_players": 2}),
+    GameRow("best-greedy-kaluki-games", "best", "greedy", "kaluki", 2000, {"num_players": 2}),
+]
+LEVEL_GAMES = [
+    ("gin_eaai", {}),
+    ("oklahoma-gin", {}),
+    ("rummy", {"num_players": 2}),
+    ("kaluki", {"num_players": 2}),
+]
+LEVEL_ROWS = [
+    GameRow(f"level{k + 1}-level{k}-{g}", f"level:{k + 1}", f"level:{k}", g, 1000, o)
+    for g, o in LEVEL_GAMES
+    for k in range(1, 5)
+]
+TABLES: dict[str, list[Any]] = {"baselines": ISSUE, "hands": BEST, "games": GAME_ROWS, "levels": LEVEL_ROWS}
 
 _CALLS: dict[str, list[float]] = defaultdict(list)
 
@@ -104,8 +149,8 @@ class Timed:
         _CALLS[self.label].append(time.process_time() - start)
         return action
 
-    def __getattr__(self, name: str) -> Any:  # required_game and label of an external agent
-        if name in ("required_game", "label") and self.agent is not None:
+    def __getattr__(self, name: str) -> Any:  # required_game, label, new_hand of the agent
+        if name in ("required_game", "label", "new_hand") and self.agent is not None:
             return getattr(self.agent, name)
         raise AttributeError(name)
 
@@ -147,6 +192,40 @@ def run(row: Row, hands: int, seed: int) -> dict[str, Any]:
     }
 
 
+def run_games(row: GameRow, games: int, seed: int) -> dict[str, Any]:
+    from rummykit.league import league
+
+    _CALLS.clear()
+    start = time.perf_counter()
+    agents = [Timed(row.agent, "agent"), Timed(row.opponent, "opponent")]
+    result = league(agents, row.game, games=games, seed=seed, progress=sys.stderr.isatty(), **row.options)
+    calls = _CALLS["agent"]
+    return {
+        "row": row,
+        "pair": result.pairs[0],
+        "game": result.game,
+        "ms": 1000 * sum(calls) / max(1, len(calls)),
+        "seconds": time.perf_counter() - start,
+    }
+
+
+def games_markdown(out: dict[str, Any], seed: int) -> str:
+    row: GameRow = out["row"]
+    p = out["pair"]
+    game = row.label or (f"{row.game}, 2 players" if row.options.get("num_players") == 2 else row.game)
+    return (
+        f"| {row.agent} | {row.opponent} | {game} | {p.games:,} | {p.win_rate:.1%} ({p.ci95[0]:.1%}-{p.ci95[1]:.1%}) "
+        f"| {p.hand_rate:.1%} ({p.hand_ci95[0]:.1%}-{p.hand_ci95[1]:.1%}) | {p.points_per_hand:+.1f} "
+        f"({p.points_ci95[0]:+.1f} to {p.points_ci95[1]:+.1f}) | {out['ms']:.2f} | {seed} |"
+    )
+
+
+GAMES_HEADER = (
+    "| agent | opponent | game | games | games won (95% CI) | hands won (95% CI) | points/hand (95% CI) "
+    "| ms/decision | seed |\n|---|---|---|---:|---|---|---|---:|---:|"
+)
+
+
 def markdown(out: dict[str, Any], seed: int) -> str:
     row: Row = out["row"]
     low, high = out["ci"]
@@ -170,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", choices=[*TABLES, "all"], default="all")
     parser.add_argument("--row", action="append", default=[], help="only this row (repeatable; see --list)")
     parser.add_argument("--hands", type=int, help="hands per row (default: each row's own count)")
+    parser.add_argument("--games", type=int, help="games per whole-game row, even (default: each row's own count)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--list", action="store_true", help="list the rows and exit")
     parser.add_argument("--agent", help="this agent spec in place of each row's first agent")
@@ -183,9 +263,19 @@ def main(argv: list[str] | None = None) -> int:
         rows = [replace(r, agent=args.agent) for r in rows]
     if args.list:
         for r in rows:
-            print(f"{r.key}: {r.agent} vs {r.opponent}, {r.label or r.game}, {r.hands} hands")
+            size = f"{r.hands} hands" if isinstance(r, Row) else f"{r.games} games"
+            print(f"{r.key}: {r.agent} vs {r.opponent}, {r.label or r.game}, {size}")
         return 0
-    print(HEADER)
+    game_rows = [r for r in rows if isinstance(r, GameRow)]
+    if game_rows:
+        print(GAMES_HEADER)
+    for row in game_rows:
+        out = run_games(row, args.games or row.games, args.seed)
+        print(games_markdown(out, args.seed), flush=True)
+        print(f"<!-- {row.key}: {out['pair'].wins:g}/{out['pair'].games} games; {out['seconds']:.0f} s -->", flush=True)
+    rows = [r for r in rows if isinstance(r, Row)]
+    if rows:
+        print(HEADER)
     for row in rows:
         out = run(row, args.hands or row.hands, args.seed)
         print(markdown(out, args.seed), flush=True)
