@@ -12,7 +12,7 @@ import rummykit as rk
 from rummykit.agents import BestAgent, MatchInfo, make_agent
 from rummykit.agents.gamevalue import _solve, end_of, hand_value, win_table
 from rummykit.agents.styles import LEVELS
-from tests.reference import deadwood_of
+from tests.reference.deadwood import deadwood_of
 
 
 def _oracle(counts: dict[int, int], end: int, a: int, b: int) -> float:

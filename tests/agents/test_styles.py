@@ -8,7 +8,7 @@ import pytest
 import rummykit as rk
 from rummykit.agents import EAAISimpleAgent, PatientAgent, make_agent
 from rummykit.knock.actions import DRAW_STOCK, KNOCK, PASS, TAKE
-from tests.reference import all_melds, deadwood_after_each_discard, from_mask
+from tests.reference.deadwood import all_melds, deadwood_after_each_discard, from_mask
 
 
 def _in_meld(hand: frozenset[int], card: int) -> bool:
