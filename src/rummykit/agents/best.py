@@ -55,7 +55,9 @@ class BestAgent:
     probability of winning the game that its result causes
     (:func:`rummykit.agents.gamevalue.hand_value`: a table over both scores solved per rules),
     from the scores the match told it before the hand (``new_hand``, :class:`MatchInfo`; 0-0
-    without a match): near the end it takes the safe knock, behind it plays for more.
+    without a match), plus ``win_bonus`` times what one point is worth at those scores for a
+    won hand (minus for a lost one): near the end it takes the safe knock, behind it plays for
+    more, and at level scores it plays as for points.
     ``learn=1`` (the default) learns during a game how readily the opponent knocks: after each
     hand the match shows, a hand the opponent knocked counts as a knock, a hand it defended
     with deadwood it could have knocked with as a pass, and the particle filter uses the
@@ -168,8 +170,16 @@ class BestAgent:
         me = state.current_player
         scores = self._info.scores if self._info is not None and len(self._info.scores) == 2 else (0, 0)
         if getattr(state.rules, "is_kaluki", False):  # progress: the penalty the other player took
-            return hand_value(state.game, scores[1 - me], scores[me])
-        return hand_value(state.game, scores[me], scores[1 - me])
+            values = hand_value(state.game, scores[1 - me], scores[me])
+        else:
+            values = hand_value(state.game, scores[me], scores[1 - me])
+        if values is None:
+            return None
+        import numpy as np
+
+        off = (len(values) - 1) // 2
+        slope = (values[off + 1] - values[off - 1]) / 2  # what a point is worth here
+        return values + self.win_bonus * slope * np.sign(np.arange(-off, off + 1))
 
     def _score(self, signed: Any) -> float:
         """The mean score of playouts' signed results: the win-probability change (game_value),
