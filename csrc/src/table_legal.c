@@ -560,3 +560,265 @@ int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_
     if (n) memcpy(actions, ids, (size_t)n * sizeof *ids);
     return o.n;
 }
+
+/* ---- why an action is not legal (rk_table_why) ------------------------- */
+
+/* The naturals, jokers and value of a meld id, 0 if no hand can lay it under r (meld_options' shapes). */
+static int meld_pattern(const rk_table_rules *r, int32_t id, uint64_t *naturals, int *jokers, int *value) {
+    *naturals = 0;
+    *jokers = *value = 0;
+    if (id < RK_TABLE_MELD_RUN) {
+        int x = id - RK_TABLE_MELD_SET, j = x % 4, suits = x / 4 % 16, rank = x / 64;
+        int k = rk__suit_count((unsigned)suits);
+        if (!suits || k + j < 3 || k + j > 4) return 0;
+        for (int su = 0; su < 4; su++)
+            if (suits >> su & 1) *naturals |= 1ull << (su * 13 + rank);
+        *jokers = j;
+        *value = r->values[rank] * (k + j);
+        return 1;
+    }
+    int suit, start, length, mask;
+    rk_table_run_of(id, &suit, &start, &length, &mask);
+    int starts = r->wrap ? 13 : r->npos - 2;
+    int limit = r->wrap ? 13 : (r->npos - start < 13 ? r->npos - start : 13);
+    if (suit >= 4 || start >= starts || length < 3 || length > limit || mask >= 1 << length ||
+        mask == (1 << length) - 1)
+        return 0;
+    for (int i = 0; i < length; i++) {
+        int p = r->wrap ? (start + i) % 13 : start + i;
+        if (mask >> i & 1)
+            ++*jokers;
+        else
+            *naturals |= 1ull << type_at(r, suit, p);
+        *value += position_value(r, suit, p);
+    }
+    return 1;
+}
+
+/* The first type of naturals (or RK_JOKER for jokers) that h lacks, -1 if it holds them all. */
+static int missing_card(hand h, uint64_t naturals, int jokers) {
+    uint64_t lack = naturals & ~present(h);
+    if (lack) return rk__ctz(lack);
+    return jokers > jokers_of(h) ? RK_JOKER : -1;
+}
+
+static int why_take(ctx *c) {
+    const rk_table_rules *r = c->r;
+    const rk_table_state *s = c->s;
+    if (!s->n_discards) return RK_TABLE_WHY_PILE_EMPTY;
+    if (r->kaluki && !(s->opened >> c->p & 1) && take_needs_opening(r, s))
+        return r->unopened_discard_draw == 1 ? RK_TABLE_WHY_TAKE_FORBIDDEN : RK_TABLE_WHY_TAKE_TO_OPEN;
+    if (r->taken_discard_must_be_melded && !r->kaluki) return RK_TABLE_WHY_TAKE_MUST_MELD;
+    return RK_TABLE_WHY_DEAD_END;
+}
+
+static int why_discard(const ctx *c, hand h, int t, int detail[1]) {
+    const rk_table_rules *r = c->r;
+    const rk_table_state *s = c->s;
+    if (missing_card(h, t == RK_JOKER ? 0 : 1ull << t, t == RK_JOKER) >= 0) {
+        detail[0] = t;
+        return RK_TABLE_WHY_NOT_IN_HAND;
+    }
+    uint64_t free = free_naturals(h);
+    if (t == RK_JOKER ? free_jokers(h) == 0 : !(free >> t & 1)) return RK_TABLE_WHY_TAKEN_CARD;
+    if (t == RK_JOKER && !r->joker_discard_allowed && free) return RK_TABLE_WHY_JOKER_DISCARD;
+    int count = hand_count(h);
+    if (r->kaluki && !(s->opened >> c->p & 1) && s->open_value && (r->hunt_requires_opening_min || count != 1)) {
+        detail[0] = s->open_value;
+        return RK_TABLE_WHY_OPENING_UNFINISHED;
+    }
+    if (count == 1 && !may_go_out(c)) return RK_TABLE_WHY_FIRST_TURN_OUT;
+    return RK_TABLE_WHY_DEAD_END; /* not reached: discards() lists every other discard */
+}
+
+static int why_meld(const ctx *c, hand h, int32_t id, int opened, int detail[1]) {
+    const rk_table_rules *r = c->r;
+    const rk_table_state *s = c->s;
+    uint64_t naturals;
+    int jokers, value;
+    if (!meld_pattern(r, id, &naturals, &jokers, &value)) return RK_TABLE_WHY_NOT_A_MELD;
+    if (s->pending && !jokers) return RK_TABLE_WHY_PLACE_JOKER;
+    if (opened && c->must >= 0 && !uses(naturals, jokers, c->must)) {
+        detail[0] = c->must;
+        return r->kaluki ? RK_TABLE_WHY_OPEN_WITH_TAKEN : RK_TABLE_WHY_MELD_TAKEN;
+    }
+    int lack = missing_card(h, naturals, jokers);
+    if (lack >= 0) {
+        detail[0] = lack;
+        return RK_TABLE_WHY_NOT_IN_HAND;
+    }
+    if (!opened) {
+        detail[0] = s->open_value + value;
+        return RK_TABLE_WHY_OPENING_SHORT;
+    }
+    if (r->max_melds_per_turn >= 0 && s->turn_melds >= r->max_melds_per_turn) return RK_TABLE_WHY_MELD_LIMIT;
+    return RK_TABLE_WHY_DEAD_END;
+}
+
+static int why_layoff(const ctx *c, hand h, int32_t id, int opened, int detail[1]) {
+    const rk_table_rules *r = c->r;
+    const rk_table_state *s = c->s;
+    int x = id - RK_TABLE_LAYOFF, end = x % 2, t = x / 2 % 53, slot = x / 2 / 53;
+    if (slot >= s->n_table) {
+        detail[0] = s->n_table;
+        return RK_TABLE_WHY_NO_SLOT;
+    }
+    if (s->pending && t != RK_JOKER) return RK_TABLE_WHY_PLACE_JOKER;
+    if (opened && c->must >= 0 && t != c->must) {
+        detail[0] = c->must;
+        return r->kaluki ? RK_TABLE_WHY_OPEN_WITH_TAKEN : RK_TABLE_WHY_MELD_TAKEN;
+    }
+    if (missing_card(h, t == RK_JOKER ? 0 : 1ull << t, t == RK_JOKER) >= 0) {
+        detail[0] = t;
+        return RK_TABLE_WHY_NOT_IN_HAND;
+    }
+    if (!opened && !r->building_counts_toward_opening) return RK_TABLE_WHY_BUILD_BEFORE_OPENING;
+    const rk_table_meld *m = &s->table[slot];
+    int size = m->n_cards;
+    if (meld_is_set(m)) {
+        if (size >= 4) return RK_TABLE_WHY_SET_CLOSED;
+        if (end || (t != RK_JOKER && (t % 13 != m->key || natural_suits(m) >> (t / 13) & 1)))
+            return RK_TABLE_WHY_DOES_NOT_FIT;
+    } else {
+        if (size >= 13) return RK_TABLE_WHY_RUN_FULL;
+        int limit = r->kaluki ? r->max_build_per_run_end : -1;
+        if (limit >= 0 && (built_on(s, slot) >> (4 * end) & 15) >= limit) {
+            detail[0] = limit;
+            return RK_TABLE_WHY_BUILD_LIMIT;
+        }
+        int pos;
+        if (r->wrap) {
+            pos = end == 0 ? (m->start + 12) % 13 : (m->start + size) % 13;
+        } else {
+            pos = end == 0 ? m->start - 1 : m->start + size;
+            if (pos < 0 || pos >= r->npos) return RK_TABLE_WHY_DOES_NOT_FIT;
+        }
+        if (t != RK_JOKER && t != type_at(r, m->key, pos)) return RK_TABLE_WHY_DOES_NOT_FIT;
+    }
+    if (!opened) {
+        detail[0] = s->open_value;
+        return RK_TABLE_WHY_OPENING_SHORT;
+    }
+    return RK_TABLE_WHY_DEAD_END;
+}
+
+static int why_release(ctx *c, hand h, int32_t id, int opened, int detail[1]) {
+    const rk_table_rules *r = c->r;
+    const rk_table_state *s = c->s;
+    int run = id < RK_TABLE_RELEASE_SET;
+    int x = run ? id - RK_TABLE_RELEASE_RUN : id - RK_TABLE_RELEASE_SET;
+    int slot = run ? x / 52 : x / 16, arg = run ? x % 52 : x % 16;
+    if (slot >= s->n_table) {
+        detail[0] = s->n_table;
+        return RK_TABLE_WHY_NO_SLOT;
+    }
+    if (s->pending) return RK_TABLE_WHY_PLACE_JOKER;
+    if (c->must >= 0) {
+        detail[0] = c->must;
+        return r->kaluki ? RK_TABLE_WHY_OPEN_WITH_TAKEN : RK_TABLE_WHY_MELD_TAKEN;
+    }
+    const rk_table_meld *m = &s->table[slot];
+    hand after;
+    if (run) {
+        int stands = 0;
+        for (int i = 0; i < m->n_cards && !meld_is_set(m); i++)
+            stands |= m->cards[i] >= RK_TABLE_FIRST_JOKER && represents(r, m, i) == arg;
+        if (!stands) return RK_TABLE_WHY_NO_JOKER_FOR;
+        if (!(present(h) >> arg & 1)) {
+            detail[0] = arg;
+            return RK_TABLE_WHY_NOT_IN_HAND;
+        }
+        after = without_type(h, arg, 0);
+    } else {
+        int jokers = meld_jokers(m), missing = 15 & ~natural_suits(m);
+        if (!meld_is_set(m) || m->n_cards != 3 || !jokers) return RK_TABLE_WHY_RELEASE_SHAPE;
+        if (!arg || arg & ~missing) return RK_TABLE_WHY_RELEASE_NATURALS;
+        uint64_t types = 0;
+        for (int su = 0; su < 4; su++)
+            if (arg >> su & 1) types |= 1ull << (su * 13 + m->key);
+        int lack = missing_card(h, types, 0);
+        if (lack >= 0) {
+            detail[0] = lack;
+            return RK_TABLE_WHY_NOT_IN_HAND;
+        }
+        if (jokers == 1 ? arg != missing : (rk__suit_count((unsigned)arg) == 1) != r->two_joker_release_one_natural)
+            return RK_TABLE_WHY_RELEASE_NATURALS;
+        after = without_types(h, types);
+    }
+    if (!opened)
+        return r->unopened_may_release_joker ? RK_TABLE_WHY_RELEASE_OPENING : RK_TABLE_WHY_RELEASE_BEFORE_OPENING;
+    if (!ok_after(c, after, 0)) return RK_TABLE_WHY_DEAD_END;
+    return RK_TABLE_WHY_RELEASE_UNPLACEABLE;
+}
+
+int rk_table_why(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo, int seat,
+                 int32_t action, int detail[1]) {
+    if (!rules || !state || !detail) return RK_ERR_ARG;
+    detail[0] = 0;
+    if (!rk_table_is_action_id(action)) return RK_TABLE_WHY_NOT_ACTION;
+    if (state->phase == RK_TABLE_PHASE_END) return RK_TABLE_WHY_HAND_OVER;
+    if (seat >= 0 && seat != state->player) return RK_TABLE_WHY_OUT_OF_TURN;
+    int32_t ids[MAX_LEGAL];
+    int n = rk_table_legal(rules, state, memo, ids, MAX_LEGAL);
+    if (n < 0) return n;
+    for (int i = 0; i < n && i < MAX_LEGAL; i++)
+        if (ids[i] == action) return RK_TABLE_LEGAL;
+    ctx c;
+    ctx_init(&c, rules, state, memo);
+    if (state->phase == RK_TABLE_PHASE_DRAW) return action == RK_TABLE_TAKE ? why_take(&c) : RK_TABLE_WHY_DRAW_FIRST;
+    if (action == RK_TABLE_DRAW || action == RK_TABLE_TAKE) return RK_TABLE_WHY_ALREADY_DRAWN;
+    hand h = mover_hand(rules, state);
+    int opened = !rules->kaluki || (state->opened >> c.p & 1);
+    if (action <= RK_JOKER) {
+        if (state->pending) return RK_TABLE_WHY_PLACE_JOKER;
+        if (c.must >= 0) {
+            detail[0] = c.must;
+            return rules->kaluki ? RK_TABLE_WHY_OPEN_WITH_TAKEN : RK_TABLE_WHY_MELD_TAKEN;
+        }
+        return why_discard(&c, h, action, detail);
+    }
+    if (action >= RK_TABLE_MELD_SET) return why_meld(&c, h, action, opened, detail);
+    if (action < RK_TABLE_RELEASE_RUN) return why_layoff(&c, h, action, opened, detail);
+    return why_release(&c, h, action, opened, detail);
+}
+
+static const char *const reason_names[RK_TABLE_NUM_REASONS] = {
+    [RK_TABLE_LEGAL] = "legal",
+    [RK_TABLE_WHY_NOT_ACTION] = "not_action",
+    [RK_TABLE_WHY_OUT_OF_TURN] = "out_of_turn",
+    [RK_TABLE_WHY_HAND_OVER] = "hand_over",
+    [RK_TABLE_WHY_DRAW_FIRST] = "draw_first",
+    [RK_TABLE_WHY_PILE_EMPTY] = "pile_empty",
+    [RK_TABLE_WHY_TAKE_FORBIDDEN] = "take_forbidden",
+    [RK_TABLE_WHY_TAKE_TO_OPEN] = "take_to_open",
+    [RK_TABLE_WHY_TAKE_MUST_MELD] = "take_must_meld",
+    [RK_TABLE_WHY_DEAD_END] = "dead_end",
+    [RK_TABLE_WHY_ALREADY_DRAWN] = "already_drawn",
+    [RK_TABLE_WHY_PLACE_JOKER] = "place_joker",
+    [RK_TABLE_WHY_OPEN_WITH_TAKEN] = "open_with_taken",
+    [RK_TABLE_WHY_MELD_TAKEN] = "meld_taken",
+    [RK_TABLE_WHY_NOT_IN_HAND] = "not_in_hand",
+    [RK_TABLE_WHY_TAKEN_CARD] = "taken_card",
+    [RK_TABLE_WHY_JOKER_DISCARD] = "joker_discard",
+    [RK_TABLE_WHY_OPENING_UNFINISHED] = "opening_unfinished",
+    [RK_TABLE_WHY_FIRST_TURN_OUT] = "first_turn_out",
+    [RK_TABLE_WHY_NOT_A_MELD] = "not_a_meld",
+    [RK_TABLE_WHY_OPENING_SHORT] = "opening_short",
+    [RK_TABLE_WHY_MELD_LIMIT] = "meld_limit",
+    [RK_TABLE_WHY_NO_SLOT] = "no_slot",
+    [RK_TABLE_WHY_BUILD_BEFORE_OPENING] = "build_before_opening",
+    [RK_TABLE_WHY_RELEASE_BEFORE_OPENING] = "release_before_opening",
+    [RK_TABLE_WHY_SET_CLOSED] = "set_closed",
+    [RK_TABLE_WHY_RUN_FULL] = "run_full",
+    [RK_TABLE_WHY_BUILD_LIMIT] = "build_limit",
+    [RK_TABLE_WHY_DOES_NOT_FIT] = "does_not_fit",
+    [RK_TABLE_WHY_NO_JOKER_FOR] = "no_joker_for",
+    [RK_TABLE_WHY_RELEASE_SHAPE] = "release_shape",
+    [RK_TABLE_WHY_RELEASE_NATURALS] = "release_naturals",
+    [RK_TABLE_WHY_RELEASE_OPENING] = "release_opening",
+    [RK_TABLE_WHY_RELEASE_UNPLACEABLE] = "release_unplaceable",
+};
+
+const char *rk_table_reason_name(int code) {
+    return code >= 0 && code < RK_TABLE_NUM_REASONS ? reason_names[code] : NULL;
+}

@@ -41,4 +41,23 @@ static inline rk_table_rules kaluki_rules(int players, int jokers) {
     return r;
 }
 
+/* A seeded xorshift for the tests' decks and choices (set rng_state first; not 0). */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static inline uint32_t next_below(uint32_t n) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)((rng_state >> 32) * n >> 32);
+}
+
+static inline void shuffled_deck(int size, uint8_t *deck) {
+    for (int i = 0; i < size; i++) deck[i] = (uint8_t)i;
+    for (int i = size - 1; i > 0; i--) {
+        int j = (int)next_below((uint32_t)i + 1);
+        uint8_t x = deck[i];
+        deck[i] = deck[j];
+        deck[j] = x;
+    }
+}
+
 #endif

@@ -18,24 +18,6 @@
 
 #define MAX_IDS 8192
 
-static uint64_t rng_state;
-static uint32_t next_below(uint32_t n) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)((rng_state >> 32) * n >> 32);
-}
-
-static void shuffled_deck(int size, uint8_t *deck) {
-    for (int i = 0; i < size; i++) deck[i] = (uint8_t)i;
-    for (int i = size - 1; i > 0; i--) {
-        int j = (int)next_below((uint32_t)i + 1);
-        uint8_t x = deck[i];
-        deck[i] = deck[j];
-        deck[j] = x;
-    }
-}
-
 static int bit(const rk_table_cards *c, int card) { return (int)(c->w[card >> 6] >> (card & 63) & 1); }
 
 /* Every card of the deck in exactly one place. */

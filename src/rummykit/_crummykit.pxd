@@ -298,6 +298,10 @@ cdef extern from "rummykit/rummykit.h" nogil:
     rk_status rk_score_hand(const rk_knock_rules *pr, int n, const int *dw, int knocker, int outcome, int winner,
                             int multiplier, rk_playout_result *out)
     rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int *out)
+    int RK_KNOCK_NUM_REASONS
+    int rk_knock_why(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int seat, int action,
+                     int *detail)
+    const char *rk_knock_reason_name(int code)
     rk_status rk_apply_legal(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                              rk_playout_result *out)
     rk_status rk_position_result(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
@@ -368,6 +372,10 @@ cdef extern from "rummykit/table.h" nogil:
                        int32_t *actions, int capacity)
     rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo,
                              int32_t action)
+    int RK_TABLE_NUM_REASONS
+    int rk_table_why(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo, int seat,
+                     int32_t action, int *detail)
+    const char *rk_table_reason_name(int code)
 
 
 cdef extern from "rummykit/table_playouts.h" nogil:

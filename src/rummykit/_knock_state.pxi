@@ -27,6 +27,9 @@ cdef int _field_int(object value, int lo, int hi, str name) except? -2:
     return value
 
 
+#: the names of the rk_knock_why reason codes, by code (rummykit.knock.reasons words them)
+KNOCK_REASONS = tuple([rk_knock_reason_name(i).decode() for i in range(RK_KNOCK_NUM_REASONS)])
+
 #: the start of each slice of the knock observation tensor, in order, then its size (rk_knock_obs_starts)
 KNOCK_TENSOR_STARTS = tuple([rk_knock_obs_starts()[i] for i in range(RK_KNOCK_OBS_SLICES + 1)])
 
@@ -120,6 +123,15 @@ cdef class KnockCore:
         if k < 0:
             check(<rk_status>k)
         return [buf[i] for i in range(k)]
+
+    def _why(self, int action_id, int seat=-1):
+        """rk_knock_why: (the reason's name, detail) for an action id, ``"legal"`` when it is legal now."""
+        cdef int detail[2]
+        self._check_edited()
+        cdef int code = rk_knock_why(self.spec.core.ptr, &self.spec.pr, &self.pos, seat, action_id, detail)
+        if code < 0:
+            check(<rk_status>code)
+        return KNOCK_REASONS[code], (detail[0], detail[1])
 
     def legal_actions(self):
         """The legal action ids, sorted (empty at the end of the hand)."""

@@ -21,6 +21,8 @@ cdef tuple _table_fields():
 
 #: the options rk_table_rules is filled from (rk_table_rules_fields(), in struct order)
 TABLE_RULE_FIELDS = _table_fields()
+#: the names of the rk_table_why reason codes, by code (rummykit.table.reasons words them)
+TABLE_REASONS = tuple([rk_table_reason_name(i).decode() for i in range(RK_TABLE_NUM_REASONS)])
 DEF LEGAL_BUFFER = 256
 
 
@@ -175,6 +177,16 @@ cdef class TableCore:
             return [big[i] for i in range(n)]
         finally:
             free(big)
+
+    def _why(self, int action_id, int seat=-1):
+        """rk_table_why: (the reason's name, detail) for an action id, ``"legal"`` when it is legal now."""
+        cdef int detail[1]
+        if self._edited:
+            self._compute_legal()
+        cdef int code = rk_table_why(&self.spec.r, &self.st, self.spec.memo, seat, action_id, detail)
+        if code < 0:
+            check(<rk_status>code)
+        return TABLE_REASONS[code], detail[0]
 
     def legal_actions(self):
         """The legal action ids, sorted (empty at the end of the hand)."""

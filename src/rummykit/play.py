@@ -33,12 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.agents import GreedyAgent, make_agent
-from rummykit.analysis import discard_deadwoods
 from rummykit.cards import from_mask
 from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError, RummykitError
 from rummykit.games import Game
-from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action, parse_action
+from rummykit.knock import reasons
+from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, TAKE, Action
 from rummykit.knock.game import KnockGame
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import KnockState, Phase
@@ -114,59 +114,20 @@ def _describe(state: KnockState, action: int) -> str:
     return cards_in_text(str(Action(action)))
 
 
-_PHASE_WORDS = {
-    "offer_nondealer": "the upcard offer (take or pass)",
-    "offer_dealer": "the upcard offer (take or pass)",
-    "forced_stock_draw": "the draw from the stock",
-    "draw": "the draw (draw or take)",
-    "discard": "the discard (discard or knock)",
-    "last_chance": "the last chance (take to knock, or pass)",
-    "knock_only": "the knock after the last chance",
-    "showdown": "the showdown",
-    "end": "the end of the hand",
-}
-_PHASE_TEXT = re.compile(r"(in phase|the phase is) ([a-z_]+)")
-
-
 def _error_markup(message: str) -> str:
-    """An engine error as markup: its cards in the screen's style, a phase named in words."""
-    words = {"in phase": "during", "the phase is": "this is"}
-    message = _PHASE_TEXT.sub(lambda m: f"{words[m.group(1)]} {_PHASE_WORDS.get(m.group(2), m.group(2))}", message)
+    """An engine error as markup: its cards in the screen's style."""
     return cards_in_text(message)
 
 
 def why_no_knock(state: KnockState) -> str:
-    """Why the player to move cannot knock now (markup): draw first, or the deadwood left
-    after the best discard is over the knock limit."""
-    phase = state.phase
-    if phase in (Phase.DRAW, Phase.FORCED_STOCK_DRAW):
-        return "knock: draw first (draw or take); you knock as you discard"
-    if phase in (Phase.OFFER_NONDEALER, Phase.OFFER_DEALER):
-        return "knock: take the upcard or pass first; you knock later, as you discard"
-    if phase == Phase.LAST_CHANCE:
-        return "knock: take the last discard first (take), then knock"
-    if phase not in (Phase.DISCARD, Phase.KNOCK_ONLY):
-        return "knock: not now (the hand is being shown down or is over)"
-    forbid = state.taken if state.rules.forbid_discarding_taken_card else -1
-    after = discard_deadwoods(state.hands[state.player], aces=state.rules.aces)
-    card, deadwood = min(((int(c), d) for c, d in after.items() if int(c) != forbid), key=lambda cd: (cd[1], -cd[0]))
-    best = f"after the best discard ({card_markup(card)}) your deadwood is {deadwood}"
-    if state.gin_only:
-        return f"knock: not yet: the upcard was an ace, so only gin (deadwood 0) ends the hand; {best}"
-    bound = f"under {state.limit}" if state.rules.knock_compare == "lt" else f"{state.limit} or less"
-    return f"knock: not yet: {best}, over the knock limit (deadwood must be {bound} to knock)"
-
-
-def _why_no_big_gin(state: KnockState) -> str:
-    """Why big gin (all eleven cards melded, without a discard) is not possible now."""
-    if state.rules.big_gin_bonus is None:
-        return (
-            "big gin: this game has no big gin bonus (a bonus for melding all eleven cards "
-            "without discarding; the option big_gin_bonus, off here)"
-        )
-    if state.phase != Phase.DISCARD:
-        return "big gin: draw first; big gin is eleven cards all melded after the draw"
-    return "big gin: all eleven cards must be melded (with no deadwood at all, before discarding)"
+    """Why the player to move cannot knock now (markup), in the engine's words: before the
+    draw the phase's reason, after it the knock that would leave the least deadwood."""
+    hand = state.hands[state.player]
+    why = [(state._why(KNOCK + c), c) for c in range(52) if hand >> c & 1] or [(state._why(KNOCK), 0)]
+    limited = [w for w in why if w[0][0] in ("over_limit", "gin_only")]
+    (reason, detail), card = min(limited, key=lambda w: (w[0][1][0], -w[1])) if limited else why[0]
+    what = "" if limited else "knock"
+    return _error_markup(reasons.message(state, reason, KNOCK + card, detail, -1, what))
 
 
 class _Person:
@@ -229,9 +190,6 @@ class _Person:
                 console.print(f"[bold red]illegal:[/] {why_no_knock(state)}")
                 continue
             try:
-                if parse_action(text).id == BIG_GIN and BIG_GIN not in legal:
-                    console.print(f"[bold red]illegal:[/] {_why_no_big_gin(state)}")
-                    continue
                 return state.verify_action(text)
             except RummykitError as err:
                 console.print(f"[bold red]illegal:[/] {_error_markup(str(err))}")

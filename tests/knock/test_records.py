@@ -555,7 +555,7 @@ HOSTILE: list[tuple[str, Callable[[], Any], type[RummykitError], str]] = [
         "discard when a draw is due",
         discard_when_draw_due,
         IllegalActionError,
-        r"actions\[0\] .*phase is draw \(draw first\)",
+        r"actions\[0\] .*\(phase draw\) is illegal: discard TC: draw first",
     ),
     (
         "take when the pile is empty",

@@ -549,6 +549,22 @@ class ReferenceKnockState(KnockVerbs):
         pairs = _core.deadwood_after_discards(self._core_rules, hand)
         return any(c != forbid and self._can_knock(dw) for c, dw in pairs)
 
+    # --- the checked verb the oracle needs --------------------------------------
+
+    def verify_action(self, action: int | str | Action) -> int:
+        """The action id if it is legal now, else IllegalActionError (the oracle names no rule)."""
+        action_id = self.parse_action(action) if isinstance(action, str) else Action(action).id
+        if action_id not in self.legal_actions():
+            raise IllegalActionError(f"{Action(action_id)}: not legal now")
+        return action_id
+
+    def can_act(self, action: int | str | Action) -> bool:
+        try:
+            self.verify_action(action)
+        except IllegalActionError:
+            return False
+        return True
+
     # --- transitions -------------------------------------------------------
 
     def apply_action(self, action_id: int) -> None:

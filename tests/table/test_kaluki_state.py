@@ -101,7 +101,7 @@ def test_bad_input_leaves_the_state_unchanged() -> None:
     for text, words in [
         ("build KS on 1 high", "max_build_per_run_end"),
         ("meld AS 2S 3S", "not a valid set or run"),
-        ("release 5C 5S from 2", "completing the set to four"),
+        ("release 5C 5S from 2", "5C is not in seat 0's hand"),
         ("meld QS KS Jk", "ambiguous joker"),
         ("discard Jk", "not in seat 0's hand"),
     ]:

@@ -75,8 +75,8 @@ def test_knock_alone_says_why_not() -> None:
     assert "illegal: knock: take the upcard or pass first" in shown
     assert "illegal: knock: draw first (draw or take)" in shown
     assert re.search(
-        r"illegal: knock: not yet: after the best discard \(..\) your deadwood is (\d+), over the knock limit "
-        r"\(deadwood must be 10 or less to knock\)",
+        r"illegal: knock ..: deadwood (\d+) is over the knock limit 10 "
+        r"\(a knock may leave at most 10 points of deadwood\)",
         shown,
     )
 

@@ -273,6 +273,50 @@ rk_status rk_score_hand(const rk_knock_rules *pr, int n, const int *dw, int knoc
 rk_status rk_explain_knock(const rk_rules *rules, const rk_knock_rules *pr, const rk_mask *hands, int upcard,
                           int big_gin, const rk_mask *melds, int n_melds, rk_knock_details *out);
 
+/* Why an action is not legal now (rk_knock_why): 0 (RK_KNOCK_LEGAL) for a legal action, else the
+ * rule that forbids it.  rummykit.knock.reasons words each code for people. */
+typedef enum rk_knock_reason {
+    RK_KNOCK_LEGAL = 0,
+    RK_KNOCK_WHY_NOT_ACTION,        /* not an action id 0..RK_ACTION_DONE */
+    RK_KNOCK_WHY_OUT_OF_TURN,       /* the seat asking is not the player to move */
+    RK_KNOCK_WHY_HAND_OVER,
+    RK_KNOCK_WHY_OFFER_FIRST,       /* the upcard offer: take or pass only */
+    RK_KNOCK_WHY_DRAW_FIRST,        /* a discard, knock, pass or big gin before the draw */
+    RK_KNOCK_WHY_STOCK_ONLY,        /* the forced stock draw: take after both refused the upcard */
+    RK_KNOCK_WHY_LAST_CHANCE,       /* the last chance: take (to knock) or pass only */
+    RK_KNOCK_WHY_ALREADY_DRAWN,     /* a draw, take or pass after the draw */
+    RK_KNOCK_WHY_PILE_EMPTY,        /* take with no discard */
+    RK_KNOCK_WHY_NOTHING_TO_PASS,   /* pass in the draw: no card is on offer */
+    RK_KNOCK_WHY_NOT_IN_HAND,       /* the card is not in the mover's hand */
+    RK_KNOCK_WHY_TAKEN_CARD,        /* forbid_taken_discard: the card just taken */
+    RK_KNOCK_WHY_MUST_KNOCK,        /* after taking the last-chance discard: knock only */
+    RK_KNOCK_WHY_GIN_ONLY,          /* an ace upcard with ace_upcard_gin_only; detail[0] deadwood left */
+    RK_KNOCK_WHY_OVER_LIMIT,        /* detail[0] deadwood left, detail[1] the most a knock may leave */
+    RK_KNOCK_WHY_NO_LAST_CHANCE_KNOCK, /* the last-chance discard does not bring a knock; detail as above */
+    RK_KNOCK_WHY_NO_BIG_GIN,        /* big_gin_bonus is off */
+    RK_KNOCK_WHY_BIG_GIN_DEADWOOD,  /* not all eleven cards melded; detail[0] the hand's deadwood */
+    RK_KNOCK_WHY_SHOWDOWN_ONLY,     /* a meld, lay-off or done outside the manual showdown */
+    RK_KNOCK_WHY_DECLARE,           /* the manual showdown: melds, lay-offs and done only */
+    RK_KNOCK_WHY_NOT_UNDECLARED,    /* a card not among the defender's undeclared cards */
+    RK_KNOCK_WHY_NOT_A_MELD,        /* not a meld with these rules' aces */
+    RK_KNOCK_WHY_NO_LAYOFF,         /* no lay-offs in this showdown (gin, allow_layoff_on_knock) */
+    RK_KNOCK_WHY_NO_SUCH_MELD,      /* the knocker showed fewer melds; detail[0] how many */
+    RK_KNOCK_WHY_DOES_NOT_FIT,      /* the card does not extend that meld of the knocker */
+    RK_KNOCK_NUM_REASONS
+} rk_knock_reason;
+
+/* Why `action` is not legal now for `seat` (-1: the player to move): an
+ * rk_knock_reason (RK_KNOCK_LEGAL when it is legal), detail[0..1] (0 unless
+ * the code says otherwise), or a negative status for a position
+ * rk_position_check refuses.  The legality is rk_legal_actions'; the code
+ * names the first rule, in the order the engine applies them, that the
+ * action breaks. */
+int rk_knock_why(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int seat, int action,
+                 int detail[2]);
+/* The name of a reason code ("legal", "not_action", ... : the enum name in lower case without
+ * RK_KNOCK_WHY_), NULL for a number that is not one. */
+const char *rk_knock_reason_name(int code);
+
 #ifdef __cplusplus
 }
 #endif

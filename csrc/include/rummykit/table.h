@@ -52,6 +52,32 @@ extern "C" {
 #define RK_TABLE_RELEASE_SET (RK_TABLE_RELEASE_RUN + RK_TABLE_MAX_SLOTS * 52) /* + slot * 16 + suits */
 #define RK_TABLE_MELD_SET (RK_TABLE_RELEASE_SET + RK_TABLE_MAX_SLOTS * 16)   /* + rank * 64 + suits * 4 + jokers */
 #define RK_TABLE_MELD_RUN 8192 /* + ((suit * 14 + start) * 14 + length) * 8192 + joker position mask */
+#define RK_TABLE_SET_END (RK_TABLE_MELD_SET + 13 * 64)            /* the set melds end here; ids up to MELD_RUN are unused */
+#define RK_TABLE_NUM_ACTIONS (RK_TABLE_MELD_RUN + 4 * 14 * 14 * 8192) /* the bound of the ids */
+
+/* The action codec (rummykit.table.actions reads it through the bridge). */
+static inline int32_t rk_table_layoff_id(int slot, int type, int end) {
+    return RK_TABLE_LAYOFF + (slot * 53 + type) * 2 + end;
+}
+static inline int32_t rk_table_set_id(int rank, int suits, int jokers) {
+    return RK_TABLE_MELD_SET + rank * 64 + suits * 4 + jokers;
+}
+static inline int32_t rk_table_run_id(int suit, int start, int length, int joker_mask) {
+    return RK_TABLE_MELD_RUN + ((suit * 14 + start) * 14 + length) * 8192 + joker_mask;
+}
+/* The run of a run-meld id (id >= RK_TABLE_MELD_RUN): suit, start position, length, joker position mask. */
+static inline void rk_table_run_of(int32_t id, int *suit, int *start, int *length, int *joker_mask) {
+    int32_t x = (id - RK_TABLE_MELD_RUN) / 8192;
+    *joker_mask = (int)((id - RK_TABLE_MELD_RUN) % 8192);
+    *length = (int)(x % 14);
+    *start = (int)(x / 14 % 14);
+    *suit = (int)(x / 196);
+}
+/* Whether id is in the action id space (not whether it is a playable meld or legal). */
+static inline int rk_table_is_action_id(int64_t id) {
+    return (id >= 0 && id <= RK_TABLE_TAKE) || (id >= RK_TABLE_LAYOFF && id < RK_TABLE_SET_END) ||
+           (id >= RK_TABLE_MELD_RUN && id < RK_TABLE_NUM_ACTIONS);
+}
 
 typedef enum rk_table_phase { RK_TABLE_PHASE_DRAW = 0, RK_TABLE_PHASE_PLAY = 1, RK_TABLE_PHASE_END = 2 } rk_table_phase;
 
@@ -191,6 +217,57 @@ int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_
  * restocks first (or ends the hand).  Out-of-range ids and cards not where
  * the action needs them give RK_ERR_ARG with the state unchanged. */
 rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo, int32_t action);
+
+/* Why an action is not legal now (rk_table_why): 0 (RK_TABLE_LEGAL) for a legal action, else
+ * the rule that forbids it.  rummykit.table.reasons words each code for people. */
+typedef enum rk_table_reason {
+    RK_TABLE_LEGAL = 0,
+    RK_TABLE_WHY_NOT_ACTION,        /* not an action id (rk_table_is_action_id) */
+    RK_TABLE_WHY_OUT_OF_TURN,       /* the seat asking is not the player to move */
+    RK_TABLE_WHY_HAND_OVER,
+    RK_TABLE_WHY_DRAW_FIRST,        /* a play before the draw */
+    RK_TABLE_WHY_PILE_EMPTY,        /* take with no discard */
+    RK_TABLE_WHY_TAKE_FORBIDDEN,    /* Kaluki unopened_discard_draw forbidden */
+    RK_TABLE_WHY_TAKE_TO_OPEN,      /* Kaluki: unopened, no opening with the taken card exists */
+    RK_TABLE_WHY_TAKE_MUST_MELD,    /* Rummy taken_discard_must_be_melded: it cannot be melded at once */
+    RK_TABLE_WHY_DEAD_END,          /* the step leaves no way to end the turn with a legal discard */
+    RK_TABLE_WHY_ALREADY_DRAWN,     /* a draw or take after the draw */
+    RK_TABLE_WHY_PLACE_JOKER,       /* a released joker must be placed first */
+    RK_TABLE_WHY_OPEN_WITH_TAKEN,   /* Kaluki: the taken card must go in the opening first; detail[0] its type */
+    RK_TABLE_WHY_MELD_TAKEN,        /* Rummy: the taken card must be melded first; detail[0] its type */
+    RK_TABLE_WHY_NOT_IN_HAND,       /* detail[0] the type (RK_JOKER: a joker) not held (enough) */
+    RK_TABLE_WHY_TAKEN_CARD,        /* forbid_taken_discard: the card just taken */
+    RK_TABLE_WHY_JOKER_DISCARD,     /* joker_discard_allowed off */
+    RK_TABLE_WHY_OPENING_UNFINISHED, /* Kaluki: a discard with the opening under the minimum; detail[0] laid so far */
+    RK_TABLE_WHY_FIRST_TURN_OUT,    /* no_go_out_first_turn: going out on the first turn */
+    RK_TABLE_WHY_NOT_A_MELD,        /* a meld id no hand can lay under these rules (geometry, jokers) */
+    RK_TABLE_WHY_OPENING_SHORT,     /* Kaluki: the opening cannot reach initial_meld_min; detail[0] its value with this step */
+    RK_TABLE_WHY_MELD_LIMIT,        /* max_melds_per_turn reached */
+    RK_TABLE_WHY_NO_SLOT,           /* no table meld in that slot; detail[0] the melds on the table */
+    RK_TABLE_WHY_BUILD_BEFORE_OPENING, /* Kaluki: no building before opening */
+    RK_TABLE_WHY_RELEASE_BEFORE_OPENING, /* Kaluki: no joker release before opening */
+    RK_TABLE_WHY_SET_CLOSED,        /* a lay-off on a four-card set */
+    RK_TABLE_WHY_RUN_FULL,          /* a lay-off on a 13-card run */
+    RK_TABLE_WHY_BUILD_LIMIT,       /* max_build_per_run_end cards built at that end this turn */
+    RK_TABLE_WHY_DOES_NOT_FIT,      /* the card does not extend that meld at that end */
+    RK_TABLE_WHY_NO_JOKER_FOR,      /* a run release: no joker of that meld stands for the card */
+    RK_TABLE_WHY_RELEASE_SHAPE,     /* a set release from a meld that is not a 3-card set holding a joker */
+    RK_TABLE_WHY_RELEASE_NATURALS,  /* a set release with the wrong naturals (two_joker_set_release) */
+    RK_TABLE_WHY_RELEASE_OPENING,   /* Kaluki: unopened, the release does not lead on to the opening */
+    RK_TABLE_WHY_RELEASE_UNPLACEABLE, /* the released jokers could not be placed this turn */
+    RK_TABLE_NUM_REASONS
+} rk_table_reason;
+
+/* Why action is not legal now for seat (-1: the player to move): an
+ * rk_table_reason (RK_TABLE_LEGAL when rk_table_legal lists it), detail[0]
+ * as the code says (else 0), or a negative status on bad arguments.  The
+ * code names the first rule, in the order the engine applies them, that the
+ * action breaks. */
+int rk_table_why(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo, int seat,
+                 int32_t action, int detail[1]);
+/* The name of a reason code ("legal", "not_action", ...: the enum name in lower case without
+ * RK_TABLE_WHY_), NULL for a number that is not one. */
+const char *rk_table_reason_name(int code);
 
 #ifdef __cplusplus
 }

@@ -18,12 +18,11 @@ from rummykit import _core
 from rummykit._core import KnockCore
 from rummykit.analysis import Arrangement, as_meld
 from rummykit.cards import Card, from_mask
-from rummykit.errors import IllegalActionError, InvalidMeldError, check_seat
+from rummykit.engine.verbs import CheckedVerbs
+from rummykit.errors import InvalidMeldError, check_seat
+from rummykit.knock import reasons
 from rummykit.knock.actions import (
-    BIG_GIN,
     KNOCK,
-    MELD,
-    TAKE,
     Action,
     parse_action,
 )
@@ -73,53 +72,16 @@ class Showdown:
 
 
 class KnockVerbs:
-    """The checked verbs for people and the action text of a knock state,
-    over its fields and ``legal_actions()`` (KnockState; the oracle in
-    tests/reference/knock.py shares them)."""
+    """The knock-only checked verbs (discard, knock) and the action text of a
+    knock state (KnockState; the oracle in tests/reference/knock.py shares
+    them); ``verify_action`` and ``can_act`` come from the state."""
 
     __slots__ = ()
 
     if TYPE_CHECKING:  # what the verbs read
 
-        @property
-        def rules(self) -> KnockRules: ...
-        @property
-        def n(self) -> int: ...
-        @property
-        def phase(self) -> int: ...
-        @property
-        def player(self) -> int: ...
-        @property
-        def hands(self) -> tuple[int, ...]: ...
-        @property
-        def discards(self) -> tuple[int, ...]: ...
-        @property
-        def taken(self) -> int: ...
-        @property
-        def limit(self) -> int: ...
-        @property
-        def gin_only(self) -> bool: ...
-        @property
-        def _core_rules(self) -> _core.Rules: ...
-        @property
-        def current_player(self) -> int: ...
-        def legal_actions(self) -> list[int]: ...
-        def apply_action(self, action_id: int) -> None: ...
-
-    def verify_action(self, action: int | str | Action) -> int:
-        """The action id if it is legal now; else :class:`IllegalActionError`
-        naming the rule that forbids it."""
-        action_id = self._as_id(action)
-        if action_id in self.legal_actions():
-            return action_id
-        raise IllegalActionError(self._why_illegal(action_id))
-
-    def can_act(self, action: int | str | Action) -> bool:
-        try:
-            self.verify_action(action)
-        except IllegalActionError:
-            return False
-        return True
+        def verify_action(self, action: int | str | Action) -> int: ...
+        def can_act(self, action: int | str | Action) -> bool: ...
 
     def verify_discard(self, card: int | str) -> None:
         self.verify_action(Action(Card(card)))
@@ -133,52 +95,6 @@ class KnockVerbs:
     def can_knock(self, card: int | str) -> bool:
         return self.can_act(Action(KNOCK + Card(card)))
 
-    def play(self, action: int | str | Action, *, player: int | None = None) -> None:
-        """Apply a checked action given as text, an :class:`Action` or an id.
-        With ``player``, also check that it is that seat's turn."""
-        if player is not None and check_seat(player, self.n) != self.current_player:
-            raise IllegalActionError(f"out of turn: it is seat {self.current_player}'s turn, not {player}'s")
-        self.apply_action(self.verify_action(action))
-
-    def _as_id(self, action: int | str | Action) -> int:
-        if isinstance(action, Action):
-            return action.id
-        if isinstance(action, str):
-            return parse_action(action).id
-        return Action.from_id(action).id
-
-    def _why_illegal(self, action_id: int) -> str:
-        """Which rule forbids an action (the engine said it is not legal)."""
-        action, phase = Action(action_id), PHASES[self.phase]
-        if self.phase == END:
-            return f"{action}: the hand is over"
-        if action_id >= MELD:
-            if self.phase != SHOWDOWN:
-                return f"{action}: only in a manual showdown (auto_showdown=False)"
-            return f"{action}: not a meld or lay-off of seat {self.player}'s undeclared cards"
-        card = action.card
-        if card is not None:
-            if self.phase not in (DISCARD, KNOCK_ONLY):
-                return f"{action}: not now, the phase is {phase} (draw first)"
-            if not self.hands[self.player] >> card & 1:
-                return f"{action}: {card} is not in seat {self.player}'s hand"
-            if card == self.taken and self.rules.forbid_discarding_taken_card:
-                return f"{action}: the card just taken from the discard pile may not be discarded this turn"
-            if self.phase == KNOCK_ONLY and action.kind == "discard":
-                return f"{action}: after taking the last-chance discard the player must knock"
-            if action.kind == "knock":
-                after = dict(_core.deadwood_after_discards(self._core_rules, self.hands[self.player]))[card]
-                if self.gin_only and after:
-                    return f"{action}: the upcard is an ace, only gin may end the hand (deadwood {after})"
-                return f"{action}: deadwood {after} is over the knock limit {self.limit}"
-        if action_id == BIG_GIN:
-            return "big gin: needs big_gin_bonus and all eleven cards melded"
-        if action_id == TAKE and self.phase == LAST_CHANCE:
-            return "take: the last-chance discard may only be taken to knock at once"
-        if action_id == TAKE and not self.discards:
-            return "take: the discard pile is empty"
-        return f"{action}: not allowed in phase {phase}"
-
     # --- action text (the same verbs as TableState) ---------------------------
 
     def action_text(self, action_id: int) -> str:
@@ -191,7 +107,7 @@ class KnockVerbs:
         return parse_action(text).id
 
 
-class KnockState(KnockCore, KnockVerbs):
+class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
     """One hand of a knock game.  Create it with ``game.new_hand()``.
 
     OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
@@ -247,6 +163,14 @@ class KnockState(KnockCore, KnockVerbs):
     @property
     def _core_rules(self) -> _core.Rules:
         return self.game.core_rules
+
+    # --- the checked verbs' hooks (rummykit.engine.verbs) -----------------
+
+    def _id_of(self, action: int | Action) -> int:
+        return action.id if isinstance(action, Action) else Action.from_id(action).id
+
+    def _why_text(self, reason: str, action_id: int, detail: tuple[int, int], seat: int) -> str:
+        return reasons.message(self, reason, action_id, detail, seat)
 
     @property
     def phase_name(self) -> str:

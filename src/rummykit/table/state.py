@@ -53,7 +53,9 @@ from typing import TYPE_CHECKING, Any
 from rummykit._core import TABLE_RULE_FIELDS, TableCore, TableSpec
 from rummykit._core import table_observation_tensor as _table_observation_tensor
 from rummykit.cards import Card
-from rummykit.errors import IllegalActionError, InvalidOptionError, check_seat, clip
+from rummykit.engine.verbs import CheckedVerbs
+from rummykit.errors import InvalidOptionError, check_seat, clip
+from rummykit.table import reasons
 from rummykit.table.actions import TableAction, parse_table_action
 from rummykit.table.cards import card_type, type_card, type_text, types_of
 from rummykit.table.melds import SET, Geometry, TableMeld
@@ -97,7 +99,7 @@ def table_spec(rules: TableRules, geo: Geometry) -> TableSpec:
     return TableSpec(geo.values, fields)
 
 
-class TableState(TableCore):
+class TableState(TableCore, CheckedVerbs):
     """One hand of Rummy or Kaluki.  Create it with ``game.new_hand()``.
 
     OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
@@ -276,38 +278,10 @@ class TableState(TableCore):
 
         return parse_table_action(text, self.geo, self.rules.kaluki_jokers if self.rules.is_kaluki else 0, set_rank)
 
-    # --- checked verbs for people -------------------------------------------
+    # --- the checked verbs' hooks (rummykit.engine.verbs) -----------------
 
-    def verify_action(self, action: int | str | TableAction) -> int:
-        """The action id if it is legal now; else :class:`IllegalActionError`
-        naming the rule that forbids it."""
-        action_id = self._as_id(action)
-        if action_id in self.legal_actions():
-            return action_id
-        raise IllegalActionError(self._why_illegal(action_id))
+    def _id_of(self, action: int | TableAction) -> int:
+        return action.id if isinstance(action, TableAction) else TableAction.from_id(action).id
 
-    def can_act(self, action: int | str | TableAction) -> bool:
-        try:
-            self.verify_action(action)
-        except IllegalActionError:
-            return False
-        return True
-
-    def play(self, action: int | str | TableAction, *, player: int | None = None) -> None:
-        """Apply a checked action given as text, a :class:`TableAction` or an
-        id.  With ``player``, also check that it is that seat's turn."""
-        if player is not None and check_seat(player, self.n) != self.current_player:
-            raise IllegalActionError(f"out of turn: it is seat {self.current_player}'s turn, not {player}'s")
-        self.apply_action(self.verify_action(action))
-
-    def _as_id(self, action: int | str | TableAction) -> int:
-        if isinstance(action, TableAction):
-            return action.id
-        if isinstance(action, str):
-            return self.parse_action(action)
-        return TableAction.from_id(action).id
-
-    def _why_illegal(self, action_id: int) -> str:
-        from rummykit.table.explain import why_illegal
-
-        return why_illegal(self, action_id)
+    def _why_text(self, reason: str, action_id: int, detail: int, seat: int) -> str:
+        return reasons.message(self, reason, action_id, detail, seat)
