@@ -45,24 +45,23 @@ def _game_options(game: str, texts: Sequence[str]) -> dict[str, Any]:
     return dict(parse_assignment(options, text, game) for text in texts)
 
 
-def _is_kaluki(game: str | None) -> bool:
+def _hand_analysis(game: str | None) -> str | None:
+    """The hand analysis of ``game`` (``"one_deck"``, ``"two_decks"`` or None), None for no game."""
     if game is None:
-        return False
-    from rummykit.games import Game, TableGame
+        return None
+    from rummykit.games import Game
 
-    chosen = Game(game)
-    return isinstance(chosen, TableGame) and chosen.rules.is_kaluki
+    return Game(game).hand_analysis
 
 
 def _analyse(args: argparse.Namespace) -> int:
     text = " ".join(args.cards)
     tokens = text.replace(",", " ").split()
-    if _is_kaluki(args.game) or any(t.lower() in _JOKER_WORDS for t in tokens):
+    analysis = _hand_analysis(args.game)
+    if analysis == "two_decks" or any(t.lower() in _JOKER_WORDS for t in tokens):
         return _analyse_two_decks(args, text)
     if args.game is not None:
-        from rummykit.games import Game
-
-        if Game(args.game).family != "knock":
+        if analysis != "one_deck":
             raise InvalidOptionError(f"analyse --game: {args.game} is not a one-deck knock game or kaluki")
     try:
         hand = to_mask(text)
@@ -114,8 +113,9 @@ def _analyse_two_decks(args: argparse.Namespace, text: str) -> int:
     from rummykit.multideck import JOKER, MultiArrangement, multi_best_melds, multi_opening, parse_multi
 
     game = args.game or "kaluki"
-    rules: Any = Game(game).rules
-    if not getattr(rules, "is_kaluki", False):
+    chosen = Game(game)
+    rules: Any = chosen.rules
+    if chosen.hand_analysis != "two_decks":
         raise InvalidOptionError(f"a hand with jokers is a Kaluki hand: --game {game} is not kaluki")
     settings = dict(ace_low_runs=rules.ace_low_runs, joker_penalty=rules.joker_penalty)
     types = parse_multi(text)
@@ -358,14 +358,14 @@ def _rules_section(name: str) -> str:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from rummykit.games import KNOCK_ALIASES, TABLE_ALIASES, game_names, game_options, game_presets
+    from rummykit.games import all_aliases, game_names, game_options, game_presets
 
     console = _console()
     tty = sys.stdout.isatty()
     presets = game_presets()
     if args.name is None:
         aliases: dict[str, list[str]] = {}
-        for alias, key in {**KNOCK_ALIASES, **TABLE_ALIASES}.items():
+        for alias, key in all_aliases().items():
             if alias != key:
                 aliases.setdefault(key, []).append(alias)
         names: list[tuple[str, ...]] = [
@@ -399,10 +399,10 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _canonical_name(name: str) -> str:
-    from rummykit.games import KNOCK_ALIASES, TABLE_ALIASES
+    from rummykit.games import all_aliases
 
     key = name.lower().strip()
-    return {**KNOCK_ALIASES, **TABLE_ALIASES}.get(key, key)
+    return all_aliases().get(key, key)
 
 
 def _print_rows(console: Any, tty: bool, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

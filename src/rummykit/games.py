@@ -7,48 +7,53 @@ from __future__ import annotations
 import textwrap
 from dataclasses import replace
 
+from rummykit.engine.family import FAMILIES, Family, register
 from rummykit.engine.game import Game, set_resolver
 from rummykit.engine.options import NO_DEFAULT, Option, options_help, show_value, unknown_name_error
 from rummykit.errors import InvalidOptionError, clip
-from rummykit.knock import rules as knock
+from rummykit.knock.family import KNOCK
 from rummykit.knock.game import KnockGame
-from rummykit.table import rules as table
+from rummykit.table.family import TABLE
 from rummykit.table.game import TableGame
 
-__all__ = ["Game", "KnockGame", "TableGame", "game_names", "game_options", "game_presets"]
+__all__ = ["Game", "KnockGame", "TableGame", "all_aliases", "game_names", "game_options", "game_presets"]
 
-KNOCK_ALIASES = knock.ALIASES
-TABLE_ALIASES = table.ALIASES
+# the registry: one line per family
+register(KNOCK)
+register(TABLE)
 
 
-def game_names(aliases: bool = True) -> list[str]:
-    """Every game, preset and alias name :func:`Game` accepts (sorted); with
-    ``aliases=False`` only the canonical names of the games and presets (the
-    ``rules.name`` of the games they make)."""
+def all_aliases() -> dict[str, str]:
+    """Every name :func:`Game` accepts (lower case) -> the canonical name of its game or preset."""
+    return {alias: key for family in FAMILIES.values() for alias, key in family.aliases.items()}
+
+
+def game_names(aliases: bool = False) -> list[str]:
+    """The canonical names of the games and presets (sorted: the ``rules.name`` of the
+    games they make); with ``aliases=True`` every name :func:`Game` accepts (other
+    spellings and earlier names too)."""
     if not isinstance(aliases, bool) and not (
         getattr(aliases, "shape", None) == () and getattr(getattr(aliases, "dtype", None), "kind", "") == "b"
     ):  # a numpy bool too; an array's truth is ambiguous
         raise InvalidOptionError(f"aliases must be True or False, got {clip(aliases)}")
-    if not aliases:
-        return sorted([*knock.canonical_names(), *table.canonical_names()])
-    return sorted(set(KNOCK_ALIASES) | set(TABLE_ALIASES))
+    if aliases:
+        return sorted(all_aliases())
+    return sorted(name for family in FAMILIES.values() for name in (*family.base_games, *family.presets))
 
 
 def game_presets() -> dict[str, str]:
     """Each preset's canonical name -> the base game it varies
     (``"gin_matchplay": "gin"``; docs/rules.md, Presets)."""
-    presets = {name: base for name, (base, _) in knock.PRESETS.items()}
-    return presets | {name: base for name, (base, _) in table.PRESETS.items()}
+    return {name: base for family in FAMILIES.values() for name, base in family.presets.items()}
 
 
-def _canonical(name: object) -> tuple[str, str]:
+def _canonical(name: object) -> tuple[Family, str]:
     """``(family, canonical name)`` of any accepted game name."""
-    key = name.lower().strip() if isinstance(name, str) else None
-    if key in KNOCK_ALIASES:
-        return "knock", KNOCK_ALIASES[key]
-    if key in TABLE_ALIASES:
-        return "table", TABLE_ALIASES[key]
-    raise unknown_name_error("game", name, game_names(aliases=False), aliases={**KNOCK_ALIASES, **TABLE_ALIASES})
+    key = name.lower().strip() if isinstance(name, str) else ""
+    for family in FAMILIES.values():
+        if key in family.aliases:
+            return family, family.aliases[key]
+    raise unknown_name_error("game", name, game_names(), aliases=all_aliases())
 
 
 def game_options(name: str) -> dict[str, Option]:
@@ -62,18 +67,15 @@ def game_options(name: str) -> dict[str, Option]:
     ('le', 'lt')
     """
     family, key = _canonical(name)
-    if family == "knock":
-        return knock.option_table(knock.knock_rules(key))
-    return table.option_table(table.table_rules(key))
+    return family.options(key)
 
 
 def _family(name: object) -> str:
     """The family (``"knock"``, ``"table"``) of a game name; unknown names raise."""
-    return _canonical(name)[0]
+    return _canonical(name)[0].name
 
 
 set_resolver(_family)
-assert set(Game.families) == {"knock", "table"} and Game.families["knock"] is KnockGame
 
 
 _GAME_DOC = """The game called ``name`` (any alias or preset) with ``options``: a
@@ -93,7 +95,7 @@ _GAME_DOC = """The game called ``name`` (any alias or preset) with ``options``: 
 def _games_help() -> str:
     """The games, presets and options part of ``Game``'s docstring."""
     aliases: dict[str, list[str]] = {}
-    for alias, key in {**KNOCK_ALIASES, **TABLE_ALIASES}.items():
+    for alias, key in all_aliases().items():
         if alias != key:
             aliases.setdefault(key, []).append(alias)
     lines = [
@@ -102,7 +104,7 @@ def _games_help() -> str:
         "``name = default  [accepted values]``; a preset lists only what it changes:",
     ]
     meanings: dict[str, Option] = {}
-    bases = {**{b: "knock" for b in knock.BASE_GAMES}, **{b: "table" for b in table.BASE_GAMES}}
+    bases = [base for family in FAMILIES.values() for base in family.base_games]
     presets = game_presets()
     for key in [*bases, *presets]:
         options = game_options(key)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rummykit.engine.protocol import GameState
+from rummykit.engine.records import load as engine_load
 from rummykit.knock import record as knock_record
 from rummykit.table import record as table_record
 
@@ -43,7 +44,7 @@ def load(text: object, limit: int = MAX_RECORD_CHARS) -> object:
     no duplicate keys, no NaN or Infinity, no integer of over 4,300 digits; anything else
     raises :class:`~rummykit.errors.InvalidOptionError` naming the problem.  The one JSON
     reader of hand and match records."""
-    return knock_record.load(text, limit)
+    return engine_load(text, limit)
 
 
 def to_json(state: GameState) -> str:

@@ -592,8 +592,7 @@ def tournament(
 
     show = sys.stderr.isatty() if progress is None else bool(progress)
     start = time.perf_counter()
-    rules = game.rules
-    penalty = bool(getattr(rules, "is_kaluki", False)) or getattr(rules, "rummy_scoring", None) == "penalty"
+    penalty = game.score_kind == "penalties"
     records: list[HandRecord] = []
     bar = _progress(hands, f"{game.name}: {' vs '.join(names)}") if show else None
 

@@ -90,11 +90,11 @@ class VectorGame:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self.seed = _int_arg("seed", seed, 0, (1 << 64) - 1)
-        knock = self.game.family == "knock"
+        dense = self.game.dense_actions
         #: the players of each hand, the action slots and the observation length
         self.num_players: int = self.game.num_players
-        self.num_actions: int = _core.KNOCK_NUM_ACTIONS if knock else _core.VECTOR_TABLE_ACTIONS
-        self.obs_dim: int = (_core.KNOCK_TENSOR_STARTS if knock else _core.TABLE_TENSOR_STARTS)[-1]
+        self.num_actions: int = self.game.num_distinct_actions
+        self.obs_dim: int = self.game.observation_tensor_size
         b = self.batch
         self._mask = np.zeros((b, self.num_actions), dtype=np.bool_)
         self._obs = np.zeros((b, self.obs_dim), dtype=np.float32)
@@ -102,8 +102,8 @@ class VectorGame:
         self._rewards = np.zeros((b, self.num_players), dtype=np.float32)
         self._terminated = np.zeros(b, dtype=np.bool_)
         self._num_legal = np.zeros(b, dtype=np.int32)
-        # knock games: each row's legal ids in increasing order (C writes them), for sample_actions
-        self._legal_ids = np.zeros((b, _core.MAX_LEGAL), dtype=np.int32) if knock else None
+        # engine ids (knock games): each row's legal ids in increasing order (C writes them), for sample_actions
+        self._legal_ids = None if dense else np.zeros((b, _core.MAX_LEGAL), dtype=np.int32)
         self._rows = np.arange(b)
         self._core = _core.VectorCore(
             self.game.spec,  # type: ignore[attr-defined]
@@ -182,15 +182,7 @@ class VectorGame:
         the scalar engine (a new object: changing it leaves the row alone)."""
         i = _int_arg("row", i, 0, self.batch - 1)
         deck, dealer, shuffle_seed, log, _ = self._core.row(i)
-        state: GameState
-        if self.game.family == "knock":
-            from rummykit.knock.state import KnockState
-
-            state = KnockState(self.game, deck, dealer, shuffle_seed)  # type: ignore[arg-type]
-        else:
-            from rummykit.table.state import TableState
-
-            state = TableState(self.game, deck, dealer, shuffle_seed)  # type: ignore[arg-type]
+        state: GameState = self.game.family_record.state(self.game, deck, dealer, shuffle_seed)
         for action in log:
             state.apply_action(action)
         return state

@@ -172,7 +172,7 @@ option_values = json_scalars | st.lists(json_scalars, max_size=3) | st.sampled_f
 
 @EXAMPLES
 @given(
-    st.sampled_from(rk.game_names()),
+    st.sampled_from(rk.game_names(aliases=True)),
     st.dictionaries(st.sampled_from(KNOCK_OPTIONS + TABLE_OPTIONS + ["colour"]), option_values, max_size=3),
     st.integers(0, 2**32),
 )

@@ -13,7 +13,7 @@ import rummykit as rk
 from rummykit.errors import RummykitError
 
 
-@pytest.mark.parametrize("name", rk.game_names())
+@pytest.mark.parametrize("name", rk.game_names(aliases=True))
 def test_states_pickle_and_deepcopy(name: str) -> None:
     state = rk.Game(name).new_hand(seed=1)
     rng = random.Random(2)

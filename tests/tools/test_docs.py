@@ -37,7 +37,7 @@ def test_every_option_is_documented(option: str) -> None:
     assert f"`{option}`" in _text(), f"docs/rules.md does not mention option {option!r}"
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", game_names(aliases=True))
 def test_every_game_and_preset_name_is_documented(name: str) -> None:
     text = _text()
     assert f"`{name}`" in text or f"`{name.replace('-', '_')}`" in text, (

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any
 from rummykit._random import as_generator
 from rummykit.agents.base import _check_int, _is_number, register, signed_results
 from rummykit.agents.simple import GreedyAgent
+from rummykit.engine.family import state_family
 from rummykit.engine.protocol import GameState
 from rummykit.errors import InvalidOptionError, clip
-from rummykit.knock.state import KnockState, Phase
 from rummykit.playouts import playouts as run_playouts
-from rummykit.table.state import TableState
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,7 +59,6 @@ def random_rollout(state: Any, rng: np.random.Generator) -> list[int]:
 DEFAULT_ITERATIONS = 200
 #: the determinization models of ISMCTSAgent (``model=``)
 MODELS = ("soft-greedy", "uniform")
-_AFTER_KNOCK = (Phase.SHOWDOWN, Phase.END)
 
 #: the margin (hand points) worth half of the margin part of the reward
 REWARD_SCALE = 25.0
@@ -96,7 +94,7 @@ class _Node:
 
 def _c_playable(state: Any) -> bool:
     """Whether the C playouts play this state's game (every game of rummykit; not a foreign state)."""
-    return isinstance(state, (TableState, KnockState))
+    return state_family(state) is not None
 
 
 class ISMCTSAgent:
@@ -224,11 +222,12 @@ class ISMCTSAgent:
         return f"ISMCTSAgent({budget})"
 
     def _determinizations(self, state: Any, seat: int) -> list[Any]:
-        if self.model == "soft-greedy" and isinstance(state, KnockState) and state.phase not in _AFTER_KNOCK:
-            from rummykit.inference import posterior_determinizations
-
+        family = state_family(state)
+        if self.model == "soft-greedy" and family is not None and family.posterior is not None:
             model = self.opponent_model
-            return posterior_determinizations(state, seat, self.samples, self._rng, model, moves=self.moves)
+            samples = family.posterior(state, seat, self.samples, self._rng, model, moves=self.moves)
+            if samples is not None:
+                return samples
         return [state.determinize(seat, self._rng) for _ in range(self.samples)]
 
     def __call__(self, state: Any) -> int:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rummykit import _core
 from rummykit._random import as_generator
 from rummykit.agents.base import _check_int, register
 
@@ -98,9 +97,7 @@ class GreedyAgent:
         return self
 
     def __call__(self, state: Any) -> int:
-        if state.game.family == "knock":  # the C policy (csrc/src/policy.c, RK_POLICY_GREEDY)
-            return int(state._greedy_action(-1 if self.max_knock_deadwood is None else self.max_knock_deadwood))
-        return _core.table_greedy(state)  # the C policy (csrc/src/table_policy.c, rk_table_greedy)
+        return int(state.game.family_record.greedy(state, self.max_knock_deadwood))  # the family's C policy
 
     def __repr__(self) -> str:
         return "GreedyAgent()" if self.max_knock_deadwood is None else f"GreedyAgent({self.max_knock_deadwood})"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rummykit.engine.family import Family, family_record
 from rummykit.errors import InvalidOptionError
 
 if TYPE_CHECKING:
@@ -83,6 +84,61 @@ class Game:
     @property
     def num_players(self) -> int:
         return int(self.rules.num_players)
+
+    # --- game-level facts (OpenSpiel's game type and sizes), from the family record
+
+    @property
+    def family_record(self) -> Family:
+        """The facts of this game's family (:class:`~rummykit.engine.family.Family`)."""
+        return family_record(self.family)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """The action slots a learner sees (686 engine ids in the knock games; 4096 slots of
+        the dense per-state index in the table games)."""
+        return self.family_record.num_distinct_actions
+
+    @property
+    def dense_actions(self) -> bool:
+        """Whether a learner's action ``k`` is the ``k``-th of the state's sorted
+        ``legal_actions()`` (table games) rather than the engine's id (knock games)."""
+        return self.family_record.dense_actions
+
+    @property
+    def observation_layout(self) -> list[tuple[str, int, int]]:
+        """The slices ``(name, start, stop)`` of ``state.observation_tensor(player)``."""
+        return self.family_record.observation_layout
+
+    @property
+    def observation_tensor_size(self) -> int:
+        """The length of ``state.observation_tensor(player)`` (any player count)."""
+        return self.family_record.observation_tensor_size
+
+    @property
+    def outcome_names(self) -> tuple[str, ...]:
+        """The values a finished hand's ``result.outcome`` takes in this family."""
+        return self.family_record.outcomes
+
+    @property
+    def deck_size(self) -> int:
+        """The number of physical cards dealt from (52; Kaluki: two decks and jokers)."""
+        return 52
+
+    @property
+    def score_kind(self) -> str:
+        """``"points"`` (scores are points won: higher is better) or ``"penalties"``
+        (penalty points taken: lower is better; Kaluki, Rummy with ``rummy_scoring="penalty"``)."""
+        return "points"
+
+    @property
+    def hand_analysis(self) -> str | None:
+        """The hand analysis ``rummykit analyse`` does for this game: ``"one_deck"`` (least
+        deadwood of a 52-card hand), ``"two_decks"`` (Kaluki: two decks and jokers) or None."""
+        return None
+
+    def winning_seats(self, winner: int | None) -> tuple[int, ...]:
+        """The seats that win with ``winner`` (a partnership wins together); () for none."""
+        return () if winner is None else (winner,)
 
     def options(self) -> dict[str, Any]:
         """Every option of this game and its value."""

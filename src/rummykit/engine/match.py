@@ -50,3 +50,9 @@ class Match:
     @property
     def rules(self) -> Any:
         return self.game.rules
+
+    @property
+    def seats_in_play(self) -> tuple[int, ...]:
+        """The match seats still playing: every seat, unless the game puts players out
+        (Kaluki; the hands are then dealt to these seats, in order)."""
+        return tuple(range(self.game.num_players))

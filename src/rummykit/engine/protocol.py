@@ -80,6 +80,10 @@ class GameState(Protocol):
 
     def hand(self, seat: int) -> list[Card]: ...
 
+    def hand_text(self, seat: int) -> str: ...  # the hand as card text, sorted
+
+    def table_text(self) -> list[str]: ...  # the table melds as text (none in the knock games)
+
     def action_text(self, action_id: int) -> str: ...
 
     def parse_action(self, text: str) -> int: ...

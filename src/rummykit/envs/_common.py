@@ -13,7 +13,7 @@ import numpy.typing as npt
 from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
-from rummykit.knock.actions import NUM_ACTIONS as KNOCK_ACTIONS
+from rummykit.table.family import TABLE
 
 __all__ = [
     "DEFAULT_REWARD",
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 #: The action slots of a table game (Rummy, Kaluki) in the dense per-state index.
-DENSE_ACTIONS = 4096
+DENSE_ACTIONS = TABLE.num_distinct_actions
 #: The reward schemes: ``win_loss`` (+1 to the winner, -1 to the others, 0 to all without a
 #: winner) or ``points`` (the engine's ``returns()`` for a hand, the match score for a match).
 REWARDS = ("win_loss", "points")
@@ -91,7 +91,8 @@ def hand_rewards(state: GameState, reward: str) -> list[float]:
 class ActionIndex:
     """The action numbering a framework sees.
 
-    Knock games (Gin, Oklahoma Gin, Oklahoma Rummy) use the engine's ids as they are
+    The game says which (``game.dense_actions``, ``game.num_distinct_actions``).  Knock games
+    (Gin, Oklahoma Gin, Oklahoma Rummy) use the engine's ids as they are
     (:data:`rummykit.knock.actions.NUM_ACTIONS` = 686 of them).  Table games (Rummy, Kaluki)
     have sparse ids up to 6.4 million, too many for a mask per step, so they use a dense
     per-state index: action ``k`` is ``state.legal_actions()[k]`` (the sorted legal ids), out of
@@ -100,8 +101,8 @@ class ActionIndex:
     """
 
     def __init__(self, game: Game) -> None:
-        self.dense = game.family != "knock"
-        self.size = DENSE_ACTIONS if self.dense else KNOCK_ACTIONS
+        self.dense = game.dense_actions
+        self.size = game.num_distinct_actions
 
     def legal(self, state: GameState) -> list[int]:
         """The legal actions of ``state`` in this numbering, sorted."""
@@ -147,7 +148,7 @@ def render_text(state: GameState) -> str:
     for seat in range(state.n):
         cards = " ".join(str(c) for c in state.hand(seat))
         lines.append(f"seat {seat}: {cards}")
-    for slot, meld in enumerate(getattr(state, "table_text", list)(), start=1):
+    for slot, meld in enumerate(state.table_text(), start=1):
         lines.append(f"table {slot}: {meld}")
     if state.history:
         lines.append("last: " + action_text_before(state))

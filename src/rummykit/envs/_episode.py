@@ -175,11 +175,10 @@ class Episode:
             return
         self._driver.record(self.state)
         match = self._driver.match
-        active = getattr(match, "active", None)
-        if active is not None:  # Kaluki: the eliminated seats are done
-            for seat in range(self.game.num_players):
-                if seat not in active and seat not in self.final and not match.is_over:
-                    self.final[seat] = self._match_reward(seat, eliminated=True)
+        active = match.seats_in_play  # Kaluki puts players out: their episodes are done
+        for seat in range(self.game.num_players):
+            if seat not in active and seat not in self.final and not match.is_over:
+                self.final[seat] = self._match_reward(seat, eliminated=True)
         self._next_hand()
 
     def _next_hand(self) -> None:
@@ -192,8 +191,7 @@ class Episode:
                     self.final[seat] = self._match_reward(seat, eliminated=False)
             return
         self.state = state
-        active = getattr(match, "active", None)
-        self.seats = tuple(active) if active is not None else tuple(range(self.game.num_players))
+        self.seats = match.seats_in_play
 
     def _match_reward(self, seat: int, eliminated: bool) -> float:
         match = self._driver.match if self._driver is not None else None
@@ -204,17 +202,5 @@ class Episode:
                 return -1.0
             if result.winner is None:
                 return 0.0
-            winners = {result.winner}
-            if getattr(match.rules, "partnerships", False):
-                winners.add((result.winner + 2) % self.game.num_players)
-            return 1.0 if seat in winners else -1.0
-        if self.game.family == "knock":
-            if result.hollywood_net is not None:
-                return float(result.hollywood_net[seat])
-            if any(g.totals is not None for g in result.games):  # settled between two parties
-                return float(result.totals[seat] - result.totals[(seat + 1) % len(result.totals)])
-            return float(result.totals[seat])
-        rules = match.rules
-        penalty = rules.is_kaluki or rules.rummy_scoring == "penalty"
-        score = match.scores[seat]
-        return float(-score if penalty else score)
+            return 1.0 if seat in self.game.winning_seats(result.winner) else -1.0
+        return self.game.family_record.match_points(match, seat)

@@ -48,12 +48,11 @@ class _Shared:
     def __init__(self, game: Game, reward: str, dealer: int, history: int) -> None:
         self.game, self.reward = game, reward
         self.index = ActionIndex(game)
-        rules = game.rules
         n = game.num_players
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not -1 <= dealer < n:
             raise InvalidOptionError(f"dealer must be a seat 0..{n - 1} or -1 (a chance outcome), got {dealer!r}")
         self.dealer = dealer
-        self.deck_size: int = getattr(rules, "deck_size", 52)
+        self.deck_size: int = game.deck_size
         self.tensor_size = len(game.new_hand(seed=0, dealer=0).observation_tensor(0))
         self.history = HistoryEncoder(n, history)
 

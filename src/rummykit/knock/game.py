@@ -57,6 +57,16 @@ class KnockGame(Game):
         self.core_rules = core_rules(self.rules.aces)  # the C core's card rules (ace mode, values)
         self.spec = _core.KnockSpec(self.core_rules, self.rules)  # the rules as the C engine reads them
 
+    @property
+    def hand_analysis(self) -> str:
+        return "one_deck"
+
+    def winning_seats(self, winner: int | None) -> tuple[int, ...]:
+        """The seats that win with ``winner``: with ``partnerships``, its partner too."""
+        if winner is None:
+            return ()
+        return (winner, (winner + 2) % self.num_players) if self.rules.partnerships else (winner,)
+
     def new_hand(
         self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None
     ) -> KnockState:

@@ -47,9 +47,9 @@ from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
+from rummykit.engine.game import Game
 from rummykit.engine.hand_loop import play_out
 from rummykit.engine.match import Match as AnyMatch
-from rummykit.games import Game
 from rummykit.knock.actions import Action
 from rummykit.knock.game import KnockGame
 from rummykit.knock.rules import KnockRules

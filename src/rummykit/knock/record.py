@@ -92,6 +92,8 @@ from typing import Any, NoReturn
 
 from rummykit.analysis import as_meld
 from rummykit.cards import Card, parse_card
+from rummykit.engine.game import Game
+from rummykit.engine.records import load
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError, RummykitError
 from rummykit.knock.actions import DRAW_STOCK, KNOCK, Action, parse_action
 from rummykit.knock.game import KnockGame
@@ -289,45 +291,6 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            _bad(f"duplicated key {_short(key)}")
-        out[key] = value
-    return out
-
-
-def _no_constant(name: str) -> NoReturn:
-    _bad(f"{name} is not a number a record may hold")
-
-
-def load(text: object, limit: int = MAX_RECORD_CHARS) -> Any:
-    """JSON text (str or bytes, at most ``limit`` characters or bytes) as data:
-    UTF-8, duplicate keys and NaN/Infinity refused
-    (:class:`~rummykit.errors.InvalidOptionError`); the reader
-    :func:`rummykit.from_json` uses for every game's records."""
-    if isinstance(text, (bytes, bytearray)):
-        if len(text) > limit:
-            _bad(f"too large: {len(text)} bytes (at most {limit})")
-        try:
-            text = bytes(text).decode("utf-8")
-        except UnicodeDecodeError as e:
-            _bad(f"not UTF-8 text: {e.reason} at byte {e.start}")
-    if not isinstance(text, str):
-        _bad(f"expected JSON text (str or bytes), got {type(text).__name__}")
-    if len(text) > limit:
-        _bad(f"too large: {len(text)} characters (at most {limit})")
-    try:
-        return json.loads(text, object_pairs_hook=_object_pairs, parse_constant=_no_constant)
-    except RummykitError:
-        raise
-    except json.JSONDecodeError as e:
-        _bad(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}")
-    except (ValueError, RecursionError) as e:  # e.g. an int of too many digits, nesting too deep
-        _bad(f"not JSON: {_clip(e)}")
-
-
 def _check_header(record: object) -> dict[str, Any]:
     if not isinstance(record, dict):
         _bad(f"expected a JSON object, got {_type_name(record)}")
@@ -445,8 +408,6 @@ def from_record(record: object) -> KnockState:
 
 
 def _from_record(record: object) -> KnockState:
-    from rummykit.games import Game
-
     data = _check_header(record)
     game_name = data["game"]
     if not isinstance(game_name, str):
@@ -532,4 +493,4 @@ def from_json(text: str | bytes) -> KnockState:
     naming the problem for any malformed, oversized or illegal record (see
     the module docstring); never evaluates anything but JSON.
     """
-    return from_record(load(text))
+    return from_record(load(text, MAX_RECORD_CHARS))

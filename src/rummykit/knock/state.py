@@ -18,6 +18,7 @@ from rummykit import _core
 from rummykit._core import KnockCore
 from rummykit.analysis import Arrangement, as_meld
 from rummykit.cards import Card, from_mask
+from rummykit.engine.family import family_record
 from rummykit.engine.verbs import CheckedVerbs
 from rummykit.errors import InvalidMeldError, check_seat
 from rummykit.knock import reasons
@@ -181,6 +182,15 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
         """The cards ``seat`` holds, sorted."""
         return from_mask(self.hands[check_seat(seat, self.n)])
 
+    def hand_text(self, seat: int) -> str:
+        """The cards ``seat`` holds as text, sorted (``"AC 7C 8C TC ..."``)."""
+        return " ".join(str(c) for c in self.hand(seat))
+
+    def table_text(self) -> list[str]:
+        """The melds on the table as text: none in a knock game (melds are shown at the knock,
+        :attr:`showdown`), so an empty list."""
+        return []
+
     @property
     def top_discard(self) -> Card | None:
         discards = self.discards
@@ -233,45 +243,39 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
 
     def observation(self, player: int) -> KnockObservation:
         """What ``player`` may know now."""
-        from rummykit.knock.observe import observation
-
-        return observation(self, player)
+        seen: KnockObservation = self.game.family_record.observe.observation(self, player)
+        return seen
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         """``observation(player)`` as a float32 vector (layout: rummykit.knock.observe)."""
-        from rummykit.knock.observe import observation_tensor
-
-        return observation_tensor(self, player)
+        tensor: npt.NDArray[np.float32] = self.game.family_record.observe.observation_tensor(self, player)
+        return tensor
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` has seen, with perfect recall, as text."""
-        from rummykit.knock.observe import information_state_string
-
-        return information_state_string(self, player)
+        text: str = self.game.family_record.observe.information_state_string(self, player)
+        return text
 
     def determinize(self, player: int, rng: Any = None) -> KnockState:
         """A full state that looks exactly the same to ``player``, the hidden
         cards resampled with ``rng`` (seed or numpy Generator).  It cannot be
         undone past this point."""
-        from rummykit.knock.observe import determinize
-
-        return determinize(self, player, rng)
+        sample: KnockState = self.game.family_record.observe.determinize(self, player, rng)
+        return sample
 
     # --- hand histories (rummykit.knock.record) ------------------------------
 
     def to_json(self) -> str:
         """The hand history as JSON; ``rummykit.from_json`` replays it."""
-        from rummykit.knock.record import to_json
-
-        return to_json(self)
+        text: str = self.game.family_record.records.to_json(self)
+        return text
 
     @classmethod
     def from_json(cls, text: str) -> KnockState:
         """Replay a hand history; a malformed or illegal record raises a
         ``RummykitError`` subclass naming the problem."""
-        from rummykit.knock.record import from_json
-
-        return from_json(text)
+        state: KnockState = family_record("knock").records.from_json(text)
+        return state
 
     def knock(self, card: int | str, melds: object = None) -> None:
         """Knock discarding ``card`` and showing explicit ``melds`` (a list of

@@ -42,6 +42,19 @@ class TableGame(Game):
         #: the C engine's rules record and its memo, shared by the game's hands
         self.spec = table_spec(self.rules, self.geo)
 
+    @property
+    def score_kind(self) -> str:
+        """``"penalties"`` in Kaluki and in Rummy with ``rummy_scoring="penalty"``, else ``"points"``."""
+        return "penalties" if self.rules.is_kaluki or self.rules.rummy_scoring == "penalty" else "points"
+
+    @property
+    def deck_size(self) -> int:
+        return int(self.rules.deck_size)
+
+    @property
+    def hand_analysis(self) -> str | None:
+        return "two_decks" if self.rules.is_kaluki else None
+
     def _max_jokers(self) -> int:
         return self.rules.kaluki_jokers if self.rules.is_kaluki else 0
 

@@ -133,6 +133,11 @@ class TableMatch(Match):
         return self.game.rules
 
     @property
+    def seats_in_play(self) -> tuple[int, ...]:
+        """The match seats not yet put out (Kaluki eliminates players)."""
+        return tuple(self.active)
+
+    @property
     def is_over(self) -> bool:
         return self.result is not None
 

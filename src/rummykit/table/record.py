@@ -32,7 +32,7 @@ a bad deck, IllegalActionError for an action that does not parse or is
 illegal (its index is named).  A record longer than ``MAX_RECORD_CHARS``
 (2,000,000 characters, or bytes for ``bytes`` input) is refused before it
 is parsed; only :mod:`json` reads a record, so it is data, never code
-(through :func:`rummykit.knock.record.load`, the reader of both families:
+(through :func:`rummykit.engine.records.load`, the reader of every game:
 UTF-8, no duplicate keys, no NaN or Infinity, no integer of over 4,300
 digits).  Options named ``name``, ``game`` or ``self`` are refused as no
 game option (:data:`rummykit.engine.game.RESERVED_OPTION_NAMES`).
@@ -50,6 +50,7 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
+from rummykit.engine.records import load
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
 from rummykit.table.cards import card_type, type_text
 from rummykit.table.state import TableState
@@ -111,8 +112,6 @@ def _is_int(value: object) -> bool:
 
 def from_json(text: str | bytes) -> TableState:
     """Rebuild a state by replaying a record (see the module docstring)."""
-    from rummykit.knock.record import load  # the one JSON reader of hand records, both families
-
     return from_record(load(text, MAX_RECORD_CHARS))
 
 

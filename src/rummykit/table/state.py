@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 from rummykit._core import TABLE_RULE_FIELDS, TableCore, TableSpec
 from rummykit._core import table_observation_tensor as _table_observation_tensor
 from rummykit.cards import Card
+from rummykit.engine.family import family_record
 from rummykit.engine.verbs import CheckedVerbs
 from rummykit.errors import InvalidOptionError, check_seat, clip
 from rummykit.table import reasons
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
     from rummykit.table.game import TableGame
     from rummykit.table.observe import TableObservation
 
-__all__ = ["PHASES", "TablePhase", "TableState", "table_spec"]
+__all__ = ["OUTCOMES", "PHASES", "TablePhase", "TableState", "table_spec"]
 
 
 class TablePhase(IntEnum):
@@ -81,8 +82,10 @@ class TablePhase(IntEnum):
 
 
 PHASES = tuple(p.name.lower() for p in TablePhase)
+#: the outcomes of a finished hand (``result.outcome``)
+OUTCOMES = ("dead", "blocked", "rummy", "out", "hunt", "call_off")
 #: rk_table_outcome codes as rummykit.table.scoring outcomes
-_OUTCOMES = (None, "dead", "blocked", "rummy", "out", "hunt", "call_off")
+_OUTCOMES = (None, *OUTCOMES)
 
 
 def table_spec(rules: TableRules, geo: Geometry) -> TableSpec:
@@ -195,6 +198,7 @@ class TableState(TableCore, CheckedVerbs):
         return [type_card(t) for t in types_of(self.hands[check_seat(seat, self.n)])]
 
     def hand_text(self, seat: int) -> str:
+        """The cards ``seat`` holds as text, sorted (``"4C 7C TC 9H 9H Jk"``)."""
         return " ".join(type_text(t) for t in types_of(self.hands[check_seat(seat, self.n)]))
 
     def table_text(self) -> list[str]:
@@ -220,9 +224,8 @@ class TableState(TableCore, CheckedVerbs):
 
     def observation(self, player: int) -> TableObservation:
         """What ``player`` may know now."""
-        from rummykit.table.observe import observation
-
-        return observation(self, player)
+        seen: TableObservation = self.game.family_record.observe.observation(self, player)
+        return seen
 
     def observation_tensor(self, player: int) -> npt.NDArray[np.float32]:
         """``observation(player)`` as a float32 vector (layout: rummykit.table.observe),
@@ -231,32 +234,26 @@ class TableState(TableCore, CheckedVerbs):
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` has seen, with perfect recall, as text."""
-        from rummykit.table.observe import information_state_string
-
-        return information_state_string(self, player)
+        text: str = self.game.family_record.observe.information_state_string(self, player)
+        return text
 
     def determinize(self, player: int, rng: Any = None) -> TableState:
         """A full state that looks exactly the same to ``player``, the hidden
         cards resampled with ``rng`` (seed or numpy Generator); see
         rummykit.table.observe for its history and undo."""
-        from rummykit.table.observe import determinize
-
-        return determinize(self, player, rng)
+        sample: TableState = self.game.family_record.observe.determinize(self, player, rng)
+        return sample
 
     # --- records ----------------------------------------------------------
 
     def to_json(self) -> str:
         """The hand history as JSON; ``rummykit.from_json`` replays it."""
-        from rummykit.table.record import to_json
-
-        text: str = to_json(self)
+        text: str = self.game.family_record.records.to_json(self)
         return text
 
     @classmethod
     def from_json(cls, text: str | bytes) -> TableState:
-        from rummykit.table.record import from_json
-
-        state: TableState = from_json(text)
+        state: TableState = family_record("table").records.from_json(text)
         return state
 
     # --- action text --------------------------------------------------------

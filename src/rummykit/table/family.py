@@ -1,0 +1,48 @@
+"""The table games' facts (Rummy, Kaluki): the :class:`Family` record that
+:mod:`rummykit.games` registers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummykit import _core
+from rummykit.engine.family import Family
+from rummykit.table import rules
+from rummykit.table.actions import TableAction
+from rummykit.table.game import TableGame
+from rummykit.table.match import TableMatch
+from rummykit.table.state import OUTCOMES, TableState
+
+__all__ = ["TABLE"]
+
+
+def _greedy(state: TableState, max_knock_deadwood: int | None) -> int:
+    """The C policy (csrc/src/table_policy.c, rk_table_greedy); there is no knocking."""
+    return int(_core.table_greedy(state))
+
+
+def _match_points(match: Any, seat: int) -> float:
+    """The seat's match score, as points (a penalty counts against it)."""
+    score = match.scores[seat]
+    return float(-score if match.game.score_kind == "penalties" else score)
+
+
+TABLE = Family(
+    name="table",
+    game=TableGame,
+    state=TableState,
+    match=TableMatch,
+    action=TableAction,
+    num_distinct_actions=_core.VECTOR_TABLE_ACTIONS,
+    action_index="dense",
+    outcomes=OUTCOMES,
+    greedy=_greedy,
+    aliases=rules.ALIASES,
+    presets={name: base for name, (base, _) in rules.PRESETS.items()},
+    base_games=tuple(rules.BASE_GAMES),
+    options=lambda name: rules.option_table(rules.table_rules(name)),
+    match_points=_match_points,
+    observe_module="rummykit.table.observe",
+    records_module="rummykit.table.record",
+    view="rummykit.table.view:TableView",
+)
