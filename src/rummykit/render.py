@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 __all__ = [
+    "CARD_TYPING",
+    "Quit",
     "card_markup",
     "cards_in_text",
     "console",
@@ -29,6 +31,14 @@ __all__ = [
     "table_hand_markup",
     "table_meld_markup",
 ]
+
+#: how cards are typed, for the help of every terminal view
+CARD_TYPING = "cards: rank and suit letter (7h, th for the ten of hearts, jk a joker) or as shown (7♥)"
+
+
+class Quit(Exception):
+    """The person typed ``quit`` (or closed the input) in a terminal view."""
+
 
 SUIT_STYLES = ("green", "blue", "red", "bold")  # four-colour deck: clubs, diamonds, hearts, spades
 JOKER_STYLE = "bold magenta"

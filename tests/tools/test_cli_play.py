@@ -12,8 +12,9 @@ from rich.console import Console
 from table_helpers import position
 
 import rummykit as rk
-from rummykit.play import _short_texts, play, table_move
+from rummykit.play import play
 from rummykit.render import cards_in_text
+from rummykit.table.view import _short_texts, table_move
 
 ASCII_CARD = re.compile(r"(?<![\w=])(10|[2-9TJQKA])[CDHS](?!\w)")  # a card shown as 7H, not 7♥
 
