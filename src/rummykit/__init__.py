@@ -57,6 +57,14 @@ from rummykit.table.match import TableMatch, TableMatchResult
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import TableState
 
+#: the knock games' names beside the Table* ones (the generic-looking names above stay too)
+KnockAction = Action
+KnockPhase = Phase
+KnockResult = HandResult
+KnockGameResult = GameResult
+KnockMatchResult = MatchResult
+parse_knock_action = parse_action
+
 if TYPE_CHECKING:
     from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, make_agent
     from rummykit.tournaments import TournamentResult, tournament
@@ -105,9 +113,14 @@ __all__ = [
     "InvalidCardError",
     "InvalidMeldError",
     "InvalidOptionError",
+    "KnockAction",
     "KnockChoice",
     "KnockGame",
+    "KnockGameResult",
     "KnockMatch",
+    "KnockMatchResult",
+    "KnockPhase",
+    "KnockResult",
     "KnockState",
     "Layoff",
     "LayoffResult",
@@ -144,6 +157,7 @@ __all__ = [
     "make_agent",
     "melds",
     "parse_action",
+    "parse_knock_action",
     "parse_value",
     "play_hand",
     "playouts",

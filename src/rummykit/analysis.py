@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rummykit import _core
 from rummykit._rules import Values, core_rules
-from rummykit.cards import DECK_MASK, Card, CardsLike, from_mask, to_mask
+from rummykit.cards import DECK_MASK, Card, CardsLike, deck_card, from_mask, to_mask
 from rummykit.errors import InvalidCardError, InvalidMeldError, InvalidOptionError, clip
 
 if TYPE_CHECKING:
@@ -260,7 +260,7 @@ def as_meld(cards: CardsLike, *, aces: str = "low", values: Values = None) -> Me
 def _card_or_none(card: str | int | None) -> int:
     if card is None:
         return -1
-    return int(Card(card))
+    return int(deck_card(card))
 
 
 def best_discard(

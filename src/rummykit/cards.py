@@ -39,9 +39,13 @@ __all__ = [
     "NUM_CARDS",
     "RANKS",
     "SUITS",
+    "JOKER",
+    "JOKER_CARD",
     "Card",
     "CardsLike",
+    "Joker",
     "cards_text",
+    "deck_card",
     "from_mask",
     "parse_card",
     "parse_cards",
@@ -69,17 +73,21 @@ _TOKENS: dict[str, int] = {
 class Card(int):
     """One card of a 52-card deck: an int (its id) that prints as text.
 
-    ``Card("7H")``, ``Card("7♥")`` and ``Card(32)`` are the same card.
+    ``Card("7H")``, ``Card("7♥")`` and ``Card(32)`` are the same card.  ``Card("Jk")`` and
+    ``Card(52)`` are the Kaluki joker, :data:`JOKER_CARD` (a :class:`Joker`: no rank, suit or
+    52-card mask; the knock games and the 52-card hand analysis refuse it).
     """
 
     __slots__ = ()
 
     def __new__(cls, card: int | str) -> Card:
         if isinstance(card, str):
+            if len(card) < 16 and card.strip().lower() in JOKER_WORDS:
+                return JOKER_CARD
             return parse_card(card)
-        if _is_int(card) and 0 <= card < NUM_CARDS:
-            return _CARDS[int(card)]
-        raise InvalidCardError(f"a card is card text or a card id 0..51, got {clip(card)}")
+        if _is_int(card) and 0 <= card <= JOKER:
+            return _CARDS[int(card)] if card < NUM_CARDS else JOKER_CARD
+        raise InvalidCardError(f"a card is card text or a card id 0..51 (52: the Kaluki joker), got {clip(card)}")
 
     @property
     def id(self) -> int:
@@ -114,6 +122,66 @@ class Card(int):
 
 
 _CARDS = tuple(int.__new__(Card, i) for i in range(NUM_CARDS))
+
+#: the joker's card id (Kaluki; its type in the two-deck card model, rummykit.table.cards)
+JOKER = 52
+#: the ways to type a joker (any case)
+JOKER_WORDS = ("jk", "joker", "jo")
+
+
+class Joker(Card):
+    """The joker of Kaluki as a card value: the int 52, text ``Jk``.
+    There is one, :data:`JOKER_CARD` (``Joker()`` and ``Card("Jk")`` return it)."""
+
+    __slots__ = ()
+
+    def __new__(cls, card: int | str = JOKER) -> Joker:
+        if card != JOKER and not (isinstance(card, str) and len(card) < 16 and card.strip().lower() in JOKER_WORDS):
+            raise InvalidCardError(f"a joker is the type {JOKER} or 'Jk', got {clip(card)}")
+        return JOKER_CARD
+
+    def _none(self, what: str) -> InvalidCardError:
+        return InvalidCardError(f"a joker has no {what}")
+
+    @property
+    def rank(self) -> int:
+        raise self._none("rank")
+
+    @property
+    def suit(self) -> int:
+        raise self._none("suit")
+
+    @property
+    def mask(self) -> int:
+        raise self._none("bit in a 52-card mask")
+
+    @property
+    def symbol(self) -> str:
+        return "Jk"
+
+    def __str__(self) -> str:
+        return "Jk"
+
+    def __repr__(self) -> str:
+        return "Joker()"
+
+    def __reduce__(self) -> tuple[type[Joker], tuple[()]]:
+        return (Joker, ())
+
+
+#: the joker (``Joker()``, ``Card("Jk")``, ``Card(52)``)
+JOKER_CARD: Joker = int.__new__(Joker, JOKER)
+
+
+def deck_card(card: object) -> Card:
+    """A card of the 52-card deck given as text, a card id 0..51 or a :class:`Card`; the joker
+    and anything else raise :class:`InvalidCardError` (the knock games, the hand analysis)."""
+    if isinstance(card, str) or _is_int(card):
+        found = Card(card)
+        if found is not JOKER_CARD:
+            return found
+        raise InvalidCardError("the joker (Jk) is a Kaluki card, not one of the 52-card deck")
+    raise InvalidCardError(f"not a card: {clip(card)} (expected card text or a card id 0..51)")
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -159,9 +227,7 @@ def _reject_duplicates(cards: list[Card]) -> None:
 def _as_card(item: object) -> Card:
     if isinstance(item, str):
         return parse_card(item)
-    if _is_int(item):
-        return Card(item)
-    raise InvalidCardError(f"not a card: {clip(item)} (expected card text or a card id 0..51)")
+    return deck_card(item)
 
 
 def _mask_bits(cards: int) -> int:
@@ -243,5 +309,21 @@ def from_mask(mask: int) -> list[Card]:
 
 
 def cards_text(cards: CardsLike) -> str:
-    """Space-separated text of a hand, in card-id order."""
-    return " ".join(str(c) for c in from_mask(to_mask(cards)))
+    """Space-separated text of a hand, in card-id order (Kaluki jokers, id 52 or ``Jk``, last).
+
+    >>> cards_text([52, "7h", 0])
+    'AC 7H Jk'
+    """
+    jokers = 0
+    if isinstance(cards, Iterable) and not isinstance(cards, (str, bytes)) and getattr(cards, "ndim", 1) != 0:
+        items = list(cards)  # not text, nor a 0-d array (a mask)
+        rest = [c for c in items if not _is_joker(c)]
+        jokers = len(items) - len(rest)
+        cards = rest
+    return " ".join([*(str(c) for c in from_mask(to_mask(cards))), *["Jk"] * jokers])
+
+
+def _is_joker(item: object) -> bool:
+    if isinstance(item, str):
+        return len(item) < 16 and item.strip().lower() in JOKER_WORDS
+    return _is_int(item) and item == JOKER

@@ -38,6 +38,7 @@ __all__ = [
     "options_help",
     "parse_assignment",
     "parse_value",
+    "players_error",
     "show_value",
     "suggest",
     "unknown_name_error",
@@ -297,6 +298,39 @@ def unknown_name_error(
         best = aliases.get(best, best)
     guess = f" (did you mean {best!r}?)" if best is not None else ""
     return InvalidOptionError(f"unknown {kind} {clip(name, 40)}{where}{hint}{guess}; valid {kind}s: {', '.join(names)}")
+
+
+def players_error(
+    err: InvalidOptionError,
+    key: str,
+    options: Mapping[str, Any],
+    names: Iterable[str],
+    build: Callable[[str, dict[str, Any]], object],
+) -> InvalidOptionError:
+    """``err`` (raised building game ``key`` with ``options``) as it should reach a player:
+    where the player count is what does not fit, the games and presets of the family that
+    take that many players (``build(name, options)`` succeeds) are named in the message."""
+    n = options.get("num_players")
+    if type(n) is not int:
+        return err
+    try:  # is the player count what does not fit?
+        build(key, {k: v for k, v in options.items() if k != "num_players"})
+    except InvalidOptionError:
+        return err
+    fits = []
+    for name in names:
+        if name != key:
+            try:
+                build(name, dict(options))
+            except InvalidOptionError:
+                continue
+            fits.append(name)
+    if not fits:
+        return err
+    stem = key.split("_")[0]
+    fits.sort(key=lambda name: (not name.startswith(stem), name))  # the same game's presets first
+    also = f" (or {', '.join(fits[1:])})" if len(fits) > 1 else ""
+    return InvalidOptionError(f"{key} is not played by {n} players ({err}); for {n} players play {fits[0]}{also}")
 
 
 # --- options every game has, declared once ------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 from rummykit import _core
 from rummykit._random import as_generator
 from rummykit._rules import core_rules
-from rummykit.cards import Card, CardsLike, to_mask
+from rummykit.cards import CardsLike, deck_card, to_mask
 from rummykit.engine.game import Game
 from rummykit.engine.options import InstanceDoc, options_help
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidOptionError, clip
@@ -85,7 +85,7 @@ class KnockGame(Game):
         else:
             if isinstance(deck, (str, bytes)) or not isinstance(deck, Iterable) or getattr(deck, "ndim", 1) == 0:
                 raise InvalidCardError(f"deck must be a list of 52 cards, got {type(deck).__name__}: {clip(deck)}")
-            order = [int(Card(c)) for c in deck]
+            order = [int(deck_card(c)) for c in deck]
             if len(order) != 52 or len(set(order)) != 52:
                 raise InvalidCardError(
                     f"deck must hold each of the 52 cards once, got {len(order)} cards, {len(set(order))} distinct"
@@ -122,7 +122,7 @@ class KnockGame(Game):
             seen |= h
         # The upcard is often taken, so it may be in any hand: it fixes the
         # limit, the ace rule and the multiplier wherever it is (docs/rules.md, Oklahoma Gin).
-        return score_knock(self.rules, hands, None if upcard is None else Card(upcard), knocker_melds)
+        return score_knock(self.rules, hands, None if upcard is None else deck_card(upcard), knocker_melds)
 
     def settle(self, points: Sequence[int], boxes: Sequence[int]) -> list[int]:
         """The two-player game settlement (docs/rules.md, Two-player settlement) with this game's

@@ -23,6 +23,7 @@ from rummykit.engine.options import (
     Option,
     check_value,
     coerce,
+    players_error,
     unknown_name_error,
 )
 from rummykit.errors import InvalidOptionError
@@ -470,6 +471,14 @@ def knock_rules(game: str = "gin", **options: Any) -> KnockRules:
     key = ALIASES.get(game.lower().strip()) if isinstance(game, str) else None
     if key is None:
         raise unknown_name_error("knock game", game, canonical_names(), aliases=ALIASES)
+    try:
+        return _build(key, options)
+    except InvalidOptionError as err:
+        raise players_error(err, key, options, canonical_names(), _build) from None
+
+
+def _build(key: str, options: dict[str, Any]) -> KnockRules:
+    """The rules of the canonical game ``key`` with ``options`` (see :func:`knock_rules`)."""
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]
     for name in options:
         if name not in OPTIONS:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rummykit import _core
 from rummykit._core import KnockCore
 from rummykit.analysis import Arrangement, as_meld
-from rummykit.cards import Card, from_mask
+from rummykit.cards import Card, deck_card, from_mask
 from rummykit.engine.family import family_record
 from rummykit.engine.verbs import CheckedVerbs
 from rummykit.errors import InvalidMeldError, check_seat
@@ -85,16 +85,16 @@ class KnockVerbs:
         def can_act(self, action: int | str | Action) -> bool: ...
 
     def verify_discard(self, card: int | str) -> None:
-        self.verify_action(Action(Card(card)))
+        self.verify_action(Action(deck_card(card)))
 
     def can_discard(self, card: int | str) -> bool:
-        return self.can_act(Action(Card(card)))
+        return self.can_act(Action(deck_card(card)))
 
     def verify_knock(self, card: int | str) -> None:
-        self.verify_action(Action(KNOCK + Card(card)))
+        self.verify_action(Action(KNOCK + deck_card(card)))
 
     def can_knock(self, card: int | str) -> bool:
-        return self.can_act(Action(KNOCK + Card(card)))
+        return self.can_act(Action(KNOCK + deck_card(card)))
 
     # --- action text (the same verbs as TableState) ---------------------------
 
@@ -281,7 +281,7 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
         """Knock discarding ``card`` and showing explicit ``melds`` (a list of
         melds, or an Arrangement); ``melds=None`` is the automatic choice.
         Checked like :meth:`play`."""
-        c = Card(card)
+        c = deck_card(card)
         action_id = self.verify_action(Action(KNOCK + c))
         if melds is None:
             self.apply_action(action_id)

@@ -37,7 +37,7 @@ import numbers
 import re
 from collections.abc import Iterable
 
-from rummykit.cards import Card, parse_card
+from rummykit.cards import JOKER, JOKER_CARD, JOKER_WORDS, Card, Joker, parse_card
 from rummykit.errors import InvalidCardError, clip
 
 __all__ = [
@@ -58,54 +58,9 @@ __all__ = [
     "types_of",
 ]
 
-JOKER = 52
 FIRST_JOKER = 104
 TYPE_MASK = (1 << 52) - 1
 _SEPARATORS = re.compile(r"[\s,]+")
-
-
-class Joker(Card):
-    """The joker of Kaluki as a card value: the int 52 (its type), text ``Jk``.
-    There is one, :data:`JOKER_CARD` (``Joker()`` returns it)."""
-
-    __slots__ = ()
-
-    def __new__(cls, card: int | str = JOKER) -> Joker:
-        if card != JOKER and not (isinstance(card, str) and parse_type(card) == JOKER):
-            raise InvalidCardError(f"a joker is the type {JOKER} or 'Jk', got {clip(card)}")
-        return JOKER_CARD
-
-    def _none(self, what: str) -> InvalidCardError:
-        return InvalidCardError(f"a joker has no {what}")
-
-    @property
-    def rank(self) -> int:
-        raise self._none("rank")
-
-    @property
-    def suit(self) -> int:
-        raise self._none("suit")
-
-    @property
-    def mask(self) -> int:
-        raise self._none("bit in a 52-card mask")
-
-    @property
-    def symbol(self) -> str:
-        return "Jk"
-
-    def __str__(self) -> str:
-        return "Jk"
-
-    def __repr__(self) -> str:
-        return "Joker()"
-
-    def __reduce__(self) -> tuple[type[Joker], tuple[()]]:
-        return (Joker, ())
-
-
-#: the joker (``Joker()``)
-JOKER_CARD: Joker = int.__new__(Joker, JOKER)
 
 
 def type_card(t: int) -> Card:
@@ -126,7 +81,7 @@ def parse_type(token: str) -> int:
     """One card token (``7H``, ``10s``, ``Jk``) as a type."""
     if not isinstance(token, str):
         raise InvalidCardError(f"card text must be a string, got {type(token).__name__}: {clip(token)}")
-    if len(token) < 16 and token.strip().lower() in ("jk", "joker", "jo"):
+    if len(token) < 16 and token.strip().lower() in JOKER_WORDS:
         return JOKER
     return int(parse_card(token))
 

@@ -27,8 +27,10 @@ from rummykit.engine.options import (
     Option,
     check_value,
     coerce,
+    players_error,
     unknown_name_error,
 )
+from rummykit.errors import InvalidOptionError
 
 __all__ = [
     "ALIASES",
@@ -340,6 +342,14 @@ def table_rules(game: str = "rummy", /, **options: Any) -> TableRules:
     key = ALIASES.get(game.lower().strip()) if isinstance(game, str) else None
     if key is None:
         raise unknown_name_error("table game", game, canonical_names(), aliases=ALIASES)
+    try:
+        return _build(key, options)
+    except InvalidOptionError as err:
+        raise players_error(err, key, options, canonical_names(), _build) from None
+
+
+def _build(key: str, options: dict[str, Any]) -> TableRules:
+    """The rules of the canonical game ``key`` with ``options`` (see :func:`table_rules`)."""
     base, preset = (key, {}) if key in BASE_GAMES else PRESETS[key]
     kind = "kaluki" if base == "kaluki" else "rummy"
     accepted = OPTIONS[kind]
