@@ -55,7 +55,7 @@ BAD_CARDS: dict[str, object] = {
     "bit outside the deck": 1 << 52,
     "negative mask": -1,
     "huge mask": 2**200,
-    "id outside the deck": [52],
+    "id outside the deck": [53],
     "negative id": [-1],
     "bool": True,
 }
