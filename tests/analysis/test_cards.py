@@ -72,7 +72,7 @@ def test_invalid_card_error_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         Card("ZZ")
     with pytest.raises(InvalidCardError):
-        Card(52)
+        Card(53)  # 52 is the Kaluki joker
     with pytest.raises(InvalidCardError):
         rk.from_mask(1 << 60)
 

@@ -541,6 +541,10 @@ NOT_CALLED = {
     "AgentError": "an exception",
     "GameState": "a protocol",
     "Phase": "an enum",
+    **dict.fromkeys(
+        ["KnockAction", "KnockPhase", "KnockResult", "KnockGameResult", "KnockMatchResult", "parse_knock_action"],
+        "another name of Action, Phase, HandResult, GameResult, MatchResult, parse_action (called above)",
+    ),
     "Option": "a schema record (game_options makes them); check and parse are called",
     "game_presets": "takes no argument",
 }
