@@ -85,7 +85,7 @@ def test_every_reason_has_one_message_that_formats() -> None:
 
 
 def test_terminal_why_no_knock_asks_the_engine() -> None:
-    from rummykit.play import why_no_knock
+    from rummykit.knock.view import why_no_knock
 
     state = rk.Game("gin").new_hand(seed=1)
     assert why_no_knock(state).startswith("knock: take the upcard or pass first")
