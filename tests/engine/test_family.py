@@ -76,6 +76,8 @@ def test_score_kind_and_analysis() -> None:
     assert rk.Game("rummy", rummy_scoring="penalty").score_kind == "penalties"
     assert [rk.Game(g).hand_analysis for g in ("gin", "rummy", "kaluki")] == ["one_deck", None, "two_decks"]
     assert rk.Game("kaluki").deck_size == 106 and rk.Game("gin").deck_size == 52
+    targets = [rk.Game(g).match_target for g in ("gin", "oklahoma_gin", "rummy", "kaluki")]
+    assert targets == [100, 200, rk.Game("rummy").rules.target_score, rk.Game("kaluki").rules.elimination_threshold]
 
 
 def test_winning_seats_and_seats_in_play() -> None:

@@ -169,7 +169,7 @@ class BestAgent:
 
         me = state.current_player
         scores = self._info.scores if self._info is not None and len(self._info.scores) == 2 else (0, 0)
-        if getattr(state.rules, "is_kaluki", False):  # progress: the penalty the other player took
+        if state.game.score_kind == "penalties":  # progress: the penalty the other player took
             values = hand_value(state.game, scores[1 - me], scores[me])
         else:
             values = hand_value(state.game, scores[me], scores[1 - me])

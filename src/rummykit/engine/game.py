@@ -131,6 +131,13 @@ class Game:
         return "points"
 
     @property
+    def match_target(self) -> int:
+        """The score that ends a match: points to reach (``target_score``), or in a
+        ``"penalties"`` game that puts players out, the penalty that does (Kaluki's
+        ``elimination_threshold``)."""
+        return int(self.rules.target_score)
+
+    @property
     def hand_analysis(self) -> str | None:
         """The hand analysis ``rummykit analyse`` does for this game: ``"one_deck"`` (least
         deadwood of a 52-card hand), ``"two_decks"`` (Kaluki: two decks and jokers) or None."""

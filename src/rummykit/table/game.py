@@ -48,6 +48,10 @@ class TableGame(Game):
         return "penalties" if self.rules.is_kaluki or self.rules.rummy_scoring == "penalty" else "points"
 
     @property
+    def match_target(self) -> int:
+        return int(self.rules.elimination_threshold if self.rules.is_kaluki else self.rules.target_score)
+
+    @property
     def deck_size(self) -> int:
         return int(self.rules.deck_size)
 
