@@ -4,10 +4,10 @@
 or alias): an instance of the family's subclass (``KnockGame`` for Gin,
 Oklahoma Gin and Oklahoma Rummy; ``TableGame`` for Rummy and Kaluki), so
 ``isinstance(Game("rummy"), Game)`` holds for every game.  A family
-subclass declares ``family = "<name>"`` and is registered as it is
-defined; which family a game name belongs to is told by the resolver that
-:mod:`rummykit.games` installs (:func:`set_resolver`).  No game family is
-imported here.
+subclass declares ``family = "<name>"``; its family's record
+(:mod:`rummykit.engine.family`) names the class, and which family a game
+name belongs to is told by the resolver that :mod:`rummykit.games` (the
+registry) installs (:func:`set_resolver`).  No game family is imported here.
 """
 
 from __future__ import annotations
@@ -51,15 +51,8 @@ RESERVED_OPTION_NAMES = frozenset({"name", "game", "self"})
 class Game:
     """A game and its options; ``Game(name, **options)`` picks the family's subclass."""
 
-    #: the family name of a subclass (``"knock"`` or ``"table"``)
+    #: the family name of a subclass (``"knock"`` or ``"table"``; its record names the class)
     family: ClassVar[str] = ""
-    #: family name -> its Game subclass (the first subclass declaring it)
-    families: ClassVar[dict[str, type[Game]]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if cls.family:
-            Game.families.setdefault(cls.family, cls)
 
     def __new__(cls, name: object = None, /, **options: Any) -> Game:
         for key in RESERVED_OPTION_NAMES & options.keys():
@@ -70,7 +63,7 @@ class Game:
                 "rummykit rules GAME lists the options)"
             )
         if cls is Game:
-            cls = Game.families[family_of(name)]
+            cls = family_record(family_of(name)).game
         return super().__new__(cls)
 
     # what every game has (the subclasses define them)
