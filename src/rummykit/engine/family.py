@@ -17,13 +17,17 @@ the state imports no view.  No game family is imported here.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rummykit.errors import InvalidOptionError, clip
+
+if TYPE_CHECKING:
+    from rummykit.engine.game import Game
 
 __all__ = ["ACTION_INDEX_KINDS", "FAMILIES", "SCORE_KINDS", "Family", "family_record", "register", "state_family"]
 
@@ -59,7 +63,7 @@ class Family:
     """
 
     name: str
-    game: type
+    game: type[Game]
     state: type
     match: type
     action: type
@@ -76,7 +80,6 @@ class Family:
     records_module: str
     view: str
     posterior: Callable[..., list[Any] | None] | None = None
-    _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.action_index not in ACTION_INDEX_KINDS:
@@ -87,21 +90,15 @@ class Family:
         """Whether a learner's action ``k`` is the ``k``-th legal action (not an engine id)."""
         return self.action_index == "dense"
 
-    def _module(self, path: str) -> ModuleType:
-        module = self._loaded.get(path)
-        if module is None:
-            module = self._loaded[path] = importlib.import_module(path)
-        return module
-
-    @property
+    @functools.cached_property
     def observe(self) -> ModuleType:
         """The family's observation module (loaded on first use)."""
-        return self._module(self.observe_module)
+        return importlib.import_module(self.observe_module)
 
-    @property
+    @functools.cached_property
     def records(self) -> ModuleType:
         """The family's hand-record module (loaded on first use)."""
-        return self._module(self.records_module)
+        return importlib.import_module(self.records_module)
 
     @property
     def observation_layout(self) -> list[tuple[str, int, int]]:
@@ -117,7 +114,7 @@ class Family:
     def view_class(self) -> type:
         """The terminal view (``rummykit play`` and ``replay``), loaded on first use."""
         module, _, name = self.view.partition(":")
-        view: type = getattr(self._module(module), name)
+        view: type = getattr(importlib.import_module(module), name)
         return view
 
 
@@ -136,6 +133,7 @@ def register(family: Family) -> Family:
         if other is not family and (shared := set(other.aliases) & set(family.aliases)):
             raise InvalidOptionError(f"game names of two families: {sorted(shared)[:5]}")
     FAMILIES[family.name] = family
+    family.game.family_record = family  # the game's facts: one class attribute to read
     return family
 
 

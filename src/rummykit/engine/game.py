@@ -53,6 +53,9 @@ class Game:
 
     #: the family name of a subclass (``"knock"`` or ``"table"``; its record names the class)
     family: ClassVar[str] = ""
+    #: the facts of the game's family (:class:`~rummykit.engine.family.Family`), set when the
+    #: registry registers it
+    family_record: ClassVar[Family]
 
     def __new__(cls, name: object = None, /, **options: Any) -> Game:
         for key in RESERVED_OPTION_NAMES & options.keys():
@@ -80,10 +83,6 @@ class Game:
 
     # --- game-level facts (OpenSpiel's game type and sizes), from the family record
 
-    @property
-    def family_record(self) -> Family:
-        """The facts of this game's family (:class:`~rummykit.engine.family.Family`)."""
-        return family_record(self.family)
 
     @property
     def num_distinct_actions(self) -> int:
