@@ -83,7 +83,6 @@ class Game:
 
     # --- game-level facts (OpenSpiel's game type and sizes), from the family record
 
-
     @property
     def num_distinct_actions(self) -> int:
         """The action slots a learner sees (686 engine ids in the knock games; 4096 slots of
