@@ -12,11 +12,13 @@
 #include "rummykit/vector.h"
 
 #define LOG_START 128
+#define KNOCK_WORDS ((RK_KNOCK_NUM_ACTIONS + 63) / 64) /* a knock row's legal ids as bits */
 
 struct rk_vector {
     int table; /* 0 knock, 1 table */
     int batch, threads, n_players, num_actions, obs_dim, deck_size, cap;
     int opponents; /* -1: every seat is the caller's, else the others' policy (rk_vector_set_opponents) */
+    int broken;    /* a step or reset failed after rows changed: every call but a reset refuses (vector.h) */
     const rk_rules *rules;
     rk_knock_rules kr;
     rk_table_rules tr;
@@ -32,7 +34,14 @@ struct rk_vector {
     int *dealer;
     uint64_t *shuffle_seed;
     int64_t *hands;
-    int32_t *legal; /* per row, cap ids (sorted): the caller's legal_ids (knock) or ours (table) */
+    /* Ours alone, never the caller's buffers (which are only written): the step's actions as
+     * copied before any check, and per row the number of legal actions and the legal ids: a
+     * table row's (cap of them, sorted: action k is legal[k]), a knock row's as KNOCK_WORDS
+     * words of bits (compact: a row's check and mask clearing touch 88 bytes). */
+    int32_t *actions;
+    int32_t *legal;
+    uint64_t *bits;
+    int32_t *n_legal;
     int32_t **log;
     int *n_log, *log_cap;
 };
@@ -54,7 +63,10 @@ void rk_vector_free(rk_vector *v) {
     free(v->dealer);
     free(v->shuffle_seed);
     free(v->hands);
-    if (v->table) free(v->legal);
+    free(v->actions);
+    free(v->legal);
+    free(v->bits);
+    free(v->n_legal);
     free(v->log);
     free(v->n_log);
     free(v->log_cap);
@@ -87,7 +99,12 @@ static rk_vector *alloc_rows(int table, int batch, int threads, int n_players, i
     v->dealer = calloc(b, sizeof *v->dealer);
     v->shuffle_seed = calloc(b, sizeof *v->shuffle_seed);
     v->hands = calloc(b, sizeof *v->hands);
-    v->legal = table ? calloc(b * (size_t)v->cap, sizeof *v->legal) : buffers->legal_ids;
+    v->actions = calloc(b, sizeof *v->actions);
+    if (table)
+        v->legal = calloc(b * (size_t)v->cap, sizeof *v->legal);
+    else
+        v->bits = calloc(b * KNOCK_WORDS, sizeof *v->bits);
+    v->n_legal = calloc(b, sizeof *v->n_legal);
     v->log = calloc(b, sizeof *v->log);
     v->n_log = calloc(b, sizeof *v->n_log);
     v->log_cap = calloc(b, sizeof *v->log_cap);
@@ -98,7 +115,8 @@ static rk_vector *alloc_rows(int table, int batch, int threads, int n_players, i
     } else {
         v->kpos = calloc(b, sizeof *v->kpos);
     }
-    int ok = v->rng && v->orng && v->learner && v->deck && v->dealer && v->shuffle_seed && v->hands && v->legal &&
+    int ok = v->rng && v->orng && v->learner && v->deck && v->dealer && v->shuffle_seed && v->hands && v->actions && (table ? v->legal != NULL : v->bits != NULL) &&
+             v->n_legal &&
              v->log && v->n_log && v->log_cap &&
              (table ? v->tst && v->known && v->memo : v->kpos != NULL);
     for (int i = 0; ok && i < batch; i++) {
@@ -162,16 +180,25 @@ static rk_status deal(rk_vector *v, int i) {
 }
 
 /* The legal actions, their number, mask, observation and player of row i
- * (the old mask entries are cleared from the old legal list). */
+ * (the old mask entries are cleared from our old legal list). */
 static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
-    int32_t *legal = v->legal + (size_t)i * (size_t)v->cap;
     uint8_t *mask = v->out.legal_mask + (size_t)i * (size_t)v->num_actions;
     float *obs = v->out.observation + (size_t)i * (size_t)v->obs_dim;
     int n, player;
     rk_status st;
-    for (int k = 0; k < v->out.num_legal[i]; k++) mask[v->table ? k : legal[k]] = 0;
+    if (v->table) {
+        for (int k = 0; k < v->n_legal[i]; k++) mask[k] = 0; /* the table game's actions 0 .. n - 1 */
+    } else {
+        uint64_t *bits = v->bits + (size_t)i * KNOCK_WORDS;
+        for (int w = 0; w < KNOCK_WORDS; w++) {
+            for (uint64_t word = bits[w]; word; word &= word - 1) mask[64 * w + rk__ctz(word)] = 0;
+            bits[w] = 0;
+        }
+    }
+    v->n_legal[i] = 0;
     v->out.num_legal[i] = 0;
     if (v->table) {
+        int32_t *legal = v->legal + (size_t)i * (size_t)v->cap;
         const rk_table_state *s = &v->tst[i];
         n = rk_table_legal(&v->tr, s, memo, legal, v->cap);
         if (n > v->cap) return RK_ERR_CAPACITY;
@@ -181,14 +208,21 @@ static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
         int ids[RK_MAX_LEGAL];
         const rk_position *p = &v->kpos[i];
         n = rk__legal_actions(v->rules, &v->kr, p, ids); /* the engine made p: no check needed */
-        for (int k = 0; k < n; k++) legal[k] = ids[k];
+        int32_t *out_ids = v->out.legal_ids + (size_t)i * (size_t)v->cap;
+        uint64_t *bits = v->bits + (size_t)i * KNOCK_WORDS;
+        for (int k = 0; k < n; k++) {
+            out_ids[k] = ids[k];
+            bits[ids[k] / 64] |= (uint64_t)1 << (ids[k] % 64);
+            mask[ids[k]] = 1;
+        }
         player = p->player;
         st = rk__knock_observe(v->rules, &v->kr, p, player, obs);
     }
     if (n < 0) return (rk_status)n;
     if (n == 0) return RK_ERR_ARG; /* a dealt or running hand always has a move */
-    for (int k = 0; k < n; k++) mask[v->table ? k : legal[k]] = 1;
-    v->out.num_legal[i] = n;
+    if (v->table)
+        for (int k = 0; k < n; k++) mask[k] = 1;
+    v->n_legal[i] = v->out.num_legal[i] = n;
     v->out.current_player[i] = player;
     return st;
 }
@@ -252,6 +286,7 @@ static rk_status restart(rk_vector *v, int i, rk_table_memo *memo) {
 
 rk_status rk_vector_reset(rk_vector *v, uint64_t seed) {
     if (!v) return RK_ERR_ARG;
+    v->broken = 0;
     memset(v->out.legal_mask, 0, (size_t)v->batch * (size_t)v->num_actions);
     memset(v->out.rewards, 0, (size_t)v->batch * (size_t)v->n_players * sizeof(float));
     memset(v->out.terminated, 0, (size_t)v->batch);
@@ -259,25 +294,19 @@ rk_status rk_vector_reset(rk_vector *v, uint64_t seed) {
         rk_rng_seed(&v->rng[i], seed, (uint64_t)i);
         rk_rng_seed(&v->orng[i], seed, ((uint64_t)1 << 32) + (uint64_t)i);
         v->hands[i] = 0;
-        v->out.num_legal[i] = 0;
+        v->n_legal[i] = v->out.num_legal[i] = 0;
         rk_status st = restart(v, i, v->table ? v->memo[0] : NULL);
-        if (st != RK_OK) return st;
+        if (st != RK_OK) {
+            v->broken = 1;
+            return st;
+        }
     }
     return RK_OK;
 }
 
 static int is_legal(const rk_vector *v, int i, int32_t a) {
-    if (v->table) return a >= 0 && a < v->out.num_legal[i];
-    const int32_t *legal = v->legal + (size_t)i * (size_t)v->cap;
-    int lo = 0, hi = v->out.num_legal[i];
-    while (lo < hi) { /* the ids are sorted */
-        int mid = (lo + hi) / 2;
-        if (legal[mid] < a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < v->out.num_legal[i] && legal[lo] == a;
+    if (v->table) return a >= 0 && a < v->n_legal[i];
+    return a >= 0 && a < RK_KNOCK_NUM_ACTIONS && (v->bits[(size_t)i * KNOCK_WORDS + (size_t)(a / 64)] >> (a % 64) & 1);
 }
 
 /* Row i's (checked) action, the opponents' replies; an ended hand scored and restarted. */
@@ -321,9 +350,14 @@ rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row) {
     block blocks[RK_VECTOR_MAX_THREADS];
     pthread_t ids[RK_VECTOR_MAX_THREADS];
     int started[RK_VECTOR_MAX_THREADS];
+    if (bad_row) *bad_row = -1;
     if (!v || !actions) return RK_ERR_ARG;
+    if (v->broken) return RK_ERR_CAPACITY;
+    /* the caller's array is read once, here: every check and every move use our copy, so a
+     * caller that changes its array meanwhile (another thread) cannot slip an unchecked id in */
+    memcpy(v->actions, actions, (size_t)v->batch * sizeof *v->actions);
     for (int i = 0; i < v->batch; i++) {
-        if (!is_legal(v, i, actions[i])) {
+        if (!is_legal(v, i, v->actions[i])) {
             if (bad_row) *bad_row = i;
             return RK_ERR_ARG;
         }
@@ -331,7 +365,7 @@ rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row) {
     int t = v->threads < v->batch ? v->threads : v->batch;
     for (int k = 0; k < t; k++) {
         blocks[k].v = v;
-        blocks[k].actions = actions;
+        blocks[k].actions = v->actions;
         blocks[k].lo = (int)((int64_t)v->batch * k / t);
         blocks[k].hi = (int)((int64_t)v->batch * (k + 1) / t);
         blocks[k].bad = -1;
@@ -345,6 +379,7 @@ rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row) {
     for (int k = 0; k < t; k++)
         if (blocks[k].status != RK_OK) {
             if (bad_row) *bad_row = blocks[k].bad;
+            v->broken = 1;
             return blocks[k].status;
         }
     return RK_OK;
@@ -354,6 +389,7 @@ rk_status rk_vector_row(const rk_vector *v, int i, const uint8_t **deck, int *de
                         uint64_t *shuffle_seed, const int32_t **log, int *n_log, int64_t *hands) {
     if (!v || i < 0 || i >= v->batch || !deck || !deck_size || !dealer || !shuffle_seed || !log || !n_log || !hands)
         return RK_ERR_ARG;
+    if (v->broken) return RK_ERR_CAPACITY;
     *deck = v->deck + (size_t)i * (size_t)v->deck_size;
     *deck_size = v->deck_size;
     *dealer = v->dealer[i];

@@ -2,8 +2,10 @@
  * steps of Gin, 3-player Oklahoma Rummy, Rummy and Kaluki where every row's
  * buffers are checked against the row replayed by the engine from
  * rk_vector_row (legal mask, player, observation), the same arrays with 1
- * and 3 threads, an illegal action refused with nothing changed, and with
- * random or greedy opponents the learner's seat to move all through a hand.  The
+ * and 3 threads, an illegal action refused with nothing changed (also when
+ * the caller wrote garbage into its counts and legal ids: the core never
+ * reads them back), and with random or greedy opponents the learner's seat
+ * to move all through a hand.  The
  * equality with the Python states is tests/envs/test_vector.py. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +128,11 @@ static int same(const run *a, const run *b) {
 
 static int ended_total;
 
+/* The most legal actions a row of this run could list. */
+static int32_t r_max_count(const run *r) {
+    return r->actions == RK_KNOCK_NUM_ACTIONS ? RK_MAX_LEGAL : RK_VECTOR_TABLE_ACTIONS;
+}
+
 /* With opponents (policy >= 0) the learner's seat is the player to move in every step of a hand. */
 static void play(const char *name, const game *g, int batch, int steps, int opponents) {
     run one = start(g, batch, 7, 1, opponents), three = start(g, batch, 7, 3, opponents);
@@ -139,6 +146,12 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
     for (int s = 0; s < steps; s++) {
         choose(&one, &rng, actions);
         memcpy(seats, one.b.current_player, (size_t)batch * sizeof(int32_t));
+        if (s % 5 == 0) /* the caller's counts and legal ids scribbled on: only written by the core */
+            for (int i = 0; i < batch; i++) {
+                one.b.num_legal[i] = i % 2 ? INT32_MAX : INT32_MIN;
+                if (one.b.legal_ids)
+                    for (int k = 0; k < RK_MAX_LEGAL; k++) one.b.legal_ids[(size_t)i * RK_MAX_LEGAL + (size_t)k] = -k;
+            }
         CHECK(rk_vector_step(one.v, actions, &bad) == RK_OK);
         CHECK(rk_vector_step(three.v, actions, &bad) == RK_OK);
         CHECK(same(&one, &three));
@@ -152,6 +165,22 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
     choose(&one, &rng, actions);
     actions[batch - 1] = -1;
     CHECK(rk_vector_step(one.v, actions, &bad) == RK_ERR_ARG && bad == batch - 1);
+    CHECK(same(&one, &three));
+    /* the first illegal action of the last row, with the caller's count and ids saying it is legal */
+    actions[batch - 1] = 0;
+    if (g->table)
+        actions[batch - 1] = one.b.num_legal[batch - 1];
+    else
+        while (one.b.legal_mask[(size_t)(batch - 1) * RK_KNOCK_NUM_ACTIONS + (size_t)actions[batch - 1]])
+            actions[batch - 1]++;
+    one.b.num_legal[batch - 1] = r_max_count(&one);
+    if (one.b.legal_ids) one.b.legal_ids[(size_t)(batch - 1) * RK_MAX_LEGAL] = actions[batch - 1];
+    CHECK(rk_vector_step(one.v, actions, &bad) == RK_ERR_ARG && bad == batch - 1);
+    one.b.num_legal[batch - 1] = three.b.num_legal[batch - 1];
+    if (one.b.legal_ids) {
+        size_t first = (size_t)(batch - 1) * RK_MAX_LEGAL;
+        one.b.legal_ids[first] = three.b.legal_ids[first];
+    }
     CHECK(same(&one, &three));
     for (int i = 0; i < batch; i++) check_row(g, &one, i, memo);
     ended_total += ended;

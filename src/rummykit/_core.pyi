@@ -292,22 +292,15 @@ VECTOR_TABLE_ACTIONS: int
 VECTOR_MAX_THREADS: int
 MAX_LEGAL: int
 
+class ReadOnlyBuffer:
+    def __buffer__(self, flags: int) -> memoryview: ...
+
 class VectorCore:
     spec: KnockSpec | TableSpec
     batch: int
-    def __init__(
-        self,
-        spec: KnockSpec | TableSpec,
-        batch: int,
-        threads: int,
-        legal_mask: np.ndarray[Any, np.dtype[np.uint8]],
-        observation: np.ndarray[Any, np.dtype[np.float32]],
-        current_player: np.ndarray[Any, np.dtype[np.int32]],
-        rewards: np.ndarray[Any, np.dtype[np.float32]],
-        terminated: np.ndarray[Any, np.dtype[np.uint8]],
-        num_legal: np.ndarray[Any, np.dtype[np.int32]],
-        legal_ids: np.ndarray[Any, np.dtype[np.int32]] | None = None,
-    ) -> None: ...
+    def __init__(self, spec: KnockSpec | TableSpec, batch: int, threads: int) -> None: ...
+    def buffers(self) -> dict[str, ReadOnlyBuffer]: ...
+    def check_idle(self) -> None: ...
     def set_opponents(self, policy: int) -> None: ...
     def reset(self, seed: int) -> None: ...
     def step(self, actions: np.ndarray[Any, np.dtype[np.int32]]) -> None: ...

@@ -1,64 +1,162 @@
 # Included by _core.pyx: batched play (csrc/include/rummykit/vector.h), rummykit.vector.VectorGame's engine.
 
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Zeroed memory for a vector game's buffer; one of 4 MB or more on 2 MB boundaries and, on
+     * Linux, backed by huge pages where the kernel allows (as numpy does for its large arrays:
+     * the observations' writes and copies are TLB-bound without them). */
+    static void *rk_py_vector_alloc(size_t bytes) {
+        const size_t big = (size_t)4 << 20, huge = (size_t)2 << 20;
+        void *p = NULL;
+        if (bytes < big) return calloc(bytes ? bytes : 1, 1);
+        bytes = (bytes + huge - 1) / huge * huge;
+        if (posix_memalign(&p, huge, bytes) != 0) return NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        (void)madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, bytes);
+        return p;
+    }
+    """
+    void *rk_py_vector_alloc(size_t bytes)
+
 KNOCK_NUM_ACTIONS = RK_KNOCK_NUM_ACTIONS
 VECTOR_TABLE_ACTIONS = RK_VECTOR_TABLE_ACTIONS
 VECTOR_MAX_THREADS = RK_VECTOR_MAX_THREADS
 MAX_LEGAL = RK_MAX_LEGAL
 
 
+cdef class ReadOnlyBuffer:
+    """A read-only view (the buffer protocol, PEP 3118) of one of a VectorCore's arrays: numpy
+    arrays over it cannot be made writeable, and nothing reachable from them can write the
+    memory (the VectorCore holds it as a raw C pointer)."""
+
+    cdef object owner  # the VectorCore: keeps the memory alive
+    cdef char *data
+    cdef Py_ssize_t shape[2]
+    cdef Py_ssize_t strides[2]
+    cdef int ndim
+    cdef Py_ssize_t itemsize
+    cdef bytes format
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        if flags & PyBUF_WRITABLE:
+            raise BufferError("a vector game's arrays are read-only: only its steps write them")
+        view.buf = self.data
+        view.obj = self
+        view.len = self.shape[0] * self.strides[0]
+        view.readonly = 1
+        view.itemsize = self.itemsize
+        view.format = NULL
+        if flags & PyBUF_FORMAT:
+            view.format = <char *>self.format
+        view.ndim = self.ndim
+        view.shape = self.shape
+        view.strides = self.strides
+        view.suboffsets = NULL
+        view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer *view):
+        pass
+
+
+cdef ReadOnlyBuffer _read_only(object owner, void *data, Py_ssize_t rows, Py_ssize_t cols, bytes format,
+                               Py_ssize_t itemsize):
+    """A ReadOnlyBuffer of ``rows`` (x ``cols`` if cols > 0) items at ``data``."""
+    cdef ReadOnlyBuffer b = ReadOnlyBuffer.__new__(ReadOnlyBuffer)
+    b.owner, b.data, b.format, b.itemsize = owner, <char *>data, format, itemsize
+    b.ndim = 2 if cols > 0 else 1
+    b.shape[0], b.shape[1] = rows, cols
+    b.strides[0] = itemsize * (cols if cols > 0 else 1)
+    b.strides[1] = itemsize
+    return b
+
+
 cdef class VectorCore:
-    """An rk_vector over the caller's arrays (kept alive here): ``spec`` is a
-    KnockSpec or a TableSpec; the arrays are C-contiguous, the mask and the
-    terminated flags as uint8 views of the caller's bool arrays; ``legal_ids``
-    (batch, MAX_LEGAL), required for knock games, is None for table games."""
+    """An rk_vector over buffers of its own (C memory, freed with it): ``spec`` is a KnockSpec
+    or a TableSpec.  ``buffers()`` gives read-only views of them (ReadOnlyBuffer): the caller
+    can read them and nothing else, and the C core only writes them (vector.h, CALLER MEMORY)."""
 
     cdef rk_vector *v
+    cdef rk_vector_buffers b
     cdef readonly object spec
-    cdef object arrays
     cdef readonly int batch
     cdef bint busy  # a step or reset is under way with the GIL released (another thread's call raises)
 
-    def __cinit__(self, object spec, int batch, int threads, uint8_t[:, ::1] legal_mask,
-                  float[:, ::1] observation, int32_t[::1] current_player, float[:, ::1] rewards,
-                  uint8_t[::1] terminated, int32_t[::1] num_legal, int32_t[:, ::1] legal_ids=None):
-        cdef rk_vector_buffers b
-        b.legal_mask = &legal_mask[0, 0]
-        b.observation = &observation[0, 0]
-        b.current_player = &current_player[0]
-        b.rewards = &rewards[0, 0]
-        b.terminated = &terminated[0]
-        b.num_legal = &num_legal[0]
-        b.legal_ids = NULL
-        if legal_ids is not None:
-            if legal_ids.shape[0] != batch or legal_ids.shape[1] != RK_MAX_LEGAL:
-                raise RummykitError("the vector game's legal-id array does not fit its batch")
-            b.legal_ids = &legal_ids[0, 0]
-        if num_legal.shape[0] != batch:
-            raise RummykitError("the vector game's legal-action counts do not fit its batch")
-        if isinstance(spec, KnockSpec) and legal_ids is None:
-            raise RummykitError("a knock-game vector needs its legal-id array")
-        if isinstance(spec, KnockSpec):
-            self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, threads, &b)
+    def __cinit__(self, object spec, int batch, int threads):
+        cdef size_t n = <size_t>batch if batch > 0 else 1
+        cdef bint knock = isinstance(spec, KnockSpec)
+        cdef size_t actions, obs, players
+        if not knock and not isinstance(spec, TableSpec):
+            raise RummykitError("a vector game needs a knock or table game's rules")
+        if knock:
+            actions, obs, players = RK_KNOCK_NUM_ACTIONS, KNOCK_TENSOR_STARTS[RK_KNOCK_OBS_SLICES], (<KnockSpec>spec).pr.num_players
         else:
-            self.v = rk_vector_new_table(&(<TableSpec>spec).r, batch, threads, &b)
-        if self.v == NULL:
+            actions, obs, players = RK_VECTOR_TABLE_ACTIONS, TABLE_TENSOR_STARTS[RK_TABLE_OBS_SLICES], (<TableSpec>spec).r.num_players
+        self.b.legal_mask = <uint8_t *>rk_py_vector_alloc(n * actions)
+        self.b.observation = <float *>rk_py_vector_alloc(n * obs * sizeof(float))
+        self.b.current_player = <int32_t *>rk_py_vector_alloc(n * sizeof(int32_t))
+        self.b.rewards = <float *>rk_py_vector_alloc(n * players * sizeof(float))
+        self.b.terminated = <uint8_t *>rk_py_vector_alloc(n)
+        self.b.num_legal = <int32_t *>rk_py_vector_alloc(n * sizeof(int32_t))
+        self.b.legal_ids = NULL
+        if knock:
+            self.b.legal_ids = <int32_t *>rk_py_vector_alloc(n * RK_MAX_LEGAL * sizeof(int32_t))
+        if (not self.b.legal_mask or not self.b.observation or not self.b.current_player or not self.b.rewards
+                or not self.b.terminated or not self.b.num_legal or (knock and not self.b.legal_ids)):
             raise MemoryError("no memory for the vector game")
-        if (legal_mask.shape[0] != batch or legal_mask.shape[1] != rk_vector_num_actions(self.v)
-                or observation.shape[0] != batch or observation.shape[1] != rk_vector_obs_dim(self.v)
-                or current_player.shape[0] != batch or terminated.shape[0] != batch
-                or rewards.shape[0] != batch or rewards.shape[1] != rk_vector_num_players(self.v)):
-            raise RummykitError("the vector game's arrays do not fit its batch, actions and players")
+        if knock:
+            self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, threads, &self.b)
+        else:
+            self.v = rk_vector_new_table(&(<TableSpec>spec).r, batch, threads, &self.b)
+        if self.v == NULL:
+            raise RummykitError("the vector game's batch, threads or rules are out of range, or no memory")
+        if (rk_vector_num_actions(self.v) != <int>actions or rk_vector_obs_dim(self.v) != <int>obs
+                or rk_vector_num_players(self.v) != <int>players):
+            raise RummykitError("the vector game's arrays do not fit its actions, observations and players")
         self.spec, self.batch = spec, batch
-        self.arrays = (legal_mask, observation, current_player, rewards, terminated, num_legal, legal_ids)
+
+    def buffers(self):
+        """name -> ReadOnlyBuffer: legal_mask (batch, num_actions) bool, observation (batch,
+        obs_dim) float32, current_player, num_legal (batch,) int32, rewards (batch, players)
+        float32, terminated (batch,) bool, legal_ids (batch, MAX_LEGAL) int32 (knock games)."""
+        cdef Py_ssize_t n = self.batch
+        out = {
+            "legal_mask": _read_only(self, self.b.legal_mask, n, rk_vector_num_actions(self.v), b"?", 1),
+            "observation": _read_only(self, self.b.observation, n, rk_vector_obs_dim(self.v), b"f", 4),
+            "current_player": _read_only(self, self.b.current_player, n, 0, b"i", 4),
+            "num_legal": _read_only(self, self.b.num_legal, n, 0, b"i", 4),
+            "rewards": _read_only(self, self.b.rewards, n, rk_vector_num_players(self.v), b"f", 4),
+            "terminated": _read_only(self, self.b.terminated, n, 0, b"?", 1),
+        }
+        if self.b.legal_ids != NULL:
+            out["legal_ids"] = _read_only(self, self.b.legal_ids, n, RK_MAX_LEGAL, b"i", 4)
+        return out
 
     def __dealloc__(self):
         rk_vector_free(self.v)
+        free(self.b.legal_mask)
+        free(self.b.observation)
+        free(self.b.current_player)
+        free(self.b.rewards)
+        free(self.b.terminated)
+        free(self.b.num_legal)
+        free(self.b.legal_ids)
 
     cdef int _enter(self) except -1:
-        if self.busy:
-            raise RummykitError("this vector game is being stepped by another thread: use one per thread, or a lock")
+        self.check_idle()
         self.busy = True
         return 0
+
+    cpdef check_idle(self):
+        """RummykitError while another thread steps or resets this vector (GIL released)."""
+        if self.busy:
+            raise RummykitError("this vector game is being stepped by another thread: use one per thread, or a lock")
 
     def set_opponents(self, int policy):
         """rk_vector_set_opponents (-1 none, POLICY_RANDOM, POLICY_GREEDY), from the next reset."""
@@ -79,8 +177,9 @@ cdef class VectorCore:
             self.busy = False
         check(st)
 
-    def step(self, int32_t[::1] actions):
-        """Play actions[i] in row i (GIL released); IllegalActionError naming the first bad row, nothing changed."""
+    def step(self, const int32_t[::1] actions):
+        """Play actions[i] in row i (GIL released): the C core copies the array before checking
+        it.  IllegalActionError naming the first bad row, nothing changed."""
         cdef int bad = -1
         cdef rk_status st
         if actions.shape[0] != self.batch:
@@ -93,8 +192,9 @@ cdef class VectorCore:
             self.busy = False
         if st == RK_ERR_ARG and bad >= 0:
             raise IllegalActionError(f"row {bad}: action {actions[bad]} is not legal (nothing was played)")
-        if st == RK_ERR_CAPACITY and bad >= 0:
-            raise RummykitError(f"row {bad}: more legal actions than {RK_VECTOR_TABLE_ACTIONS} slots, or no memory")
+        if st == RK_ERR_CAPACITY:
+            where = f"row {bad}: more legal actions than {RK_VECTOR_TABLE_ACTIONS} slots, or no memory; " if bad >= 0 else ""
+            raise RummykitError(f"{where}this vector game failed part-way through a step or reset: reset() it")
         check(st)
 
     def row(self, int i):
@@ -104,7 +204,10 @@ cdef class VectorCore:
         cdef int deck_size, dealer, n_log
         cdef uint64_t seed
         cdef int64_t hands
-        if self.busy:
-            raise RummykitError("this vector game is being stepped by another thread: use one per thread, or a lock")
-        check(rk_vector_row(self.v, i, &deck, &deck_size, &dealer, &seed, &log, &n_log, &hands))
+        cdef rk_status st
+        self.check_idle()
+        st = rk_vector_row(self.v, i, &deck, &deck_size, &dealer, &seed, &log, &n_log, &hands)
+        if st == RK_ERR_CAPACITY:
+            raise RummykitError("this vector game failed part-way through a step or reset: reset() it")
+        check(st)
         return ([deck[k] for k in range(deck_size)], dealer, seed, [log[k] for k in range(n_log)], hands)

@@ -24,8 +24,8 @@ engine's action ids (686); table games (Rummy, Kaluki) the dense per-state
 index of :mod:`rummykit.envs`: action ``k`` of a row is the ``k``-th of its
 sorted ``legal_actions()``, out of 4096 slots.
 
-A step checks every row's action first: an illegal one raises
-:class:`~rummykit.errors.IllegalActionError` naming the row, and nothing
+A step copies the actions, then checks every row's action: an illegal one
+raises :class:`~rummykit.errors.IllegalActionError` naming the row, and nothing
 changes.  Then every row plays (in C, without the GIL, on ``threads``
 threads), and a hand that ends is scored ``win_loss`` (+1 to the winner, -1
 to the others, 0 to all in a hand without a winner: the default reward of
@@ -56,12 +56,6 @@ _POLICIES: dict[str | None, int] = {None: -1, "random": _core.POLICY_RANDOM, "gr
 MAX_THREADS: int = _core.VECTOR_MAX_THREADS
 
 
-def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    view = array.view()
-    view.flags.writeable = False
-    return view
-
-
 def _int_arg(name: str, value: object, lo: int, hi: int) -> int:
     if isinstance(value, numbers.Integral) and not isinstance(value, bool) and lo <= int(value) <= hi:
         return int(value)
@@ -79,8 +73,15 @@ class VectorGame:
     int32, the number of True entries of each row of the mask,
     ``observation`` (batch, obs_dim) float32, ``current_player`` (batch,)
     int32, and ``terminated`` (batch,) bool, the hands the last step ended.  One
-    thread at a time: a step from a second thread while one runs raises
+    thread at a time: a call from a second thread while a step or reset runs raises
     :class:`~rummykit.errors.RummykitError`.
+
+    The arrays are views of memory only the C core writes: ``flags.writeable = True``
+    raises ``ValueError`` (numpy's), and the core never reads them back, nor the caller's
+    action array after copying it, so no caller can make a step play an unchecked action
+    or touch memory outside the game.  Bad arguments raise
+    :class:`~rummykit.errors.RummykitError` subclasses (``actions`` of another shape or
+    type: :class:`~rummykit.errors.InvalidOptionError`).
     """
 
     def __init__(self, name: str, batch: int, seed: int | None = None, threads: int = 1, **options: Any) -> None:
@@ -90,39 +91,22 @@ class VectorGame:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self.seed = _int_arg("seed", seed, 0, (1 << 64) - 1)
-        dense = self.game.dense_actions
         #: the players of each hand, the action slots and the observation length
         self.num_players: int = self.game.num_players
         self.num_actions: int = self.game.num_distinct_actions
         self.obs_dim: int = self.game.observation_tensor_size
-        b = self.batch
-        self._mask = np.zeros((b, self.num_actions), dtype=np.bool_)
-        self._obs = np.zeros((b, self.obs_dim), dtype=np.float32)
-        self._player = np.zeros(b, dtype=np.int32)
-        self._rewards = np.zeros((b, self.num_players), dtype=np.float32)
-        self._terminated = np.zeros(b, dtype=np.bool_)
-        self._num_legal = np.zeros(b, dtype=np.int32)
+        self._core = _core.VectorCore(self.game.spec, self.batch, self.threads)  # type: ignore[attr-defined]
+        views = {name: np.asarray(buffer) for name, buffer in self._core.buffers().items()}
+        self._rewards = views["rewards"]
         # engine ids (knock games): each row's legal ids in increasing order (C writes them), for sample_actions
-        self._legal_ids = None if dense else np.zeros((b, _core.MAX_LEGAL), dtype=np.int32)
-        self._rows = np.arange(b)
-        self._core = _core.VectorCore(
-            self.game.spec,  # type: ignore[attr-defined]
-            b,
-            self.threads,
-            self._mask.view(np.uint8),
-            self._obs,
-            self._player,
-            self._rewards,
-            self._terminated.view(np.uint8),
-            self._num_legal,
-            self._legal_ids,
-        )
+        self._legal_ids: npt.NDArray[np.int32] | None = views.get("legal_ids")
+        self._rows = np.arange(self.batch)
         self._core.reset(self.seed)
-        self.legal_mask = _read_only(self._mask)
-        self.observation = _read_only(self._obs)
-        self.current_player = _read_only(self._player)
-        self.terminated = _read_only(self._terminated)
-        self.num_legal = _read_only(self._num_legal)
+        self.legal_mask: npt.NDArray[np.bool_] = views["legal_mask"]
+        self.observation: npt.NDArray[np.float32] = views["observation"]
+        self.current_player: npt.NDArray[np.int32] = views["current_player"]
+        self.terminated: npt.NDArray[np.bool_] = views["terminated"]
+        self.num_legal: npt.NDArray[np.int32] = views["num_legal"]
 
     def __repr__(self) -> str:
         return f"VectorGame({self.game.rules.name!r}, batch={self.batch}, seed={self.seed}, threads={self.threads})"
@@ -144,7 +128,7 @@ class VectorGame:
         opponents' replies up to its next move (its rewards and
         ``terminated`` cover them), and a hand that ends before the learner's
         first move is dealt again."""
-        if policy not in _POLICIES:
+        if not (policy is None or isinstance(policy, str)) or policy not in _POLICIES:
             raise InvalidOptionError(f"policy must be 'random', 'greedy' or None, got {clip(policy)}")
         self._core.set_opponents(_POLICIES[policy])
         self._core.reset(self.seed)
@@ -155,25 +139,32 @@ class VectorGame:
         mask: for random opponents, exploration and benchmarks."""
         if not isinstance(rng, np.random.Generator):
             raise InvalidOptionError(f"rng must be a numpy.random.Generator, got {clip(rng)}")
-        k = (rng.random(self.batch) * self._num_legal).astype(np.int32)  # floor: 0 .. num_legal - 1
+        self._core.check_idle()
+        k = (rng.random(self.batch) * self.num_legal).astype(np.int32)  # floor: 0 .. num_legal - 1
         if self._legal_ids is None:
             return k  # table games: action k is the k-th legal action
         return self._legal_ids[self._rows, k]
 
     def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.float32]:
-        """Play ``actions[i]`` (an integer array of shape (batch,)) in row
-        ``i``; returns the step's rewards, (batch, num_players) float32."""
-        arr = np.asarray(actions)
+        """Play ``actions[i]`` (an integer array of shape (batch,), read-only
+        or not) in row ``i``; returns the step's rewards, (batch, num_players)
+        float32 (a new array)."""
+        try:
+            arr = np.asarray(actions)
+        except (TypeError, ValueError, OverflowError) as err:  # ragged lists, objects numpy refuses
+            raise InvalidOptionError(f"actions must be an integer array of shape ({self.batch},): {err}") from None
         if arr.shape != (self.batch,) or arr.dtype.kind not in "iu":
             raise InvalidOptionError(
                 f"actions must be an integer array of shape ({self.batch},), got {arr.dtype} {arr.shape}"
             )
         if arr.dtype != np.int32:
+            arr = arr.copy()  # checked and converted as one snapshot
             bad = np.flatnonzero((arr < 0) | (arr >= self.num_actions))
             if bad.size:
                 row = int(bad[0])
                 raise IllegalActionError(f"row {row}: action {arr[row]} is not legal (nothing was played)")
             arr = arr.astype(np.int32)
+        # the core copies the int32 array before checking it: changing it meanwhile cannot slip an id in
         self._core.step(np.ascontiguousarray(arr))
         return self._rewards.copy()
 

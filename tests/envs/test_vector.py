@@ -133,13 +133,11 @@ def test_sample_actions_refuses_what_is_not_a_generator_and_changes_nothing() ->
     assert all(np.array_equal(a, b) for a, b in zip(before, after))
 
 
-def test_the_core_refuses_a_knock_vector_without_its_legal_id_array() -> None:
+def test_the_core_refuses_what_is_not_a_games_rules() -> None:
     from rummykit import _core
 
-    vg = VectorGame("gin", batch=2, seed=2)
-    arrays = (vg._mask.view(np.uint8), vg._obs, vg._player, vg._rewards, vg._terminated.view(np.uint8))
-    with pytest.raises(RummykitError, match="legal-id array"):
-        _core.VectorCore(vg.game.spec, 2, 1, *arrays, vg._num_legal, None)  # type: ignore[attr-defined]
+    with pytest.raises(RummykitError, match="knock or table game's rules"):
+        _core.VectorCore(object(), 2, 1)  # type: ignore[arg-type]
 
 
 def test_the_same_seed_and_actions_give_the_same_arrays_for_any_threads() -> None:

@@ -38,6 +38,13 @@
  * memo is one per thread.  A vector is not safe to use from two threads at
  * once.  No allocation on the step path except the action logs, which
  * double when full.
+ *
+ * CALLER MEMORY: the buffers are only written, never read back (the legal
+ * lists and counts the checks use are the vector's own copies), and
+ * rk_vector_step reads the caller's actions once, into its own copy, before
+ * checking any: a caller that writes its buffers or its action array during
+ * a step (another thread) gets wrong numbers in its buffers, never an
+ * unchecked move or a read or write outside the vector's memory.
  */
 #ifndef RUMMYKIT_VECTOR_H
 #define RUMMYKIT_VECTOR_H
@@ -62,7 +69,7 @@ typedef struct rk_vector_buffers {
     float *rewards;         /* batch x num_players: the last step's */
     uint8_t *terminated;    /* batch: the hands the last step ended */
     int32_t *num_legal;     /* batch: the number of legal actions of each row */
-    int32_t *legal_ids;     /* knock games: batch x RK_MAX_LEGAL, row i's legal ids in increasing order
+    int32_t *legal_ids;     /* knock games (required): batch x RK_MAX_LEGAL, row i's legal ids in increasing order
                              * (the first num_legal[i]); table games: unused (may be NULL), their
                              * legal actions are 0 .. num_legal[i] - 1 */
 } rk_vector_buffers;
@@ -89,14 +96,17 @@ int rk_vector_num_players(const rk_vector *v);
 rk_status rk_vector_set_opponents(rk_vector *v, int policy);
 
 /* Seed the rows (DEALS), deal each its first hand and write the buffers
- * (rewards 0, terminated 0). */
+ * (rewards 0, terminated 0).  Clears a failed vector (rk_vector_step). */
 rk_status rk_vector_reset(rk_vector *v, uint64_t seed);
 
-/* Play actions[i] in row i for every row.  RK_ERR_ARG and *bad_row = the
- * first row whose action is not legal, with nothing changed.  After rows
- * changed, RK_ERR_CAPACITY and *bad_row: a table row reached more legal
- * actions than RK_VECTOR_TABLE_ACTIONS, or an action log could not grow
- * (no memory); the vector must then be reset. */
+/* Play actions[i] in row i for every row (actions: batch ids, copied
+ * first, see CALLER MEMORY).  RK_ERR_ARG and *bad_row = the first row whose
+ * action is not legal, with nothing changed (every row is checked before
+ * any is played).  After rows changed, RK_ERR_CAPACITY and *bad_row: a table
+ * row reached more legal actions than RK_VECTOR_TABLE_ACTIONS, or an action
+ * log could not grow (no memory); the vector is then failed, and every
+ * rk_vector_step and rk_vector_row returns RK_ERR_CAPACITY (*bad_row -1)
+ * until rk_vector_reset, as after a failed reset. */
 rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row);
 
 /* Row i now: its deck (deck_size ids, top first; *deck_size = 52 or the
