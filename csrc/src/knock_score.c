@@ -392,3 +392,8 @@ rk_status rk_explain_knock(const rk_rules *rules, const rk_knock_rules *pr, cons
     replies(rules, pr, pr->num_players, hands, &out->shown, out->deadwood, out);
     return RK_OK;
 }
+
+const char *rk_knock_outcome_name(int outcome) {
+    static const char *const names[] = {"dead", "gin", "big_gin", "knock", "undercut"};
+    return outcome >= 0 && outcome <= RK_OUTCOME_UNDERCUT ? names[outcome] : NULL;
+}

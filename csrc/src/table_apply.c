@@ -85,9 +85,9 @@ static int restock(const rk_table_rules *r, rk_table_state *s) {
     return 1;
 }
 
-/* A meld pattern decoded from its id (actions.id_pattern) as the types it
- * uses in table order; 0 if the id is not a valid pattern. */
-static int pattern_types(const rk_table_rules *r, int32_t id, rk_table_meld *m, int *types, int *value) {
+int rk__table_pattern(const rk_table_rules *r, int32_t id, rk_table_meld *m, int *types, int *value) {
+    if (id < RK_TABLE_MELD_SET || (id >= RK_TABLE_SET_END && id < RK_TABLE_MELD_RUN) || id >= RK_TABLE_NUM_ACTIONS)
+        return 0;
     if (id < RK_TABLE_MELD_RUN) {
         int x = id - RK_TABLE_MELD_SET, jokers = x % 4, suits = x / 4 % 16, rank = x / 64;
         int k = rk__suit_count((unsigned)suits);
@@ -103,9 +103,8 @@ static int pattern_types(const rk_table_rules *r, int32_t id, rk_table_meld *m, 
         *value = r->values[rank] * n;
         return 1;
     }
-    int x = id - RK_TABLE_MELD_RUN, mask = x % 8192;
-    x /= 8192;
-    int length = x % 14, start = x / 14 % 14, suit = x / 196;
+    int suit, start, length, mask;
+    rk_table_run_of(id, &suit, &start, &length, &mask);
     if (suit >= 4 || length < 3 || length > 13 || mask >> length || mask == (1 << length) - 1) return 0;
     if (r->wrap ? start >= 13 : start + length > r->npos) return 0;
     *value = 0;
@@ -148,7 +147,7 @@ static rk_status do_meld(const rk_table_rules *r, rk_table_state *s, int p, int3
     rk_table_meld m;
     int types[RK_TABLE_MAX_MELD], value;
     memset(&m, 0, sizeof m);
-    if (s->n_table >= RK_TABLE_MAX_SLOTS || !pattern_types(r, id, &m, types, &value)) return RK_ERR_ARG;
+    if (s->n_table >= RK_TABLE_MAX_SLOTS || !rk__table_pattern(r, id, &m, types, &value)) return RK_ERR_ARG;
     hand rest = hand_of(s->hands[p]);
     uint64_t naturals = 0;
     int jokers = 0;
@@ -315,7 +314,7 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
     }
     if (action < RK_TABLE_MELD_SET) return rk__table_do_release(rules, s, p, action);
     if (action < RK_TABLE_MELD_RUN && action >= RK_TABLE_MELD_SET + 13 * 64) return RK_ERR_ARG;
-    if (action >= RK_TABLE_MELD_RUN + 4 * 14 * 14 * 8192) return RK_ERR_ARG;
+    if (action >= RK_TABLE_NUM_ACTIONS) return RK_ERR_ARG;
     return do_meld(rules, s, p, action);
 }
 
@@ -350,3 +349,16 @@ rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int de
     return RK_OK;
 }
 
+
+int rk_table_is_action(const rk_table_rules *rules, int32_t action) {
+    if (!rules || !rk_table_is_action_id(action)) return 0;
+    if (action < RK_TABLE_MELD_SET) return 1;
+    rk_table_meld m;
+    int types[RK_TABLE_MAX_MELD], value;
+    return rk__table_pattern(rules, action, &m, types, &value);
+}
+
+const char *rk_table_outcome_name(int outcome) {
+    static const char *const names[] = {NULL, "dead", "blocked", "rummy", "out", "hunt", "call_off"};
+    return outcome > 0 && outcome <= RK_TABLE_CALL_OFF ? names[outcome] : NULL;
+}

@@ -172,6 +172,10 @@ static inline int take_needs_opening(const rk_table_rules *r, const rk_table_sta
     return !(r->unopened_discard_draw == 2 || (r->first_turn_upcard_free && s->turns == 0));
 }
 
+/* table_apply.c: a meld id decoded (actions.id_pattern): the meld's kind, key, start and size in *m,
+ * the types it puts down in table order and its value; 0 if no hand can lay it under r. */
+int rk__table_pattern(const rk_table_rules *r, int32_t id, rk_table_meld *m, int *types, int *value);
+
 /* table_apply.c: a joker release (_release) on s, for player p; RK_ERR_ARG with s unchanged if it
  * cannot be made.  table_legal.c tries a release on a copy of the state. */
 rk_status rk__table_do_release(const rk_table_rules *r, rk_table_state *s, int p, int32_t id);

@@ -31,7 +31,7 @@ static int meld_options(const rk_table_rules *r, uint64_t pres, int jokers, opti
                 if (sub >> s & 1) nat |= 1ull << (s * 13 + rank);
             for (int j = lo; j <= hi; j++) {
                 option *o = &out[n++];
-                o->id = RK_TABLE_MELD_SET + rank * 64 + sub * 4 + j;
+                o->id = rk_table_set_id(rank, sub, j);
                 o->jokers = j;
                 o->value = r->values[rank] * (k + j);
                 o->naturals = nat;
@@ -59,7 +59,7 @@ static int meld_options(const rk_table_rules *r, uint64_t pres, int jokers, opti
                 value += position_value(r, suit, p);
                 if (i >= 2 && natural) {
                     option *o = &out[n++];
-                    o->id = RK_TABLE_MELD_RUN + ((suit * 14 + start) * 14 + i + 1) * 8192 + (int32_t)mask;
+                    o->id = rk_table_run_id(suit, start, i + 1, (int)mask);
                     o->jokers = missing;
                     o->value = value;
                     o->naturals = nat;
@@ -221,8 +221,6 @@ typedef struct step {
 
 #define MAX_STEPS (RK_TABLE_MAX_SLOTS * 10)
 
-static inline int layoff_id(int slot, int t, int end) { return RK_TABLE_LAYOFF + (slot * 53 + t) * 2 + end; }
-
 static inline int built_on(const rk_table_state *s, int slot) { return slot < s->n_ends ? s->ends[slot] : 0; }
 
 /* _build_steps: the lay-offs of the cards of h (the table's natural steps
@@ -242,9 +240,9 @@ static int build_steps(const ctx *c, hand h, step *out) {
             for (int su = 0; su < 4; su++) {
                 int t = su * 13 + m->key;
                 if (!(suits >> su & 1) && (pres >> t & 1))
-                    out[n++] = (step){layoff_id(slot, t, 0), (int8_t)t, r->values[t]};
+                    out[n++] = (step){rk_table_layoff_id(slot, t, 0), (int8_t)t, r->values[t]};
             }
-            if (jok) out[n++] = (step){layoff_id(slot, RK_JOKER, 0), RK_JOKER, r->values[m->key]};
+            if (jok) out[n++] = (step){rk_table_layoff_id(slot, RK_JOKER, 0), RK_JOKER, r->values[m->key]};
             continue;
         }
         if (size >= 13) continue;
@@ -260,8 +258,8 @@ static int build_steps(const ctx *c, hand h, step *out) {
             }
             int t = type_at(r, m->key, pos);
             int16_t value = (int16_t)position_value(r, m->key, pos);
-            if (pres >> t & 1) out[n++] = (step){layoff_id(slot, t, end), (int8_t)t, value};
-            if (jok) out[n++] = (step){layoff_id(slot, RK_JOKER, end), RK_JOKER, value};
+            if (pres >> t & 1) out[n++] = (step){rk_table_layoff_id(slot, t, end), (int8_t)t, value};
+            if (jok) out[n++] = (step){rk_table_layoff_id(slot, RK_JOKER, end), RK_JOKER, value};
         }
     }
     return n;
@@ -563,34 +561,18 @@ int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_
 
 /* ---- why an action is not legal (rk_table_why) ------------------------- */
 
-/* The naturals, jokers and value of a meld id, 0 if no hand can lay it under r (meld_options' shapes). */
+/* The naturals, jokers and value of a meld id, 0 if no hand can lay it under r. */
 static int meld_pattern(const rk_table_rules *r, int32_t id, uint64_t *naturals, int *jokers, int *value) {
+    rk_table_meld m;
+    int types[RK_TABLE_MAX_MELD];
+    if (!rk__table_pattern(r, id, &m, types, value)) return 0;
     *naturals = 0;
-    *jokers = *value = 0;
-    if (id < RK_TABLE_MELD_RUN) {
-        int x = id - RK_TABLE_MELD_SET, j = x % 4, suits = x / 4 % 16, rank = x / 64;
-        int k = rk__suit_count((unsigned)suits);
-        if (!suits || k + j < 3 || k + j > 4) return 0;
-        for (int su = 0; su < 4; su++)
-            if (suits >> su & 1) *naturals |= 1ull << (su * 13 + rank);
-        *jokers = j;
-        *value = r->values[rank] * (k + j);
-        return 1;
-    }
-    int suit, start, length, mask;
-    rk_table_run_of(id, &suit, &start, &length, &mask);
-    int starts = r->wrap ? 13 : r->npos - 2;
-    int limit = r->wrap ? 13 : (r->npos - start < 13 ? r->npos - start : 13);
-    if (suit >= 4 || start >= starts || length < 3 || length > limit || mask >= 1 << length ||
-        mask == (1 << length) - 1)
-        return 0;
-    for (int i = 0; i < length; i++) {
-        int p = r->wrap ? (start + i) % 13 : start + i;
-        if (mask >> i & 1)
+    *jokers = 0;
+    for (int i = 0; i < m.n_cards; i++) {
+        if (types[i] == RK_JOKER)
             ++*jokers;
         else
-            *naturals |= 1ull << type_at(r, suit, p);
-        *value += position_value(r, suit, p);
+            *naturals |= 1ull << types[i];
     }
     return 1;
 }

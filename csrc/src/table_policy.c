@@ -18,7 +18,9 @@ static int meld_size(int32_t a) {
         int x = a - RK_TABLE_MELD_SET;
         return rk__suit_count((unsigned)(x / 4 % 16)) + x % 4;
     }
-    return (a - RK_TABLE_MELD_RUN) / 8192 % 14;
+    int suit, start, length, mask;
+    rk_table_run_of(a, &suit, &start, &length, &mask);
+    return length;
 }
 
 /* Whether meld id a puts a card of type t on the table. */
@@ -28,9 +30,8 @@ static int meld_uses(const rk_table_rules *r, int32_t a, int t) {
         if (t == RK_JOKER) return x % 4 > 0;
         return x / 64 == t % 13 && (x / 4 % 16) >> (t / 13) & 1;
     }
-    int x = a - RK_TABLE_MELD_RUN, mask = x % 8192;
-    x /= 8192;
-    int length = x % 14, start = x / 14 % 14, suit = x / 196;
+    int suit, start, length, mask;
+    rk_table_run_of(a, &suit, &start, &length, &mask);
     if (t == RK_JOKER) return mask != 0;
     if (t / 13 != suit) return 0;
     for (int i = 0; i < length; i++) {

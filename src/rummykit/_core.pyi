@@ -55,11 +55,8 @@ def multi_penalty_batch(
 ) -> np.ndarray[Any, np.dtype[np.int32]]: ...
 
 # ---- playouts
-OUTCOME_DEAD: int
-OUTCOME_GIN: int
-OUTCOME_BIG_GIN: int
-OUTCOME_KNOCK: int
-OUTCOME_UNDERCUT: int
+KNOCK_OUTCOMES: tuple[str, ...]
+KNOCK_ACTION_IDS: dict[str, int]
 POLICY_RANDOM: int
 POLICY_GREEDY: int
 FIELD_INT: int
@@ -110,6 +107,13 @@ def determinize_once(spec: PlayoutSpec, seed: int, index: int) -> tuple[tuple[in
 
 TABLE_RULE_FIELDS: tuple[str, ...]
 TABLE_REASONS: tuple[str, ...]
+TABLE_OUTCOMES: tuple[str | None, ...]
+TABLE_ACTION_IDS: dict[str, int]
+
+def table_layoff_id(slot: int, card_type: int, end: int) -> int: ...
+def table_set_id(rank: int, suits: int, jokers: int) -> int: ...
+def table_run_id(suit: int, start: int, length: int, joker_mask: int) -> int: ...
+def table_run_of(action_id: int) -> tuple[int, int, int, int]: ...
 
 class TableSpec:
     args: tuple[tuple[int, ...], dict[str, int]]
@@ -223,6 +227,7 @@ class TableCore(_HandCore):
     def _table_raw(self) -> list[_Meld]: ...
     def _set_table_raw(self, melds: list[_Meld]) -> None: ...
     def _why(self, action_id: int, seat: int = -1) -> tuple[str, int]: ...
+    def _is_action(self, action_id: int) -> bool: ...
 
 # ---- what a seat knows of a table hand (src/rummykit/_table_observe.pxi) ----
 

@@ -162,6 +162,8 @@ cdef extern from "rummykit/rummykit.h" nogil:
     int RK_ACTION_MELD
     int RK_ACTION_LAYOFF
     int RK_ACTION_DONE
+    int RK_NUM_MELD_IDS
+    int RK_LAYOFF_SLOTS
 
     ctypedef enum rk_stock_end:
         RK_STOCK_DEAD_AT_2
@@ -248,6 +250,7 @@ cdef extern from "rummykit/rummykit.h" nogil:
     int RK_OUTCOME_BIG_GIN
     int RK_OUTCOME_KNOCK
     int RK_OUTCOME_UNDERCUT
+    const char *rk_knock_outcome_name(int outcome)
 
     ctypedef struct rk_playout_result:
         int outcome
@@ -325,6 +328,22 @@ cdef extern from "rummykit/table.h" nogil:
     int RK_TABLE_MAX_MELD
     int RK_TABLE_MAX_PENDING
     int RK_TABLE_MAX_KALUKI_HAND
+    int RK_TABLE_DRAW
+    int RK_TABLE_TAKE
+    int RK_TABLE_LAYOFF
+    int RK_TABLE_RELEASE_RUN
+    int RK_TABLE_RELEASE_SET
+    int RK_TABLE_MELD_SET
+    int RK_TABLE_MELD_RUN
+    int RK_TABLE_SET_END
+    int RK_TABLE_NUM_ACTIONS
+    int RK_TABLE_CALL_OFF
+    int RK_TABLE_PHASE_END
+    int32_t rk_table_layoff_id(int slot, int type, int end)
+    int32_t rk_table_set_id(int rank, int suits, int jokers)
+    int32_t rk_table_run_id(int suit, int start, int length, int joker_mask)
+    void rk_table_run_of(int32_t id, int *suit, int *start, int *length, int *joker_mask)
+    const char *rk_table_outcome_name(int outcome)
 
     ctypedef struct rk_table_rules:
         int kaluki, num_players, hand_size, deck_size
@@ -376,6 +395,7 @@ cdef extern from "rummykit/table.h" nogil:
     int rk_table_why(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo, int seat,
                      int32_t action, int *detail)
     const char *rk_table_reason_name(int code)
+    int rk_table_is_action(const rk_table_rules *rules, int32_t action)
 
 
 cdef extern from "rummykit/table_playouts.h" nogil:

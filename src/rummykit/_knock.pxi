@@ -2,11 +2,14 @@
 
 # ---- playouts (csrc/src/knock_engine.c, knock_score.c, policy.c, playouts.c) ------------------------------------------
 
-OUTCOME_DEAD = RK_OUTCOME_DEAD
-OUTCOME_GIN = RK_OUTCOME_GIN
-OUTCOME_BIG_GIN = RK_OUTCOME_BIG_GIN
-OUTCOME_KNOCK = RK_OUTCOME_KNOCK
-OUTCOME_UNDERCUT = RK_OUTCOME_UNDERCUT
+#: the knock outcomes by their code (rk_knock_outcome_name): "dead", "gin", "big_gin", "knock", "undercut"
+KNOCK_OUTCOMES = tuple([rk_knock_outcome_name(i).decode() for i in range(RK_OUTCOME_UNDERCUT + 1)])
+#: the knock action id blocks (knock.h): discard = card id, knock + card id, ...
+KNOCK_ACTION_IDS = {
+    "knock": RK_ACTION_KNOCK, "draw_stock": RK_ACTION_DRAW_STOCK, "take": RK_ACTION_TAKE, "pass": RK_ACTION_PASS,
+    "big_gin": RK_ACTION_BIG_GIN, "meld": RK_ACTION_MELD, "meld_ids": RK_NUM_MELD_IDS, "layoff": RK_ACTION_LAYOFF,
+    "layoff_slots": RK_LAYOFF_SLOTS, "done": RK_ACTION_DONE,
+}
 POLICY_RANDOM = RK_POLICY_RANDOM
 POLICY_GREEDY = RK_POLICY_GREEDY
 FIELD_INT, FIELD_INT_OR_NONE, FIELD_FLAG, FIELD_IS, FIELD_CHOICE = (

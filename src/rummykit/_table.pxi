@@ -21,6 +21,38 @@ cdef tuple _table_fields():
 
 #: the options rk_table_rules is filled from (rk_table_rules_fields(), in struct order)
 TABLE_RULE_FIELDS = _table_fields()
+#: the table outcomes by their code (rk_table_outcome_name; None: the hand is not over)
+TABLE_OUTCOMES = (None,) + tuple([rk_table_outcome_name(i).decode() for i in range(1, RK_TABLE_CALL_OFF + 1)])
+#: the table action id blocks (table.h)
+TABLE_ACTION_IDS = {
+    "draw": RK_TABLE_DRAW, "take": RK_TABLE_TAKE, "layoff": RK_TABLE_LAYOFF, "release_run": RK_TABLE_RELEASE_RUN,
+    "release_set": RK_TABLE_RELEASE_SET, "meld_set": RK_TABLE_MELD_SET, "set_end": RK_TABLE_SET_END,
+    "meld_run": RK_TABLE_MELD_RUN, "num_actions": RK_TABLE_NUM_ACTIONS, "max_slots": RK_TABLE_MAX_SLOTS,
+}
+
+
+def table_layoff_id(int slot, int card_type, int end):
+    """rk_table_layoff_id: the id of a lay-off of card_type on table meld slot at end (0 low, 1 high)."""
+    return rk_table_layoff_id(slot, card_type, end)
+
+
+def table_set_id(int rank, int suits, int jokers):
+    """rk_table_set_id: the id of a set meld of rank, naturals of the suits in the mask, jokers."""
+    return rk_table_set_id(rank, suits, jokers)
+
+
+def table_run_id(int suit, int start, int length, int joker_mask):
+    """rk_table_run_id: the id of a run meld (suit, start position, length, joker position mask)."""
+    return rk_table_run_id(suit, start, length, joker_mask)
+
+
+def table_run_of(int32_t action_id):
+    """rk_table_run_of: (suit, start, length, joker_mask) of a run-meld id."""
+    cdef int suit, start, length, mask
+    rk_table_run_of(action_id, &suit, &start, &length, &mask)
+    return suit, start, length, mask
+
+
 #: the names of the rk_table_why reason codes, by code (rummykit.table.reasons words them)
 TABLE_REASONS = tuple([rk_table_reason_name(i).decode() for i in range(RK_TABLE_NUM_REASONS)])
 DEF LEGAL_BUFFER = 256
@@ -177,6 +209,10 @@ cdef class TableCore:
             return [big[i] for i in range(n)]
         finally:
             free(big)
+
+    def _is_action(self, int32_t action_id):
+        """rk_table_is_action: whether an id is an action of this game (its action text exists)."""
+        return bool(rk_table_is_action(&self.spec.r, action_id))
 
     def _why(self, int action_id, int seat=-1):
         """rk_table_why: (the reason's name, detail) for an action id, ``"legal"`` when it is legal now."""

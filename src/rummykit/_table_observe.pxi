@@ -23,10 +23,6 @@ cdef enum:
     _TYPES = 53
     _JOKER_TYPE = 52
     _FIRST_JOKER = 104
-    _DRAW = 53
-    _TAKE = 54
-    _MELD_RUN_ID = 8192
-    _PHASE_END = 2  # rk_table_phase
 
 #: the start of each slice of the table observation tensor, in order, then its size (rk_table_obs_starts)
 TABLE_TENSOR_STARTS = tuple([rk_table_obs_starts()[i] for i in range(RK_TABLE_OBS_SLICES + 1)])
@@ -93,7 +89,7 @@ cdef bytes _table_entry(const rk_table_rules *r, const rk_table_state *b, const 
         n_moved = b.n_discards if r.restock_method == 1 else max(b.n_discards - 1, 0)
     if r.restock_method == 1 and a.restocks > 0:
         flags |= _STEP_PUBLIC
-    if action == _DRAW or action == _TAKE:
+    if action == RK_TABLE_DRAW or action == RK_TABLE_TAKE:
         if n_in:
             came = ins[0]
         n_in = 0
@@ -263,7 +259,7 @@ def table_hidden_lists(TableCore state, int player):
     (rk_table_hidden), read off the step log: (pools, places, fills, bans,
     known, stock_group, now); see rummykit.table.playouts.HiddenLists."""
     cdef const rk_table_rules *r = &state.spec.r
-    cdef int n = r.num_players, size = r.hand_size, q, t, k, time, action, group = 0, mask, x, start, length, suit
+    cdef int n = r.num_players, size = r.hand_size, q, t, k, time, action, group = 0, mask, start, length, suit
     cdef int n_out, n_in, i, pos
     cdef bint turned = False, turn_over = r.restock_method == 1
     cdef const uint8_t *e
@@ -299,20 +295,15 @@ def table_hidden_lists(TableCore state, int player):
                 for i in range(e[5]):
                     pool[e[_STEP_HEAD + n * _TYPES + n_out + n_in + i]] += 1
                 pools.append(pool)
-        if action == _DRAW:
+        if action == RK_TABLE_DRAW:
             if e[2] != _NO_CARD and not turned:
                 if q == player:
                     pools[group][e[2]] -= 1
                 else:
                     places.append((q, group, time))
         elif q != player:
-            if action >= _MELD_RUN_ID:  # a joker in a run: its owner held no such card then
-                x = action - _MELD_RUN_ID
-                mask = x % 8192
-                x //= 8192
-                length = x % 14
-                start = x // 14 % 14
-                suit = x // 196
+            if action >= RK_TABLE_MELD_RUN:  # a joker in a run: its owner held no such card then
+                rk_table_run_of(action, &suit, &start, &length, &mask)
                 for i in range(length):
                     if mask >> i & 1:
                         pos = (start + i) % 13 if r.wrap else start + i
@@ -322,7 +313,7 @@ def table_hidden_lists(TableCore state, int player):
                     fills.append((q, e[_STEP_HEAD + n * _TYPES + i] & ~_UNSEEN, time))
     known = table_known_counts(state)
     now = len(steps)
-    if state.st.phase == _PHASE_END:  # every hand is shown
+    if state.st.phase == RK_TABLE_PHASE_END:  # every hand is shown
         for q in range(n):
             if q == player:
                 continue

@@ -108,27 +108,13 @@ __all__ = [
     "playouts",
 ]
 
-#: outcome codes of :func:`playouts`
-DEAD: int = _core.OUTCOME_DEAD
-GIN: int = _core.OUTCOME_GIN
-BIG_GIN: int = _core.OUTCOME_BIG_GIN
-KNOCK: int = _core.OUTCOME_KNOCK
-UNDERCUT: int = _core.OUTCOME_UNDERCUT
-#: outcome codes of the table games' playouts
-BLOCKED, RUMMY, OUT, HUNT, CALL_OFF = 5, 6, 7, 8, 9
-#: outcome names by code (the names of ``HandResult.outcome`` and ``TableResult.outcome``)
-OUTCOMES: tuple[str, ...] = (
-    "dead",
-    "gin",
-    "big_gin",
-    "knock",
-    "undercut",
-    "blocked",
-    "rummy",
-    "out",
-    "hunt",
-    "call_off",
+#: outcome names by code (the names of ``HandResult.outcome`` and ``TableResult.outcome``): the knock
+#: outcomes by their C code, then the table outcomes that are not knock ones (rk_table_outcome order)
+OUTCOMES: tuple[str, ...] = _core.KNOCK_OUTCOMES + tuple(
+    o for o in _core.TABLE_OUTCOMES if o is not None and o not in _core.KNOCK_OUTCOMES
 )
+#: outcome codes of :func:`playouts`
+DEAD, GIN, BIG_GIN, KNOCK, UNDERCUT, BLOCKED, RUMMY, OUT, HUNT, CALL_OFF = range(len(OUTCOMES))
 _CODES = {name: code for code, name in enumerate(OUTCOMES)}
 #: policy names
 POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}
@@ -350,7 +336,7 @@ def _split(run: Callable[[int, int], None], n: int, threads: int) -> None:
 
 
 #: rk_table_outcome (1 dead .. 6 call_off) -> outcome code
-_TABLE_CODES = (255, DEAD, BLOCKED, RUMMY, OUT, HUNT, CALL_OFF)
+_TABLE_CODES = (255, *(OUTCOMES.index(o) for o in _core.TABLE_OUTCOMES[1:]))
 
 
 def _table_playouts(

@@ -87,7 +87,7 @@ MODEL_ROWS: dict[str, dict[str, Any]] = {
 #: The scoring models of docs/rules.md, Multi-player scoring models, Knock scoring options ``scoring_model``.
 SCORING_MODELS = tuple(MODEL_ROWS)
 #: The hand outcomes ``score_hand`` accepts.
-HAND_OUTCOMES = ("gin", "big_gin", "knock", "undercut", "tie_knocker_wins")
+HAND_OUTCOMES = (*_core.KNOCK_OUTCOMES[1:], "tie_knocker_wins")
 #: The shutout rules of Two-player settlement, Game and match options ``shutout_rule``.
 SHUTOUT_RULES = ("double_total", "double_game_bonus", "double_hand_points", "none")
 #: The ring payout models of Ring payout, Game and match options ``ring_payout_model``.
@@ -322,8 +322,11 @@ def score_hand(
     return HandScore(points=points, credits=credits, charges=charges, winner=winner, outcome=outcome)
 
 
-#: the C engine's outcome codes (csrc/src/knock_score.c, rk_score_hand does the arithmetic)
-_OUTCOME_CODES = {"gin": 1, "big_gin": 2, "knock": 3, "tie_knocker_wins": 3, "undercut": 4}
+#: the C engine's outcome codes (csrc/src/knock_score.c, rk_score_hand does the arithmetic); a tie the
+#: knocker wins scores as a knock
+_OUTCOME_CODES = {name: code for code, name in enumerate(_core.KNOCK_OUTCOMES)} | {
+    "tie_knocker_wins": _core.KNOCK_OUTCOMES.index("knock")
+}
 
 
 # ---------------------------------------------------------------------------------------------

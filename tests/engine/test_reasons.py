@@ -48,7 +48,11 @@ def test_every_illegal_action_is_refused_with_its_rule(game: str) -> None:
             assert (why is None) == (action_id in legal), (action_id, why)
             if why is not None:
                 assert why and not any(g in why for g in generic), why
-                assert state.action_text(action_id).split()[0] in why, why
+                try:
+                    head = state.action_text(action_id).split()[0]
+                except rk.IllegalActionError:  # a meld id no hand of this game can lay: no action text
+                    head = f"action {action_id}"
+                assert head in why, why
         state.apply_action(max(legal) if rng.random() < 0.6 else rng.choice(sorted(legal)))
 
 

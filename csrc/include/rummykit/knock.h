@@ -156,6 +156,8 @@ typedef struct rk_position {
 #define RK_OUTCOME_BIG_GIN 2
 #define RK_OUTCOME_KNOCK 3
 #define RK_OUTCOME_UNDERCUT 4
+/* The name of an outcome code ("dead", "gin", "big_gin", "knock", "undercut"), NULL for any other number. */
+const char *rk_knock_outcome_name(int outcome);
 
 typedef struct rk_playout_result {
     int outcome;                     /* RK_OUTCOME_* */

@@ -81,7 +81,7 @@ static inline int rk_table_is_action_id(int64_t id) {
 
 typedef enum rk_table_phase { RK_TABLE_PHASE_DRAW = 0, RK_TABLE_PHASE_PLAY = 1, RK_TABLE_PHASE_END = 2 } rk_table_phase;
 
-/* How a hand ended (rummykit.table.scoring outcomes). */
+/* How a hand ended (rummykit.table.scoring outcomes; rk_table_outcome_name gives the names). */
 typedef enum rk_table_outcome {
     RK_TABLE_NOT_OVER = 0,
     RK_TABLE_DEAD = 1,     /* "dead": stock out, restock limit, or max_turns */
@@ -133,6 +133,10 @@ typedef struct rk_table_rules {
  * is_kaluki, hand_size, deck_size and the geometry npos, shift, wrap,
  * low_ace_one that rummykit.table.rules derives); values is not in it. */
 const rk_field *rk_table_rules_fields(size_t *n);
+
+/* The name of an rk_table_outcome ("dead", "blocked", "rummy", "out", "hunt", "call_off"), NULL for
+ * RK_TABLE_NOT_OVER and any other number. */
+const char *rk_table_outcome_name(int outcome);
 
 typedef struct rk_table_cards {
     uint64_t w[2];
@@ -217,6 +221,10 @@ int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_
  * restocks first (or ends the hand).  Out-of-range ids and cards not where
  * the action needs them give RK_ERR_ARG with the state unchanged. */
 rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo, int32_t action);
+
+/* Whether action is an action of these rules (rk_table_is_action_id, and a meld id a shape these
+ * rules' runs and sets can take): action text exists exactly for these ids. */
+int rk_table_is_action(const rk_table_rules *rules, int32_t action);
 
 /* Why an action is not legal now (rk_table_why): 0 (RK_TABLE_LEGAL) for a legal action, else
  * the rule that forbids it.  rummykit.table.reasons words each code for people. */

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
+from rummykit import _core
 from rummykit.cards import Card, from_mask, parse_card, to_mask
 from rummykit.errors import IllegalActionError, clip
 
@@ -49,21 +50,21 @@ __all__ = [
     "parse_action",
 ]
 
-DISCARD = 0
-KNOCK = 52
-DRAW_STOCK = 104
-TAKE = 105
-PASS = 106
-BIG_GIN = 107
-MELD = 108
-LAYOFF = MELD + 369
-LAYOFF_SLOTS = 4
-DONE = LAYOFF + 52 * LAYOFF_SLOTS
+_IDS = _core.KNOCK_ACTION_IDS  # the id blocks of csrc/include/rummykit/knock.h
+DISCARD = 0  # + card id
+KNOCK: int = _IDS["knock"]
+DRAW_STOCK: int = _IDS["draw_stock"]
+TAKE: int = _IDS["take"]
+PASS: int = _IDS["pass"]
+BIG_GIN: int = _IDS["big_gin"]
+MELD: int = _IDS["meld"]
+LAYOFF: int = _IDS["layoff"]
+LAYOFF_SLOTS: int = _IDS["layoff_slots"]
+DONE: int = _IDS["done"]
 NUM_ACTIONS = DONE + 1
 
 
 def _meld_table() -> tuple[int, ...]:
-    from rummykit import _core
     from rummykit._rules import core_rules
 
     return tuple(_core.melds(core_rules("both"), (1 << 52) - 1))

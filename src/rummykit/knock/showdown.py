@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["OUTCOMES", "HandResult", "declarations", "explicit_melds", "knock_rejected", "knock_result", "score_knock"]
 
 #: outcome names by the C engine's code (rk_playout_result.outcome)
-OUTCOMES: tuple[str, ...] = ("dead", "gin", "big_gin", "knock", "undercut")
+OUTCOMES: tuple[str, ...] = _core.KNOCK_OUTCOMES
 
 
 @dataclass(frozen=True)

@@ -37,9 +37,10 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass
 
+from rummykit import _core
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError, clip
 from rummykit.table.cards import JOKER, parse_type, type_text
-from rummykit.table.melds import RUN, SET, Geometry, Pattern, parse_meld
+from rummykit.table.melds import RUN, SET, Geometry, Pattern, _interned, parse_meld
 
 __all__ = [
     "DRAW",
@@ -55,17 +56,17 @@ __all__ = [
     "parse_table_action",
 ]
 
-DRAW = 53
-TAKE = 54
-LAYOFF = 64
-MAX_SLOTS = 40
-RELEASE_RUN = LAYOFF + MAX_SLOTS * 53 * 2
-RELEASE_SET = RELEASE_RUN + MAX_SLOTS * 52
-MELD_SET = RELEASE_SET + MAX_SLOTS * 16
-MELD_RUN = 8192
-NUM_ACTIONS = MELD_RUN + 4 * 14 * 14 * 8192
-_SET_END = MELD_SET + 13 * 64  # the set melds end here: the ids up to MELD_RUN are unused
-assert _SET_END <= MELD_RUN
+_IDS = _core.TABLE_ACTION_IDS  # the id blocks of csrc/include/rummykit/table.h
+DRAW: int = _IDS["draw"]
+TAKE: int = _IDS["take"]
+LAYOFF: int = _IDS["layoff"]
+MAX_SLOTS: int = _IDS["max_slots"]
+RELEASE_RUN: int = _IDS["release_run"]
+RELEASE_SET: int = _IDS["release_set"]
+MELD_SET: int = _IDS["meld_set"]
+MELD_RUN: int = _IDS["meld_run"]
+NUM_ACTIONS: int = _IDS["num_actions"]
+_SET_END: int = _IDS["set_end"]  # the set melds end here: the ids up to MELD_RUN are unused
 
 _END = ("low", "high")
 _EXPECTED = "(expected e.g. 'draw', 'take', 'discard 7H', 'meld 7H 8H 9H', 'lay off 7H on 1 high', 'release 7H from 1')"
@@ -73,15 +74,13 @@ _EXPECTED = "(expected e.g. 'draw', 'take', 'discard 7H', 'meld 7H 8H 9H', 'lay 
 
 def pattern_id(p: Pattern) -> int:
     if p.kind == SET:
-        return MELD_SET + p.key * 64 + p.suits * 4 + p.span
-    return MELD_RUN + ((p.key * 14 + p.suits) * 14 + p.span) * 8192 + p.jokers
+        return int(_core.table_set_id(p.key, p.suits, p.span))
+    return int(_core.table_run_id(p.key, p.suits, p.span, p.jokers))
 
 
 def id_pattern(action_id: int) -> Pattern:
     if action_id >= MELD_RUN:
-        x, jokers = divmod(action_id - MELD_RUN, 8192)
-        x, length = divmod(x, 14)
-        suit, start = divmod(x, 14)
+        suit, start, length, jokers = _core.table_run_of(action_id)
         return Pattern(RUN, suit, start, length, jokers)
     x, jokers = divmod(action_id - MELD_SET, 4)
     rank, suits = divmod(x, 16)
@@ -89,7 +88,7 @@ def id_pattern(action_id: int) -> Pattern:
 
 
 def layoff_id(slot: int, t: int, end: int) -> int:
-    return LAYOFF + (slot * 53 + t) * 2 + end
+    return int(_core.table_layoff_id(slot, t, end))
 
 
 def _is_action_id(value: object) -> bool:
@@ -107,9 +106,13 @@ class TableAction:
     use :meth:`text` (the state's ``action_text``) for those.
 
     ``TableAction(id)`` takes an action id (the table above; an int or a numpy
-    integer); anything else raises :class:`~rummykit.errors.IllegalActionError`.
-    Action text depends on the game (run positions, jokers): parse it with the
-    state's ``parse_action``, or give the text to ``state.play``.
+    integer) and ``TableAction(text)`` action text, read as the state's
+    ``parse_action`` reads it (``"3C"`` alone is ``discard 3C``), but for the
+    two things only a game knows: a run meld's id (run positions differ between
+    Rummy and Kaluki) and which table meld is a set (one natural released is a
+    run release, several a set release); give such text to ``state.play`` or
+    ``state.parse_action``.  Anything else raises
+    :class:`~rummykit.errors.IllegalActionError`.
     """
 
     id: int
@@ -121,10 +124,7 @@ class TableAction:
         if isinstance(value, TableAction):
             value = value.id
         elif isinstance(value, str):
-            raise IllegalActionError(
-                f"TableAction takes an action id, got text {clip(value)}: "
-                "read action text with state.parse_action(text), or pass it to state.play"
-            )
+            value = parse_table_action(value, None, 4)
         elif not _is_action_id(value):
             raise IllegalActionError(_not_an_id(value))
         object.__setattr__(self, "id", int(value))
@@ -229,9 +229,10 @@ def _slot(word: str) -> int:
     return slot if 0 <= slot < MAX_SLOTS else -1
 
 
-def parse_table_action(text: str, geo: Geometry, max_jokers: int, set_rank: object = None) -> int:
+def parse_table_action(text: str, geo: Geometry | None, max_jokers: int, set_rank: object = None) -> int:
     """The id of action text.  ``set_rank(slot)`` gives the rank of a table
-    set (to check a set release's naturals); raises IllegalActionError."""
+    set (to check a set release's naturals); without ``geo`` (no game) a run
+    meld raises.  Raises IllegalActionError."""
     if not isinstance(text, str):
         raise IllegalActionError(
             f"not action text: {clip(text)} (expected a string such as 'meld 7H 8H 9H', got {type(text).__name__})"
@@ -249,8 +250,10 @@ def parse_table_action(text: str, geo: Geometry, max_jokers: int, set_rank: obje
             return TAKE
         if low[0] == "discard" and len(low) == 2:
             return parse_type(words[1])
+        if len(low) == 1 and _is_card(words[0]):  # a bare card discards, as in every game
+            return parse_type(words[0])
         if low[0] == "meld" and len(low) > 1:
-            return pattern_id(parse_meld(geo, " ".join(words[1:]), max_jokers))
+            return _meld_id(geo, " ".join(words[1:]), max_jokers, text)
         if low[:2] == ["lay", "off"] or low[0] in ("layoff", "build"):
             rest = words[2:] if low[0] == "lay" else words[1:]
             if len(rest) not in (3, 4) or rest[1].lower() != "on":
@@ -265,7 +268,7 @@ def parse_table_action(text: str, geo: Geometry, max_jokers: int, set_rank: obje
             cards = [parse_type(w) for w in words[1:-2]]
             if slot < 0 or JOKER in cards:
                 raise IllegalActionError(f"not an action: {clip(text)} (expected 'release 7H from 1', a natural)")
-            rank = set_rank(slot) if callable(set_rank) else None
+            rank = set_rank(slot) if callable(set_rank) else (cards[0] % 13 if len(cards) > 1 else None)
             if rank is None:
                 if len(cards) != 1:
                     raise IllegalActionError(f"{clip(text)}: table meld {slot + 1} is not a set")
@@ -279,3 +282,28 @@ def parse_table_action(text: str, geo: Geometry, max_jokers: int, set_rank: obje
     except (InvalidCardError, InvalidMeldError) as err:
         raise IllegalActionError(f"not an action: {clip(text)} ({err})") from None
     raise IllegalActionError(f"not an action: {clip(text)} {_EXPECTED}")
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_type(word)
+    except InvalidCardError:
+        return False
+    return True
+
+
+def _meld_id(geo: Geometry | None, cards: str, max_jokers: int, text: str) -> int:
+    """The id of a meld's cards; a set's needs no game, a run's needs the game's geometry."""
+    if geo is not None:
+        return pattern_id(parse_meld(geo, cards, max_jokers))
+    naturals = [parse_type(w.partition("=")[0]) for w in cards.split()]
+    if len({t % 13 for t in naturals if t != JOKER}) != 1:
+        raise IllegalActionError(
+            f"{clip(text)}: a run's action id depends on the game (its run positions): "
+            "give the text to state.parse_action or state.play"
+        )
+    return pattern_id(parse_meld(_SET_GEOMETRY, cards, max_jokers))
+
+
+#: any geometry: a set's id does not depend on it
+_SET_GEOMETRY = _interned(13, 0, False, (0,) * 53, False)

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: rk_table_outcome codes (what the C playouts report) as rummykit.table.scoring outcomes
-RAW_OUTCOMES: tuple[str | None, ...] = (None, "dead", "blocked", "rummy", "out", "hunt", "call_off")
+RAW_OUTCOMES: tuple[str | None, ...] = _core.TABLE_OUTCOMES
 
 
 def _turned(state: TableState) -> bool:

@@ -50,7 +50,7 @@ MESSAGES: dict[str, str] = {
     "joker_discard": "{what}: jokers may not be discarded (joker_discard_allowed=False)",
     "opening_unfinished": "{what}: the opening is under " + _MIN + "; {count} so far): complete it first",
     "first_turn_out": "{what}: nobody may go out on their first turn (no_go_out_first_turn)",
-    "not_a_meld": "{what}: not a set or run this game can lay (its run positions and jokers)",
+    "not_a_meld": "{what}: a meld id, but not a set or run this game can lay (its run positions and jokers)",
     "opening_short": (
         "{what}: opening under " + _MIN + "): these melds count {count} "
         "and the rest of the hand cannot reach it ({building})"
@@ -89,9 +89,9 @@ _CARD_DETAIL = frozenset({"open_with_taken", "meld_taken", "not_in_hand"})
 def message(state: TableState, reason: str, action_id: int, detail: int, seat: int) -> str:
     """The message for ``reason`` (a name of :data:`rummykit._core.TABLE_REASONS`)
     refusing ``action_id``."""
-    action = TableAction(action_id) if reason != "not_action" else None
+    action = TableAction(action_id) if reason != "not_action" else None  # an id outside the id space
     rules = state.rules
-    what = state.action_text(action_id) if action is not None else str(action_id)
+    what = state.action_text(action_id) if action is not None and state._is_action(action_id) else f"action {action_id}"
     card = detail if reason in _CARD_DETAIL else (action.card if action is not None else None)
     slot = action.slot if action is not None else None
     table = state.table

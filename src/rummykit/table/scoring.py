@@ -26,12 +26,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rummykit import _core
 from rummykit.table.rules import TableRules
 
 __all__ = ["OUTCOMES", "TableResult", "score_hand"]
 
-#: outcomes: Rummy "out", "rummy", "blocked"; Kaluki "call_off", "hunt"; both "dead"
-OUTCOMES = ("out", "rummy", "blocked", "call_off", "hunt", "dead")
+#: outcomes (rk_table_outcome_name): both "dead"; Rummy "blocked", "rummy", "out"; Kaluki "hunt", "call_off"
+OUTCOMES: tuple[str, ...] = tuple(o for o in _core.TABLE_OUTCOMES if o is not None)
 
 
 @dataclass(frozen=True)

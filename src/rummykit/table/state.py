@@ -50,18 +50,18 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from rummykit._core import TABLE_RULE_FIELDS, TableCore, TableSpec
+from rummykit._core import TABLE_OUTCOMES, TABLE_RULE_FIELDS, TableCore, TableSpec
 from rummykit._core import table_observation_tensor as _table_observation_tensor
 from rummykit.cards import Card
 from rummykit.engine.family import family_record
 from rummykit.engine.verbs import CheckedVerbs
-from rummykit.errors import InvalidOptionError, check_seat, clip
+from rummykit.errors import IllegalActionError, InvalidOptionError, check_seat, clip
 from rummykit.table import reasons
 from rummykit.table.actions import TableAction, parse_table_action
 from rummykit.table.cards import card_type, type_card, type_text, types_of
 from rummykit.table.melds import SET, Geometry, TableMeld
 from rummykit.table.rules import TableRules
-from rummykit.table.scoring import TableResult, score_hand
+from rummykit.table.scoring import OUTCOMES, TableResult, score_hand
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,10 +82,6 @@ class TablePhase(IntEnum):
 
 
 PHASES = tuple(p.name.lower() for p in TablePhase)
-#: the outcomes of a finished hand (``result.outcome``)
-OUTCOMES = ("dead", "blocked", "rummy", "out", "hunt", "call_off")
-#: rk_table_outcome codes as rummykit.table.scoring outcomes
-_OUTCOMES = (None, *OUTCOMES)
 
 
 def table_spec(rules: TableRules, geo: Geometry) -> TableSpec:
@@ -172,7 +168,7 @@ class TableState(TableCore, CheckedVerbs):
     @property
     def result(self) -> TableResult | None:
         """How the hand ended and its points (None while it is on)."""
-        outcome = _OUTCOMES[self.outcome]
+        outcome = TABLE_OUTCOMES[self.outcome]
         if outcome is None:
             return None
         result = self._view("result")
@@ -261,6 +257,8 @@ class TableState(TableCore, CheckedVerbs):
     def action_text(self, action_id: int) -> str:
         """An action id as text (``parse_action`` reads it back in this state)."""
         a = TableAction.from_id(action_id)
+        if not self._is_action(a.id):
+            raise IllegalActionError(f"not an action of {self.rules.name}: {a.id} (a meld no hand can lay here)")
         slot = a.slot
         rank = self.table[slot].key if a.kind == "release" and slot is not None and slot < len(self.table) else 0
         return a.text(self.geo, rank)
