@@ -16,7 +16,7 @@ from rummykit.knock.game import KnockGame
 from rummykit.table.family import TABLE
 from rummykit.table.game import TableGame
 
-__all__ = ["Game", "KnockGame", "TableGame", "all_aliases", "game_names", "game_options", "game_presets"]
+__all__ = ["FAMILIES", "Game", "KnockGame", "TableGame", "all_aliases", "game_names", "game_options", "game_presets"]
 
 # the registry: one line per family
 register(KNOCK)

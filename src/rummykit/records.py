@@ -20,23 +20,14 @@ TableState True True
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rummykit.engine.protocol import GameState
 from rummykit.engine.records import load as engine_load
-from rummykit.knock import record as knock_record
-from rummykit.table import record as table_record
+from rummykit.games import FAMILIES  # the registry: every family registered
 
 __all__ = ["MAX_RECORD_CHARS", "from_json", "from_record", "load", "to_json"]
 
-#: the longest record read (the longer limit of the two families; characters, or bytes)
-MAX_RECORD_CHARS = max(knock_record.MAX_RECORD_CHARS, table_record.MAX_RECORD_CHARS)
-
-#: family name -> the reader of that family's record data
-_READERS: dict[str, Callable[[object], GameState]] = {
-    "knock": knock_record.from_record,
-    "table": table_record.from_record,
-}
+#: the longest record read (the longest limit of the families; characters, or bytes)
+MAX_RECORD_CHARS: int = max(family.records.MAX_RECORD_CHARS for family in FAMILIES.values())
 
 
 def load(text: object, limit: int = MAX_RECORD_CHARS) -> object:
@@ -54,11 +45,13 @@ def to_json(state: GameState) -> str:
 
 def from_record(record: object) -> GameState:
     """The state a record's data (a dict as :func:`json.loads` gives it)
-    describes, replayed by its family's reader.  Data that names no known
-    family goes to the knock reader, which says what is wrong with it."""
-    family = record.get("family") if isinstance(record, dict) else None
-    reader = _READERS.get(family) if isinstance(family, str) else None
-    return (reader or knock_record.from_record)(record)
+    describes, replayed by its family's reader (``family_record(name).records``).  Data
+    that names no known family goes to the first family's reader (the knock games'), which
+    says what is wrong with it."""
+    name = record.get("family") if isinstance(record, dict) else None
+    family = FAMILIES.get(name) if isinstance(name, str) else None
+    state: GameState = (family or next(iter(FAMILIES.values()))).records.from_record(record)
+    return state
 
 
 def from_json(text: str | bytes) -> GameState:
