@@ -5,6 +5,8 @@
  * was; legal play must conserve the cards, keep the legal actions sorted,
  * end, and give the same playouts whatever the split into calls. */
 #include "fuzz_common.h"
+#include "rummykit/knock.h"
+#include "rummykit/policy.h"
 
 static int count_cards(const rk_knock_rules *pr, const rk_position *pos) {
     int n = pos->n_stock + pos->n_discards;

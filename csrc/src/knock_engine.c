@@ -89,22 +89,6 @@ static rk_status check_position(const rk_knock_rules *pr, const rk_position *pos
 
 rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) { return check_position(pr, pos, 0); }
 
-/* reference_knock.limit_and_multiplier and ReferenceKnockState._knock_max */
-rk__limits rk__limits_of(const rk_knock_rules *pr, int upcard) {
-                         rk__limits l;
-                         int rank = upcard % RK_NUM_RANKS, spade = upcard / RK_NUM_RANKS == 3;
-                         if (pr->limit_from_upcard) {
-        l.limit = rank + 1 < 10 ? rank + 1 : 10;
-        l.gin_only = rank == 0 && pr->ace_upcard_gin_only;
-    } else {
-        l.limit = pr->knock_limit;
-        l.gin_only = 0;
-    }
-    l.multiplier = spade ? pr->spade_multiplier : 1;
-    l.knock_max = l.gin_only ? 0 : l.limit - (pr->knock_compare_lt ? 1 : 0);
-    return l;
-}
-
 /* ---- the state machine ---------------------------------------------- */
 
 static void end_dead(rk_position *pos, const rk__limits *l, rk_playout_result *out) {
@@ -310,16 +294,6 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     default:
         return RK_ERR_ARG;
     }
-}
-
-rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int out[4]) {
-    if (rk__knock_rules_check(pr) != RK_OK || upcard < 0 || upcard >= RK_NUM_CARDS || !out) return RK_ERR_ARG;
-    rk__limits l = rk__limits_of(pr, upcard);
-    out[0] = l.limit;
-    out[1] = l.gin_only;
-    out[2] = l.multiplier;
-    out[3] = l.knock_max;
-    return RK_OK;
 }
 
 /* ReferenceKnockState._showdown_actions: the melds among the defender's undeclared

@@ -4,6 +4,8 @@
 #define RK_KNOCK_INTERNAL_H
 
 #include "internal.h"
+#include "rummykit/knock.h"
+#include "rummykit/policy.h"
 
 /* Bounds on the integer options (rummykit.knock.rules.MAX_POINTS): the
  * scores then stay far inside an int. */

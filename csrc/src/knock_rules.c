@@ -112,3 +112,29 @@ rk_status rk__knock_rules_check(const rk_knock_rules *pr) {
     if (pr->partnerships && (pr->num_players != 4 || !pr->classic_two_player)) return RK_ERR_ARG;
     return RK_OK;
 }
+
+/* reference_knock.limit_and_multiplier and ReferenceKnockState._knock_max */
+rk__limits rk__limits_of(const rk_knock_rules *pr, int upcard) {
+    rk__limits l;
+    int rank = upcard % RK_NUM_RANKS, spade = upcard / RK_NUM_RANKS == 3;
+    if (pr->limit_from_upcard) {
+        l.limit = rank + 1 < 10 ? rank + 1 : 10;
+        l.gin_only = rank == 0 && pr->ace_upcard_gin_only;
+    } else {
+        l.limit = pr->knock_limit;
+        l.gin_only = 0;
+    }
+    l.multiplier = spade ? pr->spade_multiplier : 1;
+    l.knock_max = l.gin_only ? 0 : l.limit - (pr->knock_compare_lt ? 1 : 0);
+    return l;
+}
+
+rk_status rk_knock_limits(const rk_knock_rules *pr, int upcard, int out[4]) {
+    if (rk__knock_rules_check(pr) != RK_OK || upcard < 0 || upcard >= RK_NUM_CARDS || !out) return RK_ERR_ARG;
+    rk__limits l = rk__limits_of(pr, upcard);
+    out[0] = l.limit;
+    out[1] = l.gin_only;
+    out[2] = l.multiplier;
+    out[3] = l.knock_max;
+    return RK_OK;
+}

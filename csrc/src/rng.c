@@ -1,6 +1,7 @@
 /* The splitmix64 generator, its unbiased bounded draws and the shuffles
  * (RANDOMNESS in rummykit/rng.h). */
 #include "internal.h"
+#include "rummykit/rng.h"
 
 #define GOLDEN 0x9E3779B97F4A7C15ull
 

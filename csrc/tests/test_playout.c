@@ -9,6 +9,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "rummykit/knock.h"
+#include "rummykit/policy.h"
+#include "rummykit/rng.h"
 #include "rummykit/rummykit.h"
 #include "check.h"
 

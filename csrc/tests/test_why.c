@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rummykit/knock.h"
+#include "rummykit/policy.h"
+#include "rummykit/rng.h"
 #include "rummykit/rummykit.h"
 #include "rummykit/table.h"
 #include "check.h"

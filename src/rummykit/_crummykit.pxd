@@ -130,7 +130,9 @@ cdef extern from "rummykit/rummykit.h" nogil:
     rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *counts, size_t n,
                                      int32_t *out, size_t *bad_index)
 
-    # ---- playouts
+
+# the knock games, their random numbers and playouts (policy.h includes knock.h and rng.h)
+cdef extern from "rummykit/policy.h" nogil:
     int RK_MAX_PLAYERS
 
     ctypedef struct rk_rng:

@@ -235,7 +235,7 @@ class _Likelihood:
     def __init__(self, state: KnockState, player: int, model: SoftGreedyModel | None) -> None:
         self.model = model or SoftGreedyModel()
         self.events = _events(state, player)
-        self.rules, self.knock_max = state._core_rules, state._knock_max
+        self.rules, self.knock_max = state._core_rules, state.knock_max
         self.memo: dict[tuple[int, ...], float] = {}
 
     def of(self, dealt: list[int], drawn: list[list[int]]) -> float:

@@ -159,6 +159,6 @@ def test_knocks_are_the_discards_that_reach_the_limit(game: str) -> None:
         expected = {
             c
             for c in eleven
-            if c != forbid and deadwood([rk.Card(x) for x in eleven if x != c], aces=g.rules.aces) <= state._knock_max
+            if c != forbid and deadwood([rk.Card(x) for x in eleven if x != c], aces=g.rules.aces) <= state.knock_max
         }
         assert knocks == expected, (trial, sorted(eleven))

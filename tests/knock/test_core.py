@@ -86,7 +86,7 @@ def assert_same(c: rk.KnockState, ref: ReferenceKnockState, where: str) -> None:
 def explicit_melds(state: rk.KnockState, card: int, rng: np.random.Generator) -> list[Any] | None:
     """A random arrangement the knocker may show after discarding ``card`` (or None)."""
     final = state.hands[state.player] & ~(1 << card)
-    options = arrangements(final, max_deadwood=state._knock_max, aces=state.rules.aces)
+    options = arrangements(final, max_deadwood=state.knock_max, aces=state.rules.aces)
     if not options:
         return None
     chosen = options[int(rng.integers(len(options)))]

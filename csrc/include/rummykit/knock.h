@@ -15,12 +15,11 @@
  * bottom card first (so the last card of the shuffled array is the new top
  * of the stock).  The reference engine in tests/ calls the same function.
  */
-#include "rummykit/rummykit.h" /* the core; it includes this header in turn, after its own declarations */
-
 #ifndef RUMMYKIT_KNOCK_H
 #define RUMMYKIT_KNOCK_H
 
 #include "rummykit/rng.h"
+#include "rummykit/rummykit.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,23 +98,6 @@ typedef struct rk_knock_rules {
     /* boxes (hands-won credits): extra ones for gin and undercut, doubled with the spade multiplier */
     int gin_extra_boxes, undercut_extra_boxes, spade_double_boxes;
 } rk_knock_rules;
-
-/* How a KnockRules option sets an (int) field of rk_knock_rules. */
-typedef enum rk_field_type {
-    RK_FIELD_INT = 0,         /* an integer option */
-    RK_FIELD_INT_OR_NONE = 1, /* an integer option or None, stored as -1 */
-    RK_FIELD_FLAG = 2,        /* a true/false option: 0 or 1 */
-    RK_FIELD_IS = 3,          /* a text option: 1 when it equals text, else 0 */
-    RK_FIELD_CHOICE = 4       /* a text option: its index in text, a '|'-separated list */
-} rk_field_type;
-
-typedef struct rk_field {
-    const char *name;   /* the option (a rummykit.knock.rules.KnockRules attribute) */
-    size_t offset;      /* of the int field in rk_knock_rules */
-    rk_field_type type;
-    int lo, hi;         /* the values the field accepts */
-    const char *text;   /* RK_FIELD_IS and RK_FIELD_CHOICE, else NULL */
-} rk_field;
 
 /* The field table: one entry per field of rk_knock_rules, in struct order
  * (static storage); *n (if not NULL) receives the number of entries.  A

@@ -305,15 +305,29 @@ int rk_multi_penalty(const rk_multi_rules *rules, rk_multi_hand hand);
 rk_status rk_multi_penalty_batch(const rk_multi_rules *rules, const uint8_t *counts, size_t n, int32_t *out,
                                  size_t *bad_index);
 
+/* How a rules option sets an (int) field of a rules record (rk_knock_rules, rk_table_rules): the
+ * one schema of an option's range and choices, read by the bindings. */
+typedef enum rk_field_type {
+    RK_FIELD_INT = 0,         /* an integer option */
+    RK_FIELD_INT_OR_NONE = 1, /* an integer option or None, stored as -1 */
+    RK_FIELD_FLAG = 2,        /* a true/false option: 0 or 1 */
+    RK_FIELD_IS = 3,          /* a text option: 1 when it equals text, else 0 */
+    RK_FIELD_CHOICE = 4       /* a text option: its index in text, a '|'-separated list */
+} rk_field_type;
+
+typedef struct rk_field {
+    const char *name;   /* the option (a KnockRules or TableRules attribute) */
+    size_t offset;      /* of the int field in the rules record */
+    rk_field_type type;
+    int lo, hi;         /* the values the field accepts */
+    const char *text;   /* RK_FIELD_IS and RK_FIELD_CHOICE, else NULL */
+} rk_field;
+
 /* A short description of a status code (static storage). */
 const char *rk_status_message(rk_status status);
 
 #ifdef __cplusplus
 }
 #endif
-/* The knock games, their random numbers and playouts. */
-#include "rummykit/rng.h"
-#include "rummykit/knock.h"
-#include "rummykit/policy.h"
 
 #endif /* RUMMYKIT_H */

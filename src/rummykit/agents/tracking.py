@@ -107,8 +107,7 @@ def public_events(state: Any, me: int, rng: np.random.Generator) -> Events:
     n, size = 2, state.rules.hand_size
     q = 1 - me
     replay = state.game.new_hand(seed=0, dealer=dealer, deck=deck)
-    seen = state.observation(me)
-    knock_max = 0 if seen.gin_only else seen.knock_limit - (state.rules.knock_compare == "lt")
+    knock_max = state.knock_max
     forbid = state.rules.forbid_discarding_taken_card
     base = size * n + 1
     events: list[tuple[int, int, int, int]] = []

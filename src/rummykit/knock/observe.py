@@ -621,7 +621,7 @@ def _can_still_knock(state: KnockState, hand: int) -> bool:
     knock with a discard other than the taken card: the condition under
     which ``take`` was legal (``KnockState._last_chance_knock_exists``)."""
     taken = state.taken
-    knock_max = state._knock_max
+    knock_max = state.knock_max
     return any(c != taken and dw <= knock_max for c, dw in _core.deadwood_after_discards(state._core_rules, hand))
 
 

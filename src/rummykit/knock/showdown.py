@@ -203,15 +203,16 @@ def knock_rejected(
             return InvalidMeldError(f"meld '{m}' uses cards the knocker does not hold")
     if not isinstance(error, _core.NoKnockError):
         return error
-    limit, gin_only, _, _ = limits
+    limit, gin_only, _, knock_max = limits  # the engine's (rk_knock_limits)
     core = _core_rules(rules)
     least = _core.deadwood(core, final)
     if gin_only and least:
         return IllegalActionError(f"illegal knock: gin only (ace upcard), deadwood {least}")
+    most = f"(a knock may leave at most {knock_max})"
     if shown is None:
-        return IllegalActionError(f"illegal knock: deadwood {least} over the knock limit {limit}")
+        return IllegalActionError(f"illegal knock: deadwood {least} over the knock limit {limit} {most}")
     left = _core.mask_value(core, final & ~sum(m.mask for m in shown))
-    return IllegalActionError(f"illegal knock: the melds shown leave deadwood {left}, over the limit {limit}")
+    return IllegalActionError(f"illegal knock: the melds shown leave deadwood {left}, over the limit {limit} {most}")
 
 
 def _core_rules(rules: KnockRules) -> _core.Rules:

@@ -158,7 +158,9 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
         return int(self._limits[2])
 
     @property
-    def _knock_max(self) -> int:
+    def knock_max(self) -> int:
+        """The most deadwood a knock may leave this hand (0 when only gin ends it), from the
+        engine's knock limit rule (``knock_limit_mode``, ``knock_compare``, the upcard)."""
         return int(self._limits[3])
 
     @property
