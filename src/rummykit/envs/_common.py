@@ -5,6 +5,7 @@ Only numpy and rummykit are imported here; each adapter imports its framework it
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -88,6 +89,16 @@ def hand_rewards(state: GameState, reward: str) -> list[float]:
     return [1.0 if seat == winner else -1.0 for seat in range(state.n)]
 
 
+def action_index(action: object) -> int:
+    """``action`` as an int if it is an integer (a Python or numpy integer, or a 0-d integer
+    array); else :class:`InvalidOptionError` (a float, a bool, text: never truncated or parsed)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
+        return int(action)
+    raise InvalidOptionError(f"an action is an integer index, got {clip(action)}")
+
+
 class ActionIndex:
     """The action numbering a framework sees.
 
@@ -119,9 +130,11 @@ class ActionIndex:
         out[self.legal(state)] = 1
         return out
 
-    def decode(self, state: GameState, action: int) -> int:
-        """The engine id of ``action``; :class:`IllegalActionError` if it is not legal now."""
-        action = int(action)
+    def decode(self, state: GameState, action: object) -> int:
+        """The engine id of ``action`` (an integer: a Python or numpy integer or a 0-d integer
+        array, not a bool); :class:`InvalidOptionError` for anything else (``105.7``, ``True``,
+        ``"3"``), :class:`IllegalActionError` if it is not legal now."""
+        action = action_index(action)
         legal: list[int] = state.legal_actions()
         if self.dense:
             if 0 <= action < len(legal):

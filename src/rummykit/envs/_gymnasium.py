@@ -13,6 +13,7 @@ from rummykit.envs._common import (
     DEFAULT_REWARD,
     RENDER_MODES,
     ActionIndex,
+    action_index,
     check_render_mode,
     check_reward,
     make_game,
@@ -153,12 +154,12 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise InvalidOptionError("the episode is over (or not started): call reset()")
         state = self.episode.state
         try:
-            action_id = self.index.decode(state, int(action))
+            action_id = self.index.decode(state, action)
         except IllegalActionError:
             if self.illegal_reward is None:
                 raise
             self._over = True
-            info = {"seat": self.seat, "action_mask": self._mask().astype(bool), "illegal_action": int(action)}
+            info = {"seat": self.seat, "action_mask": self._mask().astype(bool), "illegal_action": action_index(action)}
             return self._observe(), float(self.illegal_reward), True, False, info
         self.episode.apply(action_id)
         self._play_others()

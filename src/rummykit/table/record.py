@@ -110,6 +110,24 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _same_json(stored: object, expected: object) -> bool:
+    """``stored`` (read from JSON) equals ``expected`` value for value and type alike: ``1.0``
+    and ``true`` are not ``1`` (as the knock reader refuses them)."""
+    if isinstance(expected, (list, tuple)):
+        return (
+            isinstance(stored, list)
+            and len(stored) == len(expected)
+            and all(_same_json(a, b) for a, b in zip(stored, expected))
+        )
+    if isinstance(expected, dict):
+        return (
+            isinstance(stored, dict)
+            and stored.keys() == expected.keys()
+            and all(_same_json(stored[k], v) for k, v in expected.items())
+        )
+    return type(stored) is type(expected) and stored == expected
+
+
 def from_json(text: str | bytes) -> TableState:
     """Rebuild a state by replaying a record (see the module docstring)."""
     return from_record(load(text, MAX_RECORD_CHARS))
@@ -167,6 +185,6 @@ def _from_record(record: object) -> TableState:
     if stored is not None:
         if not isinstance(stored, dict) or tuple(sorted(stored)) != tuple(sorted(_RESULT_KEYS)):
             _bad(f"result must be null or an object with keys {list(_RESULT_KEYS)}")
-        if stored != _result_dict(state):
+        if not _same_json(stored, _result_dict(state)):
             _bad(f"the stored result {stored} is not the replay's {_result_dict(state)}")
     return state
