@@ -176,7 +176,7 @@ def test_time_per_move_stops_the_search() -> None:
             return scores
 
     start = time.perf_counter()
-    assert Counting(samples=10**6, time_per_move=0.05, seed=1)(state) in state.legal_actions()
+    assert Counting(samples=1024, time_per_move=0.05, seed=1)(state) in state.legal_actions()
     assert time.perf_counter() - start < 5  # generous: a loaded machine; one sample always runs
     assert counted == [1]
     with pytest.raises(rk.InvalidOptionError, match="time_per_move"):
@@ -253,5 +253,5 @@ def test_time_per_move_stops_the_table_search() -> None:
     while state.phase_name != "play" or greedy(state) > 52 or len(state.history) < 6:
         state.apply_action(greedy(state))
     start = time.perf_counter()
-    assert BestAgent(table_samples=10**7, time_per_move=0.05, seed=1)(state) in state.legal_actions()
+    assert BestAgent(table_samples=1024, time_per_move=0.05, seed=1)(state) in state.legal_actions()
     assert time.perf_counter() - start < 5  # generous: a loaded machine

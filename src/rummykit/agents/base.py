@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 __all__ = [
     "AGENT_NAMES",
     "MAX_COUNT",
+    "MAX_PLAYOUTS",
+    "MAX_SECONDS",
     "Agent",
     "MatchInfo",
     "agent_settings",
@@ -59,11 +61,35 @@ class MatchInfo:
 MAX_COUNT = 2**31 - 1
 
 
-def _check_int(name: str, value: object, minimum: int) -> int:
-    """An int setting minimum..MAX_COUNT (numpy integers too), or InvalidOptionError naming it."""
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not minimum <= int(value) <= MAX_COUNT:
-        raise InvalidOptionError(f"{name} must be an int {minimum}..{MAX_COUNT}, got {clip(value)}")
+#: the longest ``time_per_move`` of the search agents, in seconds
+MAX_SECONDS = 3600.0
+#: the most playouts a search agent's settings may ask of one candidate move (the products of
+#: the sample and playout counts): with the per-setting ranges, what keeps a move's time bounded
+MAX_PLAYOUTS = 65536
+
+
+def _check_int(name: str, value: object, minimum: int, maximum: int = MAX_COUNT) -> int:
+    """An int setting minimum..maximum (numpy integers too), or InvalidOptionError naming it and its range."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or not minimum <= int(value) <= maximum:
+        raise InvalidOptionError(f"{name} must be an int {minimum}..{maximum:,}, got {clip(value)}")
     return int(value)
+
+
+def _check_product(names: str, product: int, maximum: int) -> None:
+    """InvalidOptionError if settings whose product bounds a move's work exceed ``maximum``."""
+    if product > maximum:
+        raise InvalidOptionError(f"{names} must be at most {maximum:,} (a move's playouts), got {product:,}")
+
+
+def _check_seconds(value: object) -> float | None:
+    """``time_per_move``: None, or seconds in (0, MAX_SECONDS]; else InvalidOptionError."""
+    if value is None:
+        return None
+    if not _is_number(value) or not 0 < value <= MAX_SECONDS:  # type: ignore[operator]
+        raise InvalidOptionError(
+            f"time_per_move must be a number of seconds in (0, {MAX_SECONDS:g}] or None, got {clip(value)}"
+        )
+    return float(value)  # type: ignore[arg-type]
 
 
 def _is_number(value: object) -> bool:

@@ -12,7 +12,15 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from rummykit._random import as_generator
-from rummykit.agents.base import MatchInfo, _check_int, _is_number, register
+from rummykit.agents.base import (
+    MAX_PLAYOUTS,
+    MatchInfo,
+    _check_int,
+    _check_product,
+    _check_seconds,
+    _is_number,
+    register,
+)
 from rummykit.agents.simple import GreedyAgent
 from rummykit.cards import ids_mask, mask_ids
 from rummykit.errors import InvalidOptionError, RummykitError, clip
@@ -80,6 +88,13 @@ class BestAgent:
     moves then depend on the machine.  ``docs/strength.md`` has the measurements behind the
     defaults.
 
+    Ranges (else :class:`~rummykit.errors.InvalidOptionError` naming the setting): ``samples``,
+    ``playouts``, ``determinizations`` and ``table_samples`` 1..1024 (``table_samples`` from 0),
+    with each product ``samples x playouts``, ``determinizations x playouts`` and
+    ``table_samples x playouts`` at most :data:`~rummykit.agents.base.MAX_PLAYOUTS` (65,536
+    playouts a candidate: the move's time bound, see ``docs/hardening.md``); ``particles``
+    1..16384; ``width`` 1..64; ``table_pool`` 1..16; ``time_per_move`` up to an hour.
+
     >>> import rummykit as rk
     >>> state = rk.Game("gin").new_hand(seed=2)
     >>> BestAgent(seed=1)(state) == BestAgent(seed=1)(state)
@@ -107,19 +122,25 @@ class BestAgent:
         time_per_move: float | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
-        self.samples = _check_int("samples", samples, 1)
-        self.particles = _check_int("particles", particles, 1)
-        self.playouts = _check_int("playouts", playouts, 1)
-        self.width = _check_int("width", width, 1)
+        self.samples = _check_int("samples", samples, 1, 1024)
+        self.particles = _check_int("particles", particles, 1, 16384)
+        self.playouts = _check_int("playouts", playouts, 1, 1024)
+        self.width = _check_int("width", width, 1, 64)
         if not _is_number(knock_margin):
             raise InvalidOptionError(f"knock_margin must be a finite number, got {clip(knock_margin)}")
         self.knock_margin = float(knock_margin)
-        self.determinizations = _check_int("determinizations", determinizations, 1)
+        self.determinizations = _check_int("determinizations", determinizations, 1, 1024)
         if not _is_number(high):
             raise InvalidOptionError(f"high must be a finite number, got {clip(high)}")
         self.high = float(high)
-        self.table_samples = _check_int("table_samples", table_samples, 0)
-        self.table_pool = _check_int("table_pool", table_pool, 1)
+        self.table_samples = _check_int("table_samples", table_samples, 0, 1024)
+        self.table_pool = _check_int("table_pool", table_pool, 1, 16)
+        for names, product in (
+            ("samples x playouts", self.samples * self.playouts),
+            ("determinizations x playouts", self.determinizations * self.playouts),
+            ("table_samples x playouts", self.table_samples * self.playouts),
+        ):
+            _check_product(names, product, MAX_PLAYOUTS)
         if not _is_number(table_lambda) or table_lambda < 0:
             raise InvalidOptionError(f"table_lambda must be a finite number >= 0, got {clip(table_lambda)}")
         self.table_lambda = float(table_lambda)
@@ -129,9 +150,7 @@ class BestAgent:
         if not _is_number(epsilon) or not 0 < epsilon <= 1:
             raise InvalidOptionError(f"epsilon must be a number in (0, 1], got {clip(epsilon)}")
         self.beta, self.epsilon, self.win_bonus = float(beta), float(epsilon), float(win_bonus)
-        if time_per_move is not None and (not _is_number(time_per_move) or not time_per_move > 0):
-            raise InvalidOptionError(f"time_per_move must be a positive number of seconds, got {clip(time_per_move)}")
-        self.time_per_move = None if time_per_move is None else float(time_per_move)
+        self.time_per_move = _check_seconds(time_per_move)
         for name, value in (("game_value", game_value), ("learn", learn)):
             if value not in (0, 1) or isinstance(value, float):
                 raise InvalidOptionError(f"{name} must be 0 (off) or 1 (on), got {clip(value)}")

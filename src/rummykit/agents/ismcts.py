@@ -10,7 +10,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rummykit._random import as_generator
-from rummykit.agents.base import _check_int, _is_number, register, signed_results
+from rummykit.agents.base import (
+    _check_int,
+    _check_product,
+    _check_seconds,
+    _is_number,
+    register,
+    signed_results,
+)
 from rummykit.agents.simple import GreedyAgent
 from rummykit.engine.family import state_family
 from rummykit.engine.protocol import GameState
@@ -57,6 +64,10 @@ def random_rollout(state: Any, rng: np.random.Generator) -> list[int]:
 
 #: the iterations per move of an ISMCTSAgent given no budget
 DEFAULT_ITERATIONS = 200
+#: the most iterations of one move, also under ``time_per_move`` (the tree grows a node an iteration)
+MAX_ITERATIONS = 100_000
+#: the most playouts of one move (``iterations x rollouts``; under a clock alone, the iterations stop there)
+MAX_MOVE_PLAYOUTS = 2**20
 #: the determinization models of ISMCTSAgent (``model=``)
 MODELS = ("soft-greedy", "uniform")
 
@@ -134,9 +145,14 @@ class ISMCTSAgent:
     given), or ``time_per_move`` seconds (the clock starts when the agent is called, so the
     sampling counts; at least one iteration runs; the moves then depend on the machine and are
     no longer reproducible); with both, the search stops at the first.  With an iteration
-    budget the same seed gives the same moves.  ``docs/strength.md`` has the measured strength:
-    at the default 200 iterations it beat greedy in 55.4% of 998 decided Oklahoma Gin hands
-    (95% interval 52.3% - 58.5%).
+    budget the same seed gives the same moves.  Ranges (else
+    :class:`~rummykit.errors.InvalidOptionError` naming the setting): ``iterations``
+    1..:data:`MAX_ITERATIONS` (100,000, also the most a ``time_per_move`` search runs: the
+    tree grows by one node an iteration), ``rollouts`` 1..1024 with ``iterations x rollouts``
+    at most :data:`MAX_MOVE_PLAYOUTS` (1,048,576, also where a ``time_per_move`` search stops),
+    ``samples`` 1..4096, ``moves`` 0..1000, ``time_per_move`` up to an hour.
+    ``docs/strength.md`` has the measured strength: at the default 200 iterations it beat
+    greedy in 55.4% of 998 decided Oklahoma Gin hands (95% interval 52.3% - 58.5%).
 
     >>> import rummykit as rk
     >>> state = rk.Game("oklahoma-gin").new_hand(seed=2)
@@ -162,19 +178,16 @@ class ISMCTSAgent:
         rollout: Rollout | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
-        if time_per_move is not None:
-            if not _is_number(time_per_move) or not time_per_move > 0:
-                raise InvalidOptionError(
-                    f"time_per_move must be a positive (finite) number of seconds, got {clip(time_per_move)}"
-                )
-            time_per_move = float(time_per_move)
-        elif iterations is None:
+        time_per_move = _check_seconds(time_per_move)
+        if time_per_move is None and iterations is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None:
-            iterations = _check_int("iterations", iterations, 1)
-        rollouts = _check_int("rollouts", rollouts, 1)
-        samples = _check_int("samples", samples, 1)
-        moves = _check_int("moves", moves, 0)
+            iterations = _check_int("iterations", iterations, 1, MAX_ITERATIONS)
+        rollouts = _check_int("rollouts", rollouts, 1, 1024)
+        samples = _check_int("samples", samples, 1, 4096)
+        moves = _check_int("moves", moves, 0, 1000)
+        if iterations is not None:
+            _check_product("iterations x rollouts", iterations * rollouts, MAX_MOVE_PLAYOUTS)
         for name, value in (("exploration", exploration), ("greedy_bias", greedy_bias)):
             if not _is_number(value) or value < 0:
                 raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
@@ -185,6 +198,8 @@ class ISMCTSAgent:
         if rollout is not None and not callable(rollout):
             raise InvalidOptionError(f"rollout must be a callable (state, rng) -> points, got {clip(rollout)}")
         self.iterations = iterations
+        # the most iterations of a move: the budget, or under a clock alone the ranges' bound
+        self._cap = iterations or min(MAX_ITERATIONS, MAX_MOVE_PLAYOUTS // rollouts)
         self.time_per_move = time_per_move
         self.exploration = float(exploration)
         self.greedy_bias = float(greedy_bias)
@@ -248,9 +263,7 @@ class ISMCTSAgent:
         # common random numbers, so that actions are compared on the same futures
         seed = int(self._rng.integers(2**62))
         done = 0
-        while done == 0 or (
-            (self.iterations is None or done < self.iterations) and (deadline is None or time.perf_counter() < deadline)
-        ):
+        while done == 0 or (done < self._cap and (deadline is None or time.perf_counter() < deadline)):
             k = done % len(pool)
             self._iterate(root, pool[k].clone(), evaluate, seed + k)
             done += 1
