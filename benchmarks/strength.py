@@ -216,7 +216,9 @@ def games_markdown(out: dict[str, Any], seed: int) -> str:
     return (
         f"| {row.agent} | {row.opponent} | {game} | {p.games:,} | {p.win_rate:.1%} ({p.ci95[0]:.1%}-{p.ci95[1]:.1%}) "
         f"| {p.hand_rate:.1%} ({p.hand_ci95[0]:.1%}-{p.hand_ci95[1]:.1%}) | {p.points_per_hand:+.1f} "
-        f"({p.points_ci95[0]:+.1f} to {p.points_ci95[1]:+.1f}) | {out['ms']:.2f} | {seed} |"
+        f"({p.points_ci95[0]:+.1f} to {p.points_ci95[1]:+.1f}) | {out['ms']:.2f} | {seed} |".replace(
+            "| 0.00 |", "| <0.01 |"
+        )
     )
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "agent_settings",
     "make_agent",
     "register",
+    "register_alias",
     "signed_results",
 ]
 
@@ -125,11 +126,33 @@ _FACTORIES: dict[str, Callable[..., Any]] = {}
 AGENT_NAMES: tuple[str, ...] = ()
 
 
+_ALIASES: dict[str, str] = {}
+
+
 def register(name: str, factory: Callable[..., Any]) -> None:
     """Make ``factory(seed=..., **settings)`` the agent called ``name`` for :func:`make_agent`."""
     global AGENT_NAMES
     _FACTORIES[name] = factory
-    AGENT_NAMES = tuple(_FACTORIES)
+    AGENT_NAMES = (*_FACTORIES, *_ALIASES)
+
+
+def register_alias(name: str, spec: str) -> None:
+    """Make ``name`` stand for the agent spec ``spec`` (``"level:3"`` for ``"greedy"``); settings
+    after it are added to the spec's (``"level:5:time_per_move=0.02"``)."""
+    global AGENT_NAMES
+    _ALIASES[name] = spec
+    AGENT_NAMES = (*_FACTORIES, *_ALIASES)
+
+
+def _expand(spec: str) -> str:
+    """An alias with its settings as the spec it stands for; any other spec as it is."""
+    text = spec.strip()
+    low = text.lower()
+    for alias, base in _ALIASES.items():
+        if low == alias or low.startswith(alias + ":"):
+            extra = text[len(alias) + 1 :]
+            return base + ("," if ":" in base else ":") + extra if extra else base
+    return text
 
 
 def agent_settings(name: str) -> dict[str, object]:
@@ -140,6 +163,8 @@ def agent_settings(name: str) -> dict[str, object]:
     """
     import inspect
 
+    if isinstance(name, str) and name.strip().lower() in _ALIASES:
+        name = _ALIASES[name.strip().lower()].partition(":")[0]
     factory = _FACTORIES.get(name.strip().lower()) if isinstance(name, str) else None
     if factory is None:
         raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")
@@ -154,6 +179,8 @@ def agent_summary(name: str) -> str:
     """The first sentence of the agent's documentation (``rummykit agents`` shows it)."""
     import re
 
+    if name in _ALIASES:
+        return f"{_ALIASES[name]}: {agent_summary(_ALIASES[name].partition(':')[0])}"
     doc = " ".join((_FACTORIES[name].__doc__ or "").strip().split("\n\n")[0].split())
     doc = re.sub(r":\w+:`~?([^`]*)`", lambda m: m.group(1).rsplit(".", 1)[-1], doc).replace("``", "")
     first = re.split(r"(?<=\.)\s", doc, maxsplit=1)[0]
@@ -172,9 +199,10 @@ def _option_value(text: str) -> object:
 
 
 def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None) -> Agent:
-    """An agent from a name (``"random"``, ``"greedy"``, ``"ismcts"``, ``"level:3"``) with optional
+    """An agent from a name (``"random"``, ``"greedy"``, ``"ismcts"``) with optional
     settings after a colon (``"ismcts:iterations=100,exploration=1.0"``,
-    ``"greedy:max_knock_deadwood=5"``), seeded with ``seed``; an agent with a ``spawn``
+    ``"greedy:max_knock_deadwood=5"``), or an alias (``"level:3"``, settings after a second colon:
+    ``"level:5:time_per_move=0.02"``), seeded with ``seed``; an agent with a ``spawn``
     method is spawned with ``seed``; any other callable is used as it is.
 
     >>> make_agent("ismcts:iterations=50", seed=1)
@@ -185,11 +213,10 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
             raise InvalidOptionError(f"an agent must be a name or a callable, got {clip(spec)}")
         spawn = getattr(spec, "spawn", None)
         return spawn(seed) if callable(spawn) else spec
-    whole = spec.strip().lower()
-    name, _, settings = (whole, "", "") if whole in _FACTORIES else spec.partition(":")  # level:3
+    name, _, settings = _expand(spec).partition(":")
     factory = _FACTORIES.get(name.strip().lower())
     if factory is None:
-        raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")
+        raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(AGENT_NAMES)}")
     options: dict[str, object] = {}
     known = agent_settings(name)
     for item in filter(None, (s.strip() for s in settings.split(","))):

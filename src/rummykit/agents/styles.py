@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
 from rummykit._random import as_generator
-from rummykit.agents.base import _check_int, register
+from rummykit.agents.base import _check_int, register, register_alias
 from rummykit.errors import InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["LEVELS", "EAAISimpleAgent", "NoisyGreedyAgent", "PatientAgent", "level_agent"]
+__all__ = ["LEVELS", "EAAISimpleAgent", "NoisyGreedyAgent", "PatientAgent"]
 
 
 def _knock_family(state: Any, name: str) -> None:
@@ -162,7 +162,8 @@ class NoisyGreedyAgent:
         return GreedyAgent()(state)
 
 
-#: ``make_agent("level:N")``: the agent spec of each level, weakest first; every game.
+#: ``make_agent("level:N")``: the agent spec of each level, weakest first; every game.  Settings
+#: after a second colon are added (``"level:5:time_per_move=0.02"``).
 LEVELS: dict[int, str] = {
     1: "noisy:mistakes=0.12",
     2: "noisy:mistakes=0.05",
@@ -172,25 +173,8 @@ LEVELS: dict[int, str] = {
 }
 
 
-def level_agent(level: int, seed: int | np.random.Generator | None = None) -> Any:
-    """The agent of ``level`` (1..5, :data:`LEVELS`), seeded."""
-    from rummykit.agents.base import make_agent
-
-    if level not in LEVELS:
-        raise InvalidOptionError(f"levels are {min(LEVELS)}..{max(LEVELS)}, got {clip(level)}")
-    return make_agent(LEVELS[level], seed)
-
-
-def _level_factory(level: int) -> Any:
-    def factory(seed: int | np.random.Generator | None = None) -> Any:
-        return level_agent(level, seed)
-
-    factory.__doc__ = f"Level {level} of {len(LEVELS)}: {LEVELS[level]}."
-    return factory
-
-
 register("eaai-simple", EAAISimpleAgent)
 register("noisy", NoisyGreedyAgent)
-for _level in LEVELS:
-    register(f"level:{_level}", _level_factory(_level))
+for _level, _spec in LEVELS.items():
+    register_alias(f"level:{_level}", _spec)
 register("patient", PatientAgent)
