@@ -9,9 +9,9 @@ as long as the two games run alike.  Every pair of agents plays the same sequenc
 agent's seed in each game comes from the same ``seed``, so a league is repeatable for any
 number of ``workers``.
 
-Before each hand an agent with a ``new_hand`` method is told the match so far
-(:class:`MatchInfo`: its seat, the scores, the target, the dealer): the agents that play the
-game, not the hand (``best``), read it.
+Before each hand the match tells an agent with a ``new_hand`` method the match so far
+(:class:`rummykit.agents.MatchInfo`: its seat, the scores, the target, the dealer, the last
+hand's result): the agents that play the game, not the hand (``best``), read it.
 
 Statistics per pair (:class:`PairStats`, from the first agent's side): games won, with a 95%
 interval clustered by mirrored pair (the two games of a sequence are not independent);
@@ -40,7 +40,6 @@ from typing import Any
 
 from rummykit._random import MAX_SEED
 from rummykit.agents import make_agent
-from rummykit.agents.base import MatchInfo
 from rummykit.agents.external import game_for
 from rummykit.errors import InvalidOptionError, clip
 from rummykit.executor import Mark, run_chunks
@@ -335,28 +334,13 @@ def check_output_path(path: object) -> Path:
     return where
 
 
-def _tell(match: Any) -> None:
-    """Tell each agent with a ``new_hand`` method the match so far (its seat, the scores...)."""
-    rules = match.rules
-    target = getattr(rules, "target_score", None)
-    if getattr(rules, "is_kaluki", False):
-        target = rules.elimination_threshold
-    scores = tuple(int(x) for x in match.scores)
-    for seat, agent in enumerate(match.agents):
-        hook = getattr(agent, "new_hand", None)
-        if callable(hook):
-            last = match.hands[-1] if match.hands else None
-            hook(MatchInfo(seat, scores, target, int(match.dealer), len(match.hands), last))
-
-
 def play_game(match: Any, max_hands: int = MAX_HANDS_PER_GAME) -> Any:
-    """Play ``match`` (a :class:`rummykit.Match`) to its end, telling the agents the match so
-    far before each hand (:class:`MatchInfo`, to an agent's ``new_hand`` method); returns the
-    match result.  :class:`InvalidOptionError` after ``max_hands`` hands."""
+    """Play ``match`` (a :class:`rummykit.Match`, which tells agents with a ``new_hand`` method
+    the match so far before each hand) to its end and return its result;
+    :class:`InvalidOptionError` after ``max_hands`` hands."""
     for _ in range(max_hands):
         if match.is_over:
             return match.result
-        _tell(match)
         match.play_hand()
     if not match.is_over:
         raise InvalidOptionError(f"a game did not end within {max_hands} hands (agents that never end a hand?)")

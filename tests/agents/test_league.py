@@ -74,10 +74,10 @@ class Listener:
         return make_agent("greedy")(state)
 
 
-def test_play_game_tells_agents_the_match_before_each_hand() -> None:
+def test_a_match_tells_agents_the_match_before_each_hand() -> None:
     first, second = Listener(), Listener()
     match = rk.Match("gin_eaai", [first, second], seed=9)
-    play_game(match)
+    match.play()
     assert len(first.told) == len(match.hands) == len(second.told)
     assert first.told[0] == MatchInfo(seat=0, scores=(0, 0), target=100, dealer=match.dealers[0], hand=0)
     assert first.told[1].last == match.hands[0]
@@ -86,6 +86,13 @@ def test_play_game_tells_agents_the_match_before_each_hand() -> None:
     for info, hand in zip(first.told, match.hands):
         assert info.scores == tuple(running)
         running = [running[k] + hand.points[k] for k in range(2)]
+    listener = Listener()
+    table = rk.Match("kaluki", [listener, make_agent("greedy")], seed=3, num_players=2)
+    play_game(table)
+    assert listener.told[0].target == 150 and len(listener.told) == len(table.hands)
+    assert listener.told[-1].scores == tuple(
+        sum(h.penalties[k] for h in table.hands[:-1]) for k in range(2)
+    )  # penalty totals before the last hand
 
 
 @pytest.mark.parametrize(

@@ -34,9 +34,9 @@ class Agent(Protocol):
     """What the tournament runner, ``rummykit.Match`` and ``rummykit play`` call: the action
     id for ``state`` (a :class:`rummykit.GameState` of any game).
 
-    An agent may also have a ``new_hand(info)`` method: whole-game runners
-    (:func:`rummykit.league.play_game`, :func:`rummykit.league.league`) call it before each
-    hand with a :class:`MatchInfo`, so that the agent can play the game rather than the hand."""
+    An agent may also have a ``new_hand(info)`` method: a match (``rummykit.Match``, and so
+    :func:`rummykit.league.league` and ``rummykit play``) calls it before each hand with a
+    :class:`MatchInfo`, so that the agent can play the game rather than the hand."""
 
     def __call__(self, state: Any) -> int: ...
 

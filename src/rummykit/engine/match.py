@@ -56,3 +56,20 @@ class Match:
         """The match seats still playing: every seat, unless the game puts players out
         (Kaluki; the hands are then dealt to these seats, in order)."""
         return tuple(range(self.game.num_players))
+
+    def _tell_agents(self) -> None:
+        """Before a hand: tell each agent with a ``new_hand`` method the match so far
+        (:class:`rummykit.agents.MatchInfo`: its seat, the scores, the target, the dealer, the
+        last hand's result), so that it can play the game, not only the hand."""
+        from rummykit.agents.base import MatchInfo
+
+        rules = self.rules
+        target = rules.elimination_threshold if getattr(rules, "is_kaluki", False) else rules.target_score
+        scores = tuple(int(x) for x in self.scores)  # type: ignore[attr-defined]
+        hands = self.hands  # type: ignore[attr-defined]
+        last = hands[-1] if hands else None
+        dealer = int(self.dealer)  # type: ignore[attr-defined]
+        for seat, agent in enumerate(self.agents):
+            hook = getattr(agent, "new_hand", None)
+            if callable(hook):
+                hook(MatchInfo(seat, scores, target, dealer, len(hands), last))

@@ -384,10 +384,12 @@ class KnockMatch(AnyMatch):
         An agent's illegal action raises :class:`IllegalActionError` naming the seat; then, as
         for any error raised by an agent, nothing is recorded and the match generator is
         restored, so the match is unchanged.  After the end of the match it raises
-        IllegalActionError.
+        IllegalActionError.  Agents with a ``new_hand`` method are told the match so far first
+        (:class:`rummykit.agents.MatchInfo`).
         """
         if self._result is not None:
             raise IllegalActionError("the match is over")
+        self._tell_agents()
         saved = self._rng.bit_generator.state
         try:
             seed = int(self._rng.integers(2**62))

@@ -160,9 +160,12 @@ class TableMatch(Match):
         return self._games[k]
 
     def play_hand(self) -> TableResult:
-        """Deal and play the next hand, record it and return its result (in match seats)."""
+        """Deal and play the next hand, record it and return its result (in match seats);
+        agents with a ``new_hand`` method are told the match so far first
+        (:class:`rummykit.agents.MatchInfo`)."""
         if self.result is not None:
             raise IllegalActionError("the match is over")
+        self._tell_agents()
         seats = tuple(self.active)
         saved = self._rng.bit_generator.state
         try:
