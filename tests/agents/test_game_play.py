@@ -115,6 +115,6 @@ def test_every_level_plays_every_game(game: str) -> None:
 def test_level_settings_after_a_second_colon() -> None:
     agent = make_agent("level:5:time_per_move=0.02", 1)
     assert isinstance(agent, BestAgent) and agent.time_per_move == 0.02
-    assert make_agent("level:4", 1).samples == 6  # type: ignore[attr-defined]
+    assert make_agent("level:4", 1).samples == 12  # type: ignore[attr-defined]
     with pytest.raises(rk.InvalidOptionError, match="'noisy' has no setting 'time_per_move'"):
         make_agent("level:1:time_per_move=1")

@@ -168,7 +168,7 @@ LEVELS: dict[int, str] = {
     1: "noisy:mistakes=0.12",
     2: "noisy:mistakes=0.05",
     3: "greedy",
-    4: "best:samples=6,playouts=6,particles=64,table_samples=12,table_pool=1",
+    4: "best:samples=12,playouts=8,particles=128,table_samples=24",
     5: "best",
 }
 
