@@ -68,7 +68,7 @@ def _result(state_game: str, seed: int, agents: list[object]) -> object:
 
 
 def test_best_learns_how_readily_the_opponent_knocks() -> None:
-    agent = BestAgent(seed=1)
+    agent = BestAgent(learn=1, seed=1)
     assert agent._knock_rate() is None
     greedy, patient = make_agent("greedy"), make_agent("patient:knock_turns=0")
     knocks = passes = 0

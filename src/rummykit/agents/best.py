@@ -66,12 +66,13 @@ class BestAgent:
     without a match), plus ``win_bonus`` times what one point is worth at those scores for a
     won hand (minus for a lost one): near the end it takes the safe knock, behind it plays for
     more, and at level scores it plays as for points.
-    ``learn=1`` (the default) learns during a game how readily the opponent knocks: after each
+    ``learn=1`` (off by default: it lost games to the patient player in a pilot,
+    ``docs/strength.md``) learns during a game how readily the opponent knocks: after each
     hand the match shows, a hand the opponent knocked counts as a knock, a hand it defended
     with deadwood it could have knocked with as a pass, and the particle filter uses the
     opponent's knock rate ``(knocks + 2.7) / (knocks + passes + 3)`` instead of assuming it
     knocks as soon as it can, so that the knocks weigh the undercut risk of a patient
-    opponent.  ``best:game_value=0,learn=0`` is the agent that plays each hand for its points.
+    opponent.  ``best:game_value=0`` is the agent that plays each hand for its points.
 
     **Table games** (Rummy, Kaluki): greedy's melds, lay-offs and releases; the draw (stock or
     discard) and, when greedy would discard, every legal discard are searched: ``table_pool``
@@ -118,7 +119,7 @@ class BestAgent:
         table_pool: int = 2,
         table_lambda: float = 1.0,
         game_value: int = 1,
-        learn: int = 1,
+        learn: int = 0,
         time_per_move: float | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
