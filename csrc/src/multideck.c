@@ -279,6 +279,8 @@ static void dfs(search *S, rk_mask one, rk_mask two, int J, int32_t cur, rems R,
 
 static const uint8_t KALUKI_VALUES[RK_NUM_RANKS] = {11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10};
 
+const uint8_t *rk_kaluki_values(void) { return KALUKI_VALUES; }
+
 rk_status rk_multi_rules_init(rk_multi_rules *rules, int ace_low_runs, int joker_penalty,
                               const uint8_t values[RK_NUM_RANKS]) {
     if (!rules || (ace_low_runs != 0 && ace_low_runs != 1) || joker_penalty < 0 || joker_penalty > 255)

@@ -4,6 +4,7 @@
 #include "table_internal.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* ---- deal and checks -------------------------------------------------- */
 
@@ -15,10 +16,9 @@ static int kaluki_consistent(const rk_table_rules *r) {
     if (r->max_melds_per_turn != -1 || r->no_go_out_first_turn || r->taken_discard_must_be_melded) return 0;
     int low = r->ace_low_runs;
     if (r->npos != (low ? 14 : 13) || r->shift != (low ? 0 : 1) || r->wrap || r->low_ace_one != low) return 0;
-    for (int t = 0; t < 52; t++) {
-        int rank = t % 13;
-        if (r->values[t] != (rank == 0 ? 11 : rank < 9 ? rank + 1 : 10)) return 0;
-    }
+    const uint8_t *values = rk_kaluki_values();
+    for (int t = 0; t < 52; t++)
+        if (r->values[t] != values[t % 13]) return 0;
     return r->values[RK_JOKER] == r->joker_penalty;
 }
 
@@ -62,37 +62,20 @@ const rk_field *rk_table_rules_fields(size_t *n) {
 
 rk_status rk_table_rules_check(const rk_table_rules *r) {
     if (!r) return RK_ERR_ARG;
-    const int flags[] = {r->wrap,
-                         r->low_ace_one,
-                         r->forbid_taken_discard,
-                         r->go_out_requires_discard,
-                         r->no_go_out_first_turn,
-                         r->taken_discard_must_be_melded,
-                         r->building_counts_toward_opening,
-                         r->first_turn_upcard_free,
-                         r->ace_low_runs,
-                         r->two_joker_release_one_natural,
-                         r->unopened_may_release_joker,
-                         r->hunt_allows_building,
-                         r->hunt_requires_opening_min,
-                         r->joker_discard_allowed};
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-        if (flags[i] != 0 && flags[i] != 1) return RK_ERR_ARG;
-    int players_max = r->kaluki ? 5 : 6;
-    if ((r->kaluki != 0 && r->kaluki != 1) || r->num_players < 2 || r->num_players > players_max) return RK_ERR_ARG;
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) { /* every field within its table range */
+        int v;
+        memcpy(&v, (const char *)r + fields[i].offset, sizeof v);
+        if (v < fields[i].lo || v > fields[i].hi) return RK_ERR_ARG;
+    }
+    /* what the ranges alone do not say */
+    if (r->kaluki && r->num_players > 5) return RK_ERR_ARG;
     if (r->kaluki ? (r->deck_size != 106 && r->deck_size != 108) : r->deck_size != 52) return RK_ERR_ARG;
-    if (r->hand_size < 1 || r->hand_size > r->deck_size || r->hand_size * r->num_players + 1 > r->deck_size ||
+    if (r->hand_size > r->deck_size || r->hand_size * r->num_players + 1 > r->deck_size ||
         (r->kaluki && r->hand_size >= RK_TABLE_MAX_KALUKI_HAND))
         return RK_ERR_ARG;
-    if (r->wrap ? (r->npos != 13 || r->shift != 0) : !((r->npos == 13 && (r->shift == 0 || r->shift == 1)) ||
-                                                       (r->npos == 14 && r->shift == 0)))
+    if (r->wrap ? (r->npos != 13 || r->shift != 0) : !(r->npos == 13 || (r->npos == 14 && r->shift == 0)))
         return RK_ERR_ARG;
     if (r->low_ace_one && (r->npos != 14 || r->wrap)) return RK_ERR_ARG;
-    if (r->restock_method < 0 || r->restock_method > 2 || r->max_restocks < -1 || r->max_turns < -1) return RK_ERR_ARG;
-    if (r->max_melds_per_turn < -1 || r->max_build_per_run_end < -1 || r->unopened_discard_draw < 0 ||
-        r->unopened_discard_draw > 2 || r->joker_penalty < 0 || r->joker_penalty > 255 || r->initial_meld_min < 0 ||
-        r->initial_meld_min > 255)
-        return RK_ERR_ARG;
     if (r->kaluki && !kaluki_consistent(r)) return RK_ERR_ARG;
     return RK_OK;
 }

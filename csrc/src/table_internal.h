@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "rummykit/rng.h"
 
 #define TYPE_MASK ((1ull << 52) - 1)
 #define MAX_OPTIONS 1056 /* new melds of one hand: at most 13 * 29 sets + 4 * 169 runs */

@@ -56,6 +56,7 @@ def multi_penalty_batch(
 
 # ---- playouts
 KNOCK_OUTCOMES: tuple[str, ...]
+KALUKI_VALUES: tuple[int, ...]
 KNOCK_ACTION_IDS: dict[str, int]
 POLICY_RANDOM: int
 POLICY_GREEDY: int

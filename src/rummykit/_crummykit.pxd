@@ -120,6 +120,7 @@ cdef extern from "rummykit/rummykit.h" nogil:
         rk_multi_meld melds[36]
         rk_multi_hand left
 
+    const uint8_t *rk_kaluki_values()
     rk_status rk_multi_rules_init(rk_multi_rules *rules, int ace_low_runs, int joker_penalty,
                                   const uint8_t *values)
     rk_status rk_multi_hand_check(rk_multi_hand hand)

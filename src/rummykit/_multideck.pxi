@@ -2,6 +2,9 @@
 
 # ---- multi-deck hands with jokers (Kaluki) ---------------------------------
 
+#: Kaluki's card values by rank, A first (rk_kaluki_values)
+KALUKI_VALUES = tuple([rk_kaluki_values()[i] for i in range(13)])
+
 
 cdef rk_multi_rules multi_rules(bint ace_low_runs, int joker_penalty) except *:
     cdef rk_multi_rules rules

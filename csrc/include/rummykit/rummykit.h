@@ -274,8 +274,12 @@ typedef struct rk_multi_arrangement {
     rk_multi_hand left;                      /* the cards left in hand */
 } rk_multi_arrangement;
 
+/* Kaluki's card values by rank (A 11, 2-9 face value, T-K 10; static storage): the one copy,
+ * read by the table rules check and rummykit.table.melds. */
+const uint8_t *rk_kaluki_values(void);
+
 /* Fill *rules: ace_low_runs 0 or 1, joker_penalty 0..255, values per rank
- * 1..255 (NULL: Kaluki values A 11, 2-9 face value, T-K 10). */
+ * 1..255 (NULL: rk_kaluki_values). */
 rk_status rk_multi_rules_init(rk_multi_rules *rules, int ace_low_runs, int joker_penalty,
                               const uint8_t values[RK_NUM_RANKS]);
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from rummykit import _core
 from rummykit.errors import InvalidMeldError
 from rummykit.table.cards import JOKER, card_type, parse_type, type_text
 from rummykit.table.rules import TableRules
@@ -82,7 +83,7 @@ def geometry(rules: TableRules) -> Geometry:
     """The run geometry and card values of ``rules`` (one shared instance per
     geometry)."""
     if rules.is_kaluki:
-        values = (11,) + tuple(range(2, 10)) + (10,) * 4
+        values = _core.KALUKI_VALUES
         key = (
             14 if rules.ace_low_runs else 13,
             0 if rules.ace_low_runs else 1,
