@@ -49,6 +49,12 @@ class _Watched:
         self.person.narrate(state, state.current_player, action)  # its seat in this hand (Kaluki: fewer seats)
         return action
 
+    def new_hand(self, info: Any) -> None:
+        """The match so far, passed on to an agent that plays the game (``best``)."""
+        hook = getattr(self.agent, "new_hand", None)
+        if callable(hook):
+            hook(info)
+
 
 def _names(n: int) -> list[str]:
     return ["you"] + (["opponent"] if n == 2 else [f"player {s}" for s in range(1, n)])

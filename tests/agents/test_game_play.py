@@ -118,3 +118,21 @@ def test_level_settings_after_a_second_colon() -> None:
     assert make_agent("level:4", 1).samples == 12  # type: ignore[attr-defined]
     with pytest.raises(rk.InvalidOptionError, match="'noisy' has no setting 'time_per_move'"):
         make_agent("level:1:time_per_move=1")
+
+
+def test_the_terminal_game_passes_the_match_on_to_the_agent() -> None:
+    from rummykit.play import _Watched
+
+    told: list[MatchInfo] = []
+
+    class Agent:
+        def __call__(self, state: object) -> int:
+            return 0
+
+        def new_hand(self, info: MatchInfo) -> None:
+            told.append(info)
+
+    info = MatchInfo(seat=1, scores=(10, 40), target=100, dealer=0, hand=3)
+    _Watched(Agent(), 1, None).new_hand(info)
+    assert told == [info]
+    _Watched(make_agent("greedy"), 1, None).new_hand(info)  # an agent without the hook: nothing to do
