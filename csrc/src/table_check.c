@@ -52,6 +52,12 @@ static const rk_field fields[] = {
     FIELD("hunt_allows_building", hunt_allows_building, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("hunt_requires_opening_min", hunt_requires_opening_min, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("joker_discard_allowed", joker_discard_allowed, RK_FIELD_FLAG, 0, 1, NULL),
+    FIELD("rummy_bonus", rummy_bonus, RK_FIELD_CHOICE, 0, 3, "double|flat_25|flat_10|none"),
+    FIELD("rummy_scoring", rummy_scoring, RK_FIELD_CHOICE, 0, 1, "winner_collects|penalty"),
+    FIELD("call_off_bonus", call_off_bonus, RK_FIELD_INT, 0, RK_TABLE_MAX_VALUE, NULL),
+    FIELD("hunt_bonus", hunt_bonus, RK_FIELD_INT, 0, RK_TABLE_MAX_VALUE, NULL),
+    FIELD("hunt_penalty_mode", hunt_penalty_mode, RK_FIELD_CHOICE, 0, 1, "double|plus_25"),
+    FIELD("kaluki_bonus_accounting", kaluki_bonus_accounting, RK_FIELD_CHOICE, 0, 1, "separate|subtract_from_penalty"),
 };
 #undef FIELD
 

@@ -181,4 +181,7 @@ int rk__table_pattern(const rk_table_rules *r, int32_t id, rk_table_meld *m, int
  * cannot be made.  table_legal.c tries a release on a copy of the state. */
 rk_status rk__table_do_release(const rk_table_rules *r, rk_table_state *s, int p, int32_t id);
 
+/* table_score.c: rk_table_score of a checked rules record and a state at the end of the hand. */
+rk_status rk__table_score(const rk_table_rules *r, const rk_table_state *s, rk_table_result *out);
+
 #endif /* RUMMYKIT_TABLE_INTERNAL_H */

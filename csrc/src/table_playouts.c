@@ -3,14 +3,11 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "table_internal.h"
 
 #define NEVER INT32_MAX
 #define OPEN 255
 
-static inline int card_type(int c) { return c >= RK_TABLE_FIRST_JOKER ? RK_JOKER : c % 52; }
-static inline int has_card(rk_table_cards c, int card) { return (int)(c.w[card >> 6] >> (card & 63) & 1); }
-static inline void add_card(rk_table_cards *c, int card) { c->w[card >> 6] |= 1ull << (card & 63); }
 
 /* ---- checks ----------------------------------------------------------- */
 
@@ -279,8 +276,8 @@ rk_status rk_table_playout(const rk_table_rules *rules, rk_table_state *state, r
 
 rk_status rk_table_playouts(const rk_table_rules *rules, const rk_table_state *state, const rk_table_hidden *hidden,
                             int policy, uint64_t seed, size_t first, size_t n, rk_table_memo *memo, void *work_buf,
-                            int32_t *values, uint8_t *outcomes, int8_t *winners) {
-    if (!rules || !state || (n && (!values || !outcomes || !winners))) return RK_ERR_ARG;
+                            int32_t *returns, uint8_t *outcomes, int8_t *winners) {
+    if (!rules || !state || (n && (!returns || !outcomes || !winners))) return RK_ERR_ARG;
     if (policy != RK_TABLE_POLICY_RANDOM && policy != RK_TABLE_POLICY_GREEDY) return RK_ERR_ARG;
     rk_status st = rk_table_check(rules, state);
     if (st == RK_OK) st = rk_table_hidden_check(rules, state, hidden);
@@ -299,13 +296,10 @@ rk_status rk_table_playouts(const rk_table_rules *rules, const rk_table_state *s
         }
         st = rk_table_playout(rules, &s, memo, policy, &rng, NULL);
         if (st != RK_OK) return st;
-        for (int q = 0; q < np; q++) {
-            int32_t v = 0;
-            for (int w = 0; w < 2; w++)
-                for (uint64_t bits = s.hands[q].w[w]; bits; bits &= bits - 1)
-                    v += rules->values[card_type(64 * w + rk__ctz(bits))];
-            values[i * (size_t)np + (size_t)q] = v;
-        }
+        rk_table_result score;
+        st = rk__table_score(rules, &s, &score);
+        if (st != RK_OK) return st;
+        memcpy(returns + i * (size_t)np, score.returns, sizeof(int32_t) * (size_t)np);
         outcomes[i] = (uint8_t)s.outcome;
         winners[i] = s.winner;
     }

@@ -26,6 +26,8 @@ static inline rk_table_rules rummy_rules(int players) {
     r.hunt_allows_building = 1;
     r.hunt_requires_opening_min = 1;
     r.joker_discard_allowed = 1;
+    r.call_off_bonus = 20;
+    r.hunt_bonus = 40;
     return r;
 }
 

@@ -59,6 +59,12 @@ static void random_hand(const rk_table_rules *r, rk_table_memo *memo, play_stats
         if (n <= 0) {
             CHECK(s.phase == RK_TABLE_PHASE_END && s.outcome != RK_TABLE_NOT_OVER);
             st->ends[s.outcome]++;
+            rk_table_result res;
+            CHECK(rk_table_score(r, &s, &res) == RK_OK);
+            for (int q = 0; q < r->num_players; q++) {
+                CHECK(res.values[q] == rk_table_hand_value(r, s.hands[q]));
+                CHECK(q != s.winner || res.values[q] == 0);
+            }
             break;
         }
         CHECK(s.phase != RK_TABLE_PHASE_END);
@@ -303,7 +309,71 @@ static void test_state_checks(void) {
     CHECK(s.open_value == 32767 && (s.opened >> p & 1) && rk_table_check(&r, &s) == RK_OK);
 }
 
+static void check_score(const rk_table_rules *r, int outcome, int winner, const int32_t *values,
+                        const int32_t *points, const int32_t *penalties, const int32_t *bonuses,
+                        const int32_t *returns) {
+    rk_table_result res;
+    int n = r->num_players;
+    size_t size = sizeof(int32_t) * (size_t)n;
+    CHECK(rk_table_score_values(r, outcome, winner, values, &res) == RK_OK);
+    CHECK(memcmp(res.values, values, size) == 0 && memcmp(res.points, points, size) == 0);
+    CHECK(memcmp(res.penalties, penalties, size) == 0 && memcmp(res.bonuses, bonuses, size) == 0);
+    CHECK(memcmp(res.returns, returns, size) == 0);
+}
+
+/* rk_table_score_values: each scoring option by hand (docs/rules.md, Rummy and Kaluki scoring). */
+static void test_score(void) {
+    const int32_t z[3] = {0, 0, 0}, v[3] = {0, 21, 7};
+    rk_table_rules r = rummy_rules(3);
+    check_score(&r, RK_TABLE_OUT, 0, v, (int32_t[]){28, 0, 0}, z, z, (int32_t[]){28, 0, 0});
+    check_score(&r, RK_TABLE_RUMMY, 0, v, (int32_t[]){56, 0, 0}, z, z, (int32_t[]){56, 0, 0});
+    r.rummy_bonus = 1; /* flat_25 */
+    check_score(&r, RK_TABLE_RUMMY, 0, v, (int32_t[]){53, 0, 0}, z, z, (int32_t[]){53, 0, 0});
+    r.rummy_bonus = 3; /* none */
+    check_score(&r, RK_TABLE_RUMMY, 0, v, (int32_t[]){28, 0, 0}, z, z, (int32_t[]){28, 0, 0});
+    check_score(&r, RK_TABLE_BLOCKED, -1, (int32_t[]){3, 4, 5}, z, z, z, z);
+    check_score(&r, RK_TABLE_DEAD, -1, (int32_t[]){3, 4, 5}, z, z, z, z);
+    r.rummy_scoring = 1; /* penalty */
+    r.rummy_bonus = 0;
+    check_score(&r, RK_TABLE_OUT, 0, v, z, (int32_t[]){0, 21, 7}, z, (int32_t[]){0, -21, -7});
+    check_score(&r, RK_TABLE_RUMMY, 0, v, z, (int32_t[]){0, 42, 14}, z, (int32_t[]){0, -42, -14});
+    r.rummy_bonus = 2; /* flat_10 */
+    check_score(&r, RK_TABLE_RUMMY, 0, v, z, (int32_t[]){0, 31, 17}, z, (int32_t[]){0, -31, -17});
+    check_score(&r, RK_TABLE_BLOCKED, -1, (int32_t[]){3, 4, 5}, z, (int32_t[]){3, 4, 5}, z, (int32_t[]){-3, -4, -5});
+    const int32_t k[3] = {0, 32, 14};
+    r = kaluki_rules(3, 2);
+    check_score(&r, RK_TABLE_CALL_OFF, 0, k, z, k, (int32_t[]){20, 0, 0}, (int32_t[]){0, -32, -14});
+    check_score(&r, RK_TABLE_HUNT, 0, k, z, (int32_t[]){0, 64, 28}, (int32_t[]){40, 0, 0}, (int32_t[]){0, -64, -28});
+    r.hunt_penalty_mode = 1; /* plus_25 */
+    r.kaluki_bonus_accounting = 1; /* subtract_from_penalty */
+    check_score(&r, RK_TABLE_HUNT, 0, k, z, (int32_t[]){0, 57, 39}, (int32_t[]){40, 0, 0}, (int32_t[]){40, -57, -39});
+    check_score(&r, RK_TABLE_DEAD, -1, k, z, z, z, z);
+    /* refused: outcomes of the other game, winners, values, rules */
+    rk_table_result res;
+    CHECK(rk_table_score_values(&r, RK_TABLE_OUT, 0, k, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(&r, RK_TABLE_NOT_OVER, -1, k, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(&r, RK_TABLE_HUNT, -1, k, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(&r, RK_TABLE_HUNT, 3, k, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(&r, RK_TABLE_DEAD, 0, k, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(&r, RK_TABLE_HUNT, 0, (int32_t[]){0, -1, 3}, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(&r, RK_TABLE_HUNT, 0, (int32_t[]){0, RK_TABLE_MAX_VALUE + 1, 3}, &res) == RK_ERR_ARG);
+    r.hunt_penalty_mode = 2;
+    CHECK(rk_table_score_values(&r, RK_TABLE_HUNT, 0, k, &res) == RK_ERR_ARG);
+    r = rummy_rules(3);
+    CHECK(rk_table_score_values(&r, RK_TABLE_CALL_OFF, 0, k, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(&r, 7, 0, k, &res) == RK_ERR_ARG);
+    CHECK(rk_table_score_values(NULL, RK_TABLE_OUT, 0, k, &res) == RK_ERR_ARG);
+    rk_table_state s;
+    uint8_t deck[RK_TABLE_MAX_CARDS];
+    shuffled_deck(r.deck_size, deck);
+    CHECK(rk_table_deal(&r, deck, 0, 1, &s) == RK_OK);
+    CHECK(rk_table_score(&r, &s, &res) == RK_ERR_ARG); /* not over */
+    CHECK(strcmp(rk_table_outcome_name(RK_TABLE_CALL_OFF), "call_off") == 0 && rk_table_outcome_name(0) == NULL &&
+          rk_table_outcome_name(7) == NULL && rk_table_outcome_name(-1) == NULL);
+}
+
 int main(void) {
+    test_score();
     test_deal_and_errors();
     test_taken_card();
     test_state_checks();

@@ -120,6 +120,10 @@ class TableSpec:
     args: tuple[tuple[int, ...], dict[str, int]]
     def __init__(self, values: tuple[int, ...], fields: dict[str, int]) -> None: ...
 
+_TableScore: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+def table_score_values(spec: TableSpec, outcome: int, winner: int, values: Sequence[int]) -> _TableScore: ...
+
 _S = TypeVar("_S", bound="_HandCore")
 _Meld: TypeAlias = tuple[int, int, int, tuple[int, ...], int]
 
@@ -229,6 +233,7 @@ class TableCore(_HandCore):
     def _set_table_raw(self, melds: list[_Meld]) -> None: ...
     def _why(self, action_id: int, seat: int = -1) -> tuple[str, int]: ...
     def _is_action(self, action_id: int) -> bool: ...
+    def _score(self) -> _TableScore: ...
 
 # ---- what a seat knows of a table hand (src/rummykit/_table_observe.pxi) ----
 
@@ -287,7 +292,7 @@ def run_table_playouts(
     policy: int,
     seed: int,
     first: int,
-    values: np.ndarray[Any, np.dtype[np.int32]],
+    returns: np.ndarray[Any, np.dtype[np.int32]],
     outcomes: np.ndarray[Any, np.dtype[np.uint8]],
     winners: np.ndarray[Any, np.dtype[np.int8]],
 ) -> None: ...

@@ -325,7 +325,7 @@ cdef extern from "rummykit/policy.h" nogil:
 
 
 cdef extern from "rummykit/table.h" nogil:
-    int RK_TABLE_MAX_PLAYERS
+    enum: RK_TABLE_MAX_PLAYERS
     int RK_TABLE_MAX_CARDS
     int RK_TABLE_MAX_SLOTS
     int RK_TABLE_MAX_MELD
@@ -347,6 +347,7 @@ cdef extern from "rummykit/table.h" nogil:
     int32_t rk_table_run_id(int suit, int start, int length, int joker_mask)
     void rk_table_run_of(int32_t id, int *suit, int *start, int *length, int *joker_mask)
     const char *rk_table_outcome_name(int outcome)
+    int RK_TABLE_MAX_VALUE
 
     ctypedef struct rk_table_rules:
         int kaluki, num_players, hand_size, deck_size
@@ -357,6 +358,7 @@ cdef extern from "rummykit/table.h" nogil:
         int initial_meld_min, building_counts_toward_opening, unopened_discard_draw, first_turn_upcard_free
         int ace_low_runs, joker_penalty, two_joker_release_one_natural, max_build_per_run_end
         int unopened_may_release_joker, hunt_allows_building, hunt_requires_opening_min, joker_discard_allowed
+        int rummy_bonus, rummy_scoring, call_off_bonus, hunt_bonus, hunt_penalty_mode, kaluki_bonus_accounting
 
     ctypedef struct rk_table_cards:
         uint64_t w[2]
@@ -400,6 +402,17 @@ cdef extern from "rummykit/table.h" nogil:
     const char *rk_table_reason_name(int code)
     int rk_table_is_action(const rk_table_rules *rules, int32_t action)
 
+    ctypedef struct rk_table_result:
+        int32_t values[RK_TABLE_MAX_PLAYERS]
+        int32_t points[RK_TABLE_MAX_PLAYERS]
+        int32_t penalties[RK_TABLE_MAX_PLAYERS]
+        int32_t bonuses[RK_TABLE_MAX_PLAYERS]
+        int32_t returns[RK_TABLE_MAX_PLAYERS]
+
+    rk_status rk_table_score_values(const rk_table_rules *rules, int outcome, int winner, const int32_t *values,
+                                    rk_table_result *out)
+    rk_status rk_table_score(const rk_table_rules *rules, const rk_table_state *state, rk_table_result *out)
+
 
 cdef extern from "rummykit/table_playouts.h" nogil:
     int RK_TABLE_POLICY_RANDOM
@@ -437,7 +450,7 @@ cdef extern from "rummykit/table_playouts.h" nogil:
                                rk_rng *rng, long *actions)
     rk_status rk_table_playouts(const rk_table_rules *rules, const rk_table_state *state,
                                 const rk_table_hidden *hidden, int policy, uint64_t seed, size_t first, size_t n,
-                                rk_table_memo *memo, void *work, int32_t *values, uint8_t *outcomes, int8_t *winners)
+                                rk_table_memo *memo, void *work, int32_t *returns, uint8_t *outcomes, int8_t *winners)
 
 
 cdef extern from "rummykit/observe.h" nogil:

@@ -93,6 +93,29 @@ cdef class TableSpec:
         return TableSpec, self.args
 
 
+cdef tuple _table_result(const rk_table_result *r, int n):
+    """(values, points, penalties, bonuses, returns) of an rk_table_result, tuples of n ints."""
+    return (tuple([r.values[q] for q in range(n)]), tuple([r.points[q] for q in range(n)]),
+            tuple([r.penalties[q] for q in range(n)]), tuple([r.bonuses[q] for q in range(n)]),
+            tuple([r.returns[q] for q in range(n)]))
+
+
+def table_score_values(TableSpec spec, int outcome, int winner, values):
+    """rk_table_score_values: (values, points, penalties, bonuses, returns) of a hand that ended with
+    the outcome code, the winner (-1: none) and these hand values; InvalidOptionError if they do not fit."""
+    cdef int32_t v[RK_TABLE_MAX_PLAYERS]
+    cdef rk_table_result r
+    cdef int n = spec.r.num_players
+    if len(values) != n or not all(type(x) is int and 0 <= x <= RK_TABLE_MAX_VALUE for x in values):
+        raise InvalidOptionError(f"hand values: {n} ints in 0..{RK_TABLE_MAX_VALUE}, got {_clip(values)}")
+    for q in range(n):
+        v[q] = values[q]
+    if rk_table_score_values(&spec.r, outcome, winner, v, &r) != RK_OK:
+        name = TABLE_OUTCOMES[outcome] if 0 <= outcome < len(TABLE_OUTCOMES) else outcome
+        raise InvalidOptionError(f"no such hand end in this game: outcome {name!r}, winner {winner}")
+    return _table_result(&r, n)
+
+
 cdef inline object _cards_int(rk_table_cards c):
     return c.w[0] | (<object>c.w[1]) << 64
 
@@ -579,6 +602,12 @@ cdef class TableCore:
     @property
     def winner(self):
         return None if self.st.winner < 0 else self.st.winner
+
+    def _score(self):
+        """rk_table_score of the ended hand: (values, points, penalties, bonuses, returns)."""
+        cdef rk_table_result r
+        check(rk_table_score(&self.spec.r, &self.st, &r))
+        return _table_result(&r, self.st.n_players)
 
 
 cdef int _table_flag(str name, object value) except -1:

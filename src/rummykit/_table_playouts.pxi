@@ -169,9 +169,9 @@ def table_determinize(TableCore state, TableHidden hidden, uint64_t seed):
 
 
 def run_table_playouts(TableCore state, TableHidden hidden, int policy, uint64_t seed, size_t first,
-                       int32_t[:, ::1] values, uint8_t[::1] outcomes, int8_t[::1] winners):
+                       int32_t[:, ::1] returns, uint8_t[::1] outcomes, int8_t[::1] winners):
     """Playouts first .. first + len(outcomes) - 1 into the arrays (rk_table_playouts, GIL released):
-    hand values, rk_table_outcome codes, winners (-1: none)."""
+    returns (rk_table_score), rk_table_outcome codes, winners (-1: none)."""
     cdef size_t n = outcomes.shape[0]
     cdef rk_table_state st = _checked_copy(state)
     cdef rk_table_rules *rules = &state.spec.r
@@ -179,8 +179,8 @@ def run_table_playouts(TableCore state, TableHidden hidden, int policy, uint64_t
     cdef _TableMemo memo
     cdef rk_status status
     cdef void *work
-    if values.shape[0] != n or winners.shape[0] != n or values.shape[1] != st.n_players:
-        raise ValueError("values must have shape (n, num_players), outcomes and winners (n,)")
+    if returns.shape[0] != n or winners.shape[0] != n or returns.shape[1] != st.n_players:
+        raise ValueError("returns must have shape (n, num_players), outcomes and winners (n,)")
     if n == 0:
         return
     memo = _take_memo()
@@ -190,7 +190,7 @@ def run_table_playouts(TableCore state, TableHidden hidden, int policy, uint64_t
     try:
         with nogil:
             status = rk_table_playouts(rules, &st, h, policy, seed, first, n, memo.memo, work,
-                                       &values[0, 0], &outcomes[0], &winners[0])
+                                       &returns[0, 0], &outcomes[0], &winners[0])
     finally:
         free(work)
         _give_memo(memo)

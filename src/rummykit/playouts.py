@@ -347,21 +347,20 @@ def _table_playouts(
     from rummykit.table import playouts as table
 
     try:
-        values = np.zeros((n, state.n), dtype=np.int32)
+        returns = np.zeros((n, state.n), dtype=np.int32)
         raw = np.zeros(n, dtype=np.uint8)
         winners = np.zeros(n, dtype=np.int8)
     except MemoryError:
         raise InvalidOptionError(f"n={n:,} playouts do not fit in memory ({(4 * state.n + 2) * n:,} bytes)") from None
     if state.is_terminal():
         assert state.result is not None
-        values[:] = state.returns()
+        returns[:] = state.returns()
         raw[:] = _CODES[state.result.outcome]
-        return values, raw
+        return returns, raw
     hidden = table.spec(state, resample)
 
     def run(lo: int, hi: int) -> None:
-        _core.run_table_playouts(state, hidden, policy, seed, lo, values[lo:hi], raw[lo:hi], winners[lo:hi])
+        _core.run_table_playouts(state, hidden, policy, seed, lo, returns[lo:hi], raw[lo:hi], winners[lo:hi])
 
     _split(run, n, threads)
-    returns = table.table_returns(state.rules, values, raw, winners)
     return returns, np.asarray(_TABLE_CODES, dtype=np.uint8)[raw]

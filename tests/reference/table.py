@@ -34,7 +34,7 @@ from rummykit.table.cards import (
     types_of,
 )
 from rummykit.table.melds import RUN, SET, Geometry, Pattern, TableMeld
-from rummykit.table.scoring import TableResult, score_hand
+from rummykit.table.scoring import TableResult
 from rummykit.table.state import TablePhase
 
 if TYPE_CHECKING:
@@ -766,3 +766,37 @@ class ReferenceTableState:
         hand_values = [sum(values[t] for t in types_of(h)) for h in self.hands]
         self.result = score_hand(self.rules, outcome, winner, hand_values)
         self.phase = _END
+
+
+def score_hand(rules: Any, outcome: str, winner: int | None, hand_values: list[int]) -> TableResult:
+    """A finished hand's scores from each seat's hand value (docs/rules.md, Rummy and Kaluki scoring)."""
+    n = len(hand_values)
+    values = tuple(hand_values)
+    zero = (0,) * n
+    if outcome == "dead":
+        return TableResult(outcome, None, values, zero, zero, zero, zero)
+    if rules.is_kaluki:
+        assert winner is not None
+        hunt = outcome == "hunt"
+        mode = rules.hunt_penalty_mode
+        pen = tuple(
+            0 if s == winner else (v * 2 if mode == "double" else v + 25) if hunt else v for s, v in enumerate(values)
+        )
+        bonuses = tuple((rules.hunt_bonus if hunt else rules.call_off_bonus) if s == winner else 0 for s in range(n))
+        subtract = rules.kaluki_bonus_accounting == "subtract_from_penalty"
+        returns = tuple(-p + (b if subtract else 0) for p, b in zip(pen, bonuses))
+        return TableResult(outcome, winner, values, zero, pen, bonuses, returns)
+    collect = rules.rummy_scoring == "winner_collects"
+    if outcome == "blocked":
+        pen = zero if collect else values
+        return TableResult(outcome, None, values, zero, pen, zero, tuple(-p for p in pen))
+    assert winner is not None
+    bonus = rules.rummy_bonus if outcome == "rummy" else "none"
+    extra = {"flat_25": 25, "flat_10": 10}.get(bonus, 0)
+    if collect:
+        total = sum(values)
+        total = total * 2 if bonus == "double" else total + extra
+        points = tuple(total if s == winner else 0 for s in range(n))
+        return TableResult(outcome, winner, values, points, zero, zero, points)
+    pen = tuple(0 if s == winner else v * 2 if bonus == "double" else v + extra for s, v in enumerate(values))
+    return TableResult(outcome, winner, values, zero, pen, zero, tuple(-p for p in pen))

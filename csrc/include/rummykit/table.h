@@ -6,7 +6,7 @@
  * deal, the same action ids (rummykit.table.actions), the same legal
  * actions in the same order for every state, the same transitions.  The
  * Python class keeps its state in an rk_table_state and calls these
- * functions; the hand's points are scored in Python from the outcome.
+ * functions; rk_table_score scores the hand from its outcome.
  *
  * CARDS: physical ids as in rummykit.table.cards: 0-51 deck 0 (type = id),
  * 52-103 deck 1 (type = id - 52), 104-107 jokers (type RK_JOKER).  A set of
@@ -43,6 +43,7 @@ extern "C" {
 /* The most cards in one Kaluki hand (13 are dealt): the opening answers are multi-deck searches of
  * the hand, exponential in its size (about 0.03 s at 26 cards, 0.7 s at 32, a minute at 50). */
 #define RK_TABLE_MAX_KALUKI_HAND 26
+#define RK_TABLE_MAX_VALUE 100000 /* the most a hand value or a bonus may be (rk_table_score) */
 
 /* Action ids (rummykit.table.actions). */
 #define RK_TABLE_DRAW 53
@@ -125,6 +126,12 @@ typedef struct rk_table_rules {
     int hunt_allows_building;
     int hunt_requires_opening_min;
     int joker_discard_allowed;
+    /* scoring (rk_table_score) */
+    int rummy_bonus;              /* Rummy going rummy: 0 double, 1 flat_25, 2 flat_10, 3 none */
+    int rummy_scoring;            /* 0 winner_collects, 1 penalty */
+    int call_off_bonus, hunt_bonus; /* Kaluki, 0..RK_TABLE_MAX_VALUE */
+    int hunt_penalty_mode;        /* 0 double, 1 plus_25 */
+    int kaluki_bonus_accounting;  /* 0 separate, 1 subtract_from_penalty */
 } rk_table_rules;
 
 /* The field table of rk_table_rules (static storage; *n, if not NULL,
@@ -276,6 +283,44 @@ int rk_table_why(const rk_table_rules *rules, const rk_table_state *state, rk_ta
 /* The name of a reason code ("legal", "not_action", ...: the enum name in lower case without
  * RK_TABLE_WHY_), NULL for a number that is not one. */
 const char *rk_table_reason_name(int code);
+
+/* A hand's score (rummykit.table.scoring.TableResult), per seat: the value
+ * of the cards held (rules->values by type), the winner-collects points
+ * (Rummy), the penalty and bonus points, and the returns:
+ *  - Rummy winner_collects: the winner collects the others' hand values
+ *    (doubled when going rummy under rummy_bonus double, plus 25 or 10
+ *    under flat_25 / flat_10); returns = points; a blocked hand scores 0;
+ *  - Rummy penalty: each loser's penalty is their hand value (doubled, or
+ *    plus 25 or 10, when the winner went rummy); a blocked hand charges
+ *    every seat its hand value; returns = -penalty;
+ *  - Kaluki: each loser's penalty is their hand value, after a Hunt doubled
+ *    (or plus 25); the winner's bonus is call_off_bonus or hunt_bonus;
+ *    returns = -penalty (+ the bonus under subtract_from_penalty); a
+ *    blocked hand (restock_method block, which TableRules does not offer in
+ *    Kaluki) charges every seat its hand value;
+ *  - a dead hand scores 0 everywhere. */
+typedef struct rk_table_result {
+    int32_t values[RK_TABLE_MAX_PLAYERS];
+    int32_t points[RK_TABLE_MAX_PLAYERS];
+    int32_t penalties[RK_TABLE_MAX_PLAYERS];
+    int32_t bonuses[RK_TABLE_MAX_PLAYERS];
+    int32_t returns[RK_TABLE_MAX_PLAYERS];
+} rk_table_result;
+
+/* The value of the cards in a hand (rules->values by type). */
+int32_t rk_table_hand_value(const rk_table_rules *rules, rk_table_cards cards);
+
+/* Score a hand from its outcome, winner (-1: none) and each seat's hand
+ * value (rules->num_players values, 0..RK_TABLE_MAX_VALUE).  RK_ERR_ARG,
+ * out untouched, for rules rk_table_rules_check refuses, an outcome the
+ * game does not have (both: dead, blocked; Rummy: rummy, out; Kaluki:
+ * hunt, call_off), a winner given for a dead or blocked hand or missing
+ * for another, or a value out of range. */
+rk_status rk_table_score_values(const rk_table_rules *rules, int outcome, int winner, const int32_t *values,
+                                rk_table_result *out);
+
+/* Score the hand state has ended (RK_ERR_ARG while it is on). */
+rk_status rk_table_score(const rk_table_rules *rules, const rk_table_state *state, rk_table_result *out);
 
 #ifdef __cplusplus
 }

@@ -3,9 +3,8 @@
  * (rummykit.agents.GreedyAgent), and batches of hands played to their end
  * by a policy from determinizations of a position (rummykit.playouts).
  *
- * They run on the state machine of rummykit/table.h.  Hand values (the
- * value of the cards each seat holds at the end) and outcomes come back;
- * points are scored in Python from them (rummykit.table.scoring).
+ * They run on the state machine of rummykit/table.h.  Each playout's
+ * returns (rk_table_score), outcome and winner come back.
  *
  * Plain data and caller-provided buffers: no allocation and no globals, so
  * calls on different memos and work buffers may run in parallel.
@@ -124,14 +123,14 @@ rk_status rk_table_playout(const rk_table_rules *rules, rk_table_state *state, r
 
 /* Playouts first .. first + n - 1 from determinizations of state (hidden
  * NULL: state as it is): playout i seeds an rk_rng with (seed, i),
- * determinizes, and plays.  values[i * num_players + seat] is the value of
- * the cards seat holds at the end (rk_table_rules.values), outcomes[i] the
+ * determinizes, and plays.  returns[i * num_players + seat] is the seat's
+ * return for the hand (rk_table_result.returns), outcomes[i] the
  * rk_table_outcome, winners[i] the seat that went out or -1.  Results
  * depend on (seed, i) only, so any split over threads gives the same
  * arrays.  work: rk_table_work_size(hidden) bytes (NULL if hidden is). */
 rk_status rk_table_playouts(const rk_table_rules *rules, const rk_table_state *state, const rk_table_hidden *hidden,
                             int policy, uint64_t seed, size_t first, size_t n, rk_table_memo *memo, void *work,
-                            int32_t *values, uint8_t *outcomes, int8_t *winners);
+                            int32_t *returns, uint8_t *outcomes, int8_t *winners);
 
 #ifdef __cplusplus
 }

@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rummykit import _core
+from rummykit._core import TABLE_RULE_FIELDS, TableSpec
 from rummykit.errors import InvalidMeldError
 from rummykit.table.cards import JOKER, card_type, parse_type, type_text
 from rummykit.table.rules import TableRules
 
-__all__ = ["SET", "RUN", "Geometry", "Pattern", "TableMeld", "geometry", "parse_meld"]
+__all__ = ["SET", "RUN", "Geometry", "Pattern", "TableMeld", "geometry", "parse_meld", "table_spec"]
 
 SET, RUN = 0, 1
 MAX_RUN = 13
@@ -98,6 +99,20 @@ def geometry(rules: TableRules) -> Geometry:
             npos, shift = 13, 0
         key = (npos, shift, rules.allow_wraparound, values * 4 + (0,), False)
     return _interned(*key)
+
+
+def table_spec(rules: TableRules, geo: Geometry) -> TableSpec:
+    """The rules record of the C engine (rk_table_rules) for ``rules``."""
+    derived = {
+        "is_kaluki": rules.is_kaluki,
+        "deck_size": rules.deck_size,
+        "npos": geo.npos,
+        "shift": geo.shift,
+        "wrap": geo.wrap,
+        "low_ace_one": geo.low_ace_one,
+    }
+    fields = {name: derived[name] if name in derived else getattr(rules, name) for name in TABLE_RULE_FIELDS}
+    return TableSpec(geo.values, fields)
 
 
 def _interned(npos: int, shift: int, wrap: bool, values: tuple[int, ...], low_ace_one: bool) -> Geometry:

@@ -1,6 +1,6 @@
 """The table games' side of :func:`rummykit.playouts`: what a seat knows of a
-Rummy or Kaluki hand, as the C determinization reads it, the batches, and
-their returns.
+Rummy or Kaluki hand, as the C determinization reads it (the C playouts
+score each hand themselves, rk_table_score).
 
 The C determinization (``rk_table_determinize``, csrc/src/table_playouts.c)
 samples as :func:`rummykit.table.observe.determinize` does (see its module
@@ -20,33 +20,22 @@ sampler of tests/reference/table_observe.py.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 from rummykit import _core
 from rummykit.errors import RummykitError
-from rummykit.table.scoring import score_hand
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    from rummykit.table.rules import TableRules
     from rummykit.table.state import TableState
 
 __all__ = [
-    "RAW_OUTCOMES",
     "HiddenLists",
     "hidden_lists",
     "hidden_spec",
     "spec",
     "spec_of",
     "stock_spec",
-    "table_returns",
 ]
-
-#: rk_table_outcome codes (what the C playouts report) as rummykit.table.scoring outcomes
-RAW_OUTCOMES: tuple[str | None, ...] = _core.TABLE_OUTCOMES
 
 
 def _turned(state: TableState) -> bool:
@@ -118,47 +107,3 @@ def spec(state: TableState, resample: str) -> _core.TableHidden | None:
     except RummykitError:
         raise _inconsistent() from None
     return hidden
-
-
-def table_returns(
-    rules: TableRules,
-    values: npt.NDArray[np.int32],
-    raw: npt.NDArray[np.uint8],
-    winners: npt.NDArray[np.int8],
-) -> npt.NDArray[np.int32]:
-    """Each playout's returns (``TableState.returns()``) from its hand values,
-    rk_table_outcome and winner, scored by :func:`score_hand`.  For one outcome
-    and winner the returns are an affine map of the hand values (every
-    scoring option adds or multiplies), so ``score_hand`` is asked at the
-    zero vector and the unit vectors and the map applied to every row; one
-    row per group is scored directly as a check."""
-    import numpy as np
-
-    n_rows, n = values.shape
-    out = np.zeros((n_rows, n), dtype=np.int32)
-    keys = raw.astype(np.int64) * 8 + winners + 1
-    for key in set(keys.tolist()):
-        rows = keys == key
-        outcome = RAW_OUTCOMES[key // 8]
-        if outcome is None:
-            raise RummykitError("a playout ended without an outcome")
-        winner = None if key % 8 == 0 else key % 8 - 1
-        base, slope = _affine(rules, outcome, winner, n)
-        got = values[rows] @ slope + base
-        first = values[rows][0].tolist()
-        if got[0].tolist() != list(score_hand(rules, outcome, winner, first).returns):
-            raise RummykitError("table scoring is not affine in the hand values: playouts cannot score it")
-        out[rows] = got
-    return out
-
-
-@functools.lru_cache(maxsize=256)
-def _affine(
-    rules: TableRules, outcome: str, winner: int | None, n: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """score_hand's returns as base + values @ slope for one outcome and winner."""
-    import numpy as np
-
-    base = np.array(score_hand(rules, outcome, winner, [0] * n).returns, dtype=np.int64)
-    units = [score_hand(rules, outcome, winner, [int(i == j) for i in range(n)]).returns for j in range(n)]
-    return base, np.array(units, dtype=np.int64) - base

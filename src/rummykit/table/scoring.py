@@ -1,4 +1,5 @@
 """Hand results and hand scoring of Rummy and Kaluki (docs/rules.md, Kaluki, Rummy).
+The arithmetic is the C engine's (rk_table_score, csrc/src/table_score.c).
 
 ``returns`` (what ``state.returns()`` gives an AI) follows each game's own
 scoring and is **not** zero-sum:
@@ -23,16 +24,20 @@ doubles each loser's penalty, ``flat_25``/``flat_10`` add 25/10 to each.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit import _core
+from rummykit._core import TABLE_OUTCOMES, TableSpec, table_score_values
+from rummykit.errors import InvalidOptionError, clip
+from rummykit.table.melds import geometry, table_spec
 from rummykit.table.rules import TableRules
 
 __all__ = ["OUTCOMES", "TableResult", "score_hand"]
 
 #: outcomes (rk_table_outcome_name): both "dead"; Rummy "blocked", "rummy", "out"; Kaluki "hunt", "call_off"
 OUTCOMES: tuple[str, ...] = tuple(o for o in _core.TABLE_OUTCOMES if o is not None)
+_CODES = {name: code for code, name in enumerate(TABLE_OUTCOMES) if name is not None}
 
 
 @dataclass(frozen=True)
@@ -55,35 +60,19 @@ class TableResult:
     returns: tuple[int, ...]
 
 
+@functools.lru_cache(maxsize=64)
+def _spec(rules: TableRules) -> TableSpec:
+    return table_spec(rules, geometry(rules))
+
+
 def score_hand(rules: TableRules, outcome: str, winner: int | None, hand_values: Sequence[int]) -> TableResult:
-    """Score a finished hand from the value of the cards each seat holds."""
-    n = len(hand_values)
-    values = tuple(hand_values)
-    zero = (0,) * n
-    if outcome == "dead":
-        return TableResult(outcome, None, values, zero, zero, zero, zero)
-    if rules.is_kaluki:
-        assert winner is not None
-        hunt = outcome == "hunt"
-        mode = rules.hunt_penalty_mode
-        pen = tuple(
-            0 if s == winner else (v * 2 if mode == "double" else v + 25) if hunt else v for s, v in enumerate(values)
-        )
-        bonuses = tuple((rules.hunt_bonus if hunt else rules.call_off_bonus) if s == winner else 0 for s in range(n))
-        subtract = rules.kaluki_bonus_accounting == "subtract_from_penalty"
-        returns = tuple(-p + (b if subtract else 0) for p, b in zip(pen, bonuses))
-        return TableResult(outcome, winner, values, zero, pen, bonuses, returns)
-    collect = rules.rummy_scoring == "winner_collects"
-    if outcome == "blocked":
-        pen = zero if collect else values
-        return TableResult(outcome, None, values, zero, pen, zero, tuple(-p for p in pen))
-    assert winner is not None
-    bonus = rules.rummy_bonus if outcome == "rummy" else "none"
-    if collect:
-        total = sum(values)
-        total = total * 2 if bonus == "double" else total + {"flat_25": 25, "flat_10": 10}.get(bonus, 0)
-        points = tuple(total if s == winner else 0 for s in range(n))
-        return TableResult(outcome, winner, values, points, zero, zero, points)
-    extra = {"flat_25": 25, "flat_10": 10}.get(bonus, 0)
-    pen = tuple(0 if s == winner else v * 2 if bonus == "double" else v + extra for s, v in enumerate(values))
-    return TableResult(outcome, winner, values, zero, pen, zero, tuple(-p for p in pen))
+    """Score a finished hand from the value of the cards each seat holds
+    (``winner`` None for a dead or blocked hand).  InvalidOptionError for an
+    outcome the game does not have or a winner that does not fit it."""
+    code = _CODES.get(outcome) if isinstance(outcome, str) else None
+    if code is None:
+        raise InvalidOptionError(f"unknown outcome {clip(outcome)} (expected one of {list(OUTCOMES)})")
+    if winner is not None and (type(winner) is not int or winner < 0):
+        raise InvalidOptionError(f"winner must be a seat or None, got {clip(winner)}")
+    scored = table_score_values(_spec(rules), code, -1 if winner is None else winner, list(hand_values))
+    return TableResult(outcome, winner, *scored)

@@ -50,7 +50,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from rummykit._core import TABLE_OUTCOMES, TABLE_RULE_FIELDS, TableCore, TableSpec
+from rummykit._core import TABLE_OUTCOMES, TableCore
 from rummykit._core import table_observation_tensor as _table_observation_tensor
 from rummykit.cards import Card
 from rummykit.engine.family import family_record
@@ -59,9 +59,9 @@ from rummykit.errors import IllegalActionError, InvalidOptionError, check_seat, 
 from rummykit.table import reasons
 from rummykit.table.actions import TableAction, parse_table_action
 from rummykit.table.cards import card_type, type_card, type_text, types_of
-from rummykit.table.melds import SET, Geometry, TableMeld
+from rummykit.table.melds import SET, Geometry, TableMeld, table_spec
 from rummykit.table.rules import TableRules
-from rummykit.table.scoring import OUTCOMES, TableResult, score_hand
+from rummykit.table.scoring import OUTCOMES, TableResult
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,20 +82,6 @@ class TablePhase(IntEnum):
 
 
 PHASES = tuple(p.name.lower() for p in TablePhase)
-
-
-def table_spec(rules: TableRules, geo: Geometry) -> TableSpec:
-    """The rules record of the C engine (rk_table_rules) for ``rules``."""
-    derived = {
-        "is_kaluki": rules.is_kaluki,
-        "deck_size": rules.deck_size,
-        "npos": geo.npos,
-        "shift": geo.shift,
-        "wrap": geo.wrap,
-        "low_ace_one": geo.low_ace_one,
-    }
-    fields = {name: derived[name] if name in derived else getattr(rules, name) for name in TABLE_RULE_FIELDS}
-    return TableSpec(geo.values, fields)
 
 
 class TableState(TableCore, CheckedVerbs):
@@ -173,9 +159,7 @@ class TableState(TableCore, CheckedVerbs):
             return None
         result = self._view("result")
         if result is None:
-            values = self.geo.values
-            hand_values = [sum(values[t] for t in types_of(h)) for h in self.hands]
-            result = self._keep("result", score_hand(self.rules, outcome, self.winner, hand_values))
+            result = self._keep("result", TableResult(outcome, self.winner, *self._score()))
         return result  # type: ignore[no-any-return]
 
     @property
