@@ -89,6 +89,10 @@ static rk_status check_position(const rk_knock_rules *pr, const rk_position *pos
 
 rk_status rk_position_check(const rk_knock_rules *pr, const rk_position *pos) { return check_position(pr, pos, 0); }
 
+rk_status rk__position_check_any(const rk_knock_rules *pr, const rk_position *pos) {
+    return check_position(pr, pos, pos && pos->phase == RK_PHASE_END);
+}
+
 /* ---- the state machine ---------------------------------------------- */
 
 static void end_dead(rk_position *pos, const rk__limits *l, rk_playout_result *out) {

@@ -26,6 +26,9 @@ typedef struct rk__limits {
 
 rk__limits rk__limits_of(const rk_knock_rules *pr, int upcard);
 
+/* rk_position_check, or at the end of the hand the checks of a finished one. */
+rk_status rk__position_check_any(const rk_knock_rules *pr, const rk_position *pos);
+
 /* Whether the player to move in RK_PHASE_LAST_CHANCE may take the discard and knock. */
 int rk__last_chance_knock_exists(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                                  const rk__limits *l);

@@ -5,26 +5,6 @@
 
 /* ---- determinization and batches ------------------------------------ */
 
-static void determinize(const rk_position *known, const rk_hidden *hidden, rk_rng *rng, rk_position *out) {
-    uint8_t cards[RK_NUM_CARDS];
-    *out = *known;
-    memcpy(cards, hidden->cards, (size_t)hidden->n_slots);
-    int start = 0;
-    for (int g = 0; g < hidden->n_groups; g++) {
-        int end = hidden->group_end[g];
-        rk_rng_shuffle(rng, cards + start, (size_t)(end - start));
-        start = end;
-    }
-    for (int k = 0; k < hidden->n_slots; k++) {
-        int d = hidden->dest[k];
-        if (d == RK_DEST_STOCK)
-            out->stock[out->n_stock++] = cards[k];
-        else
-            out->hands[d] |= (rk_mask)1 << cards[k];
-    }
-    out->shuffle_seed = rk_rng_next(rng);
-}
-
 static rk_status check_hidden(const rk_knock_rules *pr, const rk_position *known, const rk_hidden *h) {
     if (rk__knock_rules_check(pr) != RK_OK || !rk__in_range(known->n_stock, 0, RK_NUM_CARDS) ||
         !rk__in_range(known->n_discards, 0, RK_NUM_CARDS))
@@ -35,12 +15,16 @@ static rk_status check_hidden(const rk_knock_rules *pr, const rk_position *known
     for (int g = 1; g < h->n_groups; g++)
         if (h->group_end[g] < h->group_end[g - 1]) return RK_ERR_ARG;
     rk_position full = *known;
+    int n_knock = 0;
     for (int k = 0; k < h->n_slots; k++) {
         int d = h->dest[k], c = h->cards[k];
         if (c >= RK_NUM_CARDS) return RK_ERR_BAD_MASK;
         if (d == RK_DEST_STOCK) {
             if (full.n_stock + full.n_discards >= RK_NUM_CARDS) return RK_ERR_ARG;
             full.stock[full.n_stock++] = (uint8_t)c;
+        } else if (d == RK_DEST_KNOCK) {
+            if (full.knock_card >= 0 || n_knock++) return RK_ERR_ARG;
+            full.knock_card = c;
         } else if (d < pr->num_players) {
             if ((full.hands[d] >> c) & 1u) return RK_ERR_OVERLAP;
             full.hands[d] |= (rk_mask)1 << c;
@@ -65,7 +49,7 @@ rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_
         rk_playout_result r;
         rk_rng_seed(&rng, seed, (uint64_t)(first + i));
         if (hidden)
-            determinize(known, hidden, &rng, &pos);
+            rk_knock_sample(known, hidden, &rng, &pos);
         else
             pos = *known;
         st = rk__playout(rules, pr, &pos, policy, &rng, &r);

@@ -485,9 +485,95 @@ static void test_state_entry_points(void) {
     CHECK(rk_knock_limits(&pr, 52, limits) == RK_ERR_ARG);
 }
 
+/* Random hands with the public step log (rk_knock_public_step); at every
+ * node each seat's determinization (rk_knock_determinize) keeps what the
+ * seat sees, has the hidden cards in their places, and (before any restock)
+ * replays: the rebuilt deck dealt and the history applied give the sampled
+ * hands.  rk_knock_hidden's deal (rk_knock_sample) keeps the seat's view too. */
+static void test_determinize(rk_base_game game, int players, int stock_end, int hands) {
+    enum { MAX_STEPS = 400 };
+    rk_knock_rules pr;
+    CHECK(rk_knock_rules_init(&pr, game, players) == RK_OK);
+    if (stock_end >= 0) pr.stock_end = (rk_stock_end)stock_end;
+    rk_rng rng;
+    rk_rng_seed(&rng, 5, (uint64_t)(game * 10 + players));
+    static int32_t actions[MAX_STEPS];
+    static uint32_t steps[MAX_STEPS];
+    static uint8_t work[MAX_STEPS];
+    static rk_knock_sample_out out;
+    long checked = 0, replayed = 0;
+    for (int h = 0; h < hands; h++) {
+        uint8_t deck[52], drawn[RK_MAX_PLAYERS][52];
+        int n_drawn[RK_MAX_PLAYERS] = {0}, n = 0;
+        rk_position pos;
+        random_deck(&rng, deck);
+        CHECK(rk_position_deal(&pr, deck, h % players, rk_rng_next(&rng), &pos) == RK_OK);
+        while (pos.phase != RK_PHASE_END && n < MAX_STEPS) {
+            int legal[RK_MAX_LEGAL];
+            int k = rk_legal_actions(&rules, &pr, &pos, legal);
+            CHECK(k > 0);
+            if (k <= 0) break;
+            int a = legal[rk_rng_below(&rng, (uint32_t)k)], card;
+            rk_position before = pos;
+            CHECK(rk_apply_action(&rules, &pr, &pos, a, NULL) == RK_OK);
+            actions[n] = a;
+            steps[n++] = rk_knock_public_step(&before, &pos, a, &card);
+            if (card >= 0) drawn[before.player][n_drawn[before.player]++] = (uint8_t)card;
+            rk_knock_log log = {actions, steps, n};
+            for (int p = 0; p < players; p++) {
+                CHECK(rk_knock_determinize(&rules, &pr, &pos, &log, deck, drawn[p], n_drawn[p], p, -1, &rng, work,
+                                           &out) == RK_OK);
+                checked++;
+                for (int q = 0; q < players; q++) {
+                    CHECK(rk_knock_seen(&out.pos, p, q) == rk_knock_seen(&pos, p, q));
+                    CHECK(rk_card_count(out.pos.hands[q]) == rk_card_count(pos.hands[q]));
+                }
+                CHECK(out.pos.n_stock == pos.n_stock && out.pos.n_discards == pos.n_discards);
+                CHECK(memcmp(out.pos.discards, pos.discards, (size_t)pos.n_discards) == 0);
+                CHECK(rk_knock_card_seen(&out.pos, p) == rk_knock_card_seen(&pos, p));
+                CHECK(n_drawn[p] == out.n_drawn[p] && memcmp(out.drawn[p], drawn[p], (size_t)n_drawn[p]) == 0);
+                if (pos.restocks == 0) { /* replay the history from the rebuilt deck */
+                    rk_position re;
+                    CHECK(rk_position_deal(&pr, out.deck, pos.dealer, 1, &re) == RK_OK);
+                    for (int i = 0; i < n; i++) {
+                        int a2 = i == out.knock_time ? RK_ACTION_KNOCK + out.pos.knock_card : actions[i];
+                        CHECK(rk_apply_action(&rules, &pr, &re, a2, NULL) == RK_OK);
+                    }
+                    CHECK(memcmp(re.hands, out.pos.hands, sizeof re.hands) == 0);
+                    replayed++;
+                }
+                rk_position known, sample;
+                rk_hidden hidden;
+                if (pos.phase == RK_PHASE_END) continue;
+                CHECK(rk_knock_hidden(&pr, &pos, &log, p, work, &known, &hidden) == RK_OK);
+                rk_knock_sample(&known, &hidden, &rng, &sample);
+                for (int q = 0; q < players; q++) CHECK(rk_knock_seen(&sample, p, q) == rk_knock_seen(&pos, p, q));
+            }
+        }
+    }
+    CHECK(checked > 100 && replayed > 10);
+    /* a history that does not fit the position */
+    rk_position pos;
+    uint8_t deck[52];
+    random_deck(&rng, deck);
+    CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_OK);
+    actions[0] = RK_ACTION_DRAW_STOCK;
+    rk_knock_step bad = {0, -1, 5, 1, 0, 0, 0}; /* a restock the position never had */
+    steps[0] = rk_knock_step_encode(&bad);
+    rk_knock_log log = {actions, steps, 1};
+    CHECK(rk_knock_determinize(&rules, &pr, &pos, &log, deck, NULL, 0, 0, -1, &rng, work, &out) == RK_ERR_ARG);
+    CHECK(rk_knock_determinize(&rules, &pr, &pos, &log, deck, NULL, 0, 7, -1, &rng, work, &out) == RK_ERR_ARG);
+    rk_knock_step back;
+    rk_knock_step_decode(steps[0], &back);
+    CHECK(memcmp(&back, &bad, sizeof back) == 0);
+}
+
 int main(void) {
     if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
     test_rng();
+    test_determinize(RK_GAME_GIN, 2, -1, 12);
+    test_determinize(RK_GAME_GIN, 2, RK_STOCK_DEAD_AT_2_LAST_CHANCE, 12);
+    test_determinize(RK_GAME_OKLAHOMA_RUMMY, 3, RK_STOCK_RESHUFFLE, 6);
     test_deal();
     test_rules_fields();
     test_scoring();

@@ -275,6 +275,46 @@ cdef extern from "rummykit/policy.h" nogil:
         uint8_t dest[52]
         uint8_t group_end[52]
 
+    int RK_DEST_KNOCK
+    int RK_KNOCK_STEP_BITS
+    int RK_KNOCK_MAX_TRIES
+
+    rk_mask rk_knock_seen(const rk_position *pos, int player, int seat)
+    int rk_knock_card_seen(const rk_position *pos, int player)
+
+    ctypedef struct rk_knock_step:
+        int seat, card, restocked, drew, removed, added, unseen
+
+    uint32_t rk_knock_step_encode(const rk_knock_step *step)
+    void rk_knock_step_decode(uint32_t code, rk_knock_step *step)
+    uint32_t rk_knock_public_step(const rk_position *before, const rk_position *after, int action, int *drawn)
+
+    ctypedef struct rk_knock_log:
+        const int32_t *actions
+        const uint32_t *steps
+        int n
+
+    size_t rk_knock_work_size(int n_steps)
+    rk_status rk_knock_hidden(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log, int player,
+                              void *work, rk_position *known, rk_hidden *hidden)
+    rk_status rk_knock_card_groups(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log,
+                                   void *work, uint8_t *group)
+    void rk_knock_sample(const rk_position *known, const rk_hidden *hidden, rk_rng *rng, rk_position *out)
+
+    ctypedef struct rk_knock_sample_out:
+        rk_position pos
+        uint8_t deck[52]
+        uint8_t drawn[4][52]
+        int n_drawn[4]
+        int knock_time
+        uint32_t knock_step
+        int kept
+
+    rk_status rk_knock_determinize(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
+                                   const rk_knock_log *log, const uint8_t *deck, const uint8_t *own_drawn,
+                                   int n_own_drawn, int player, int max_tries, rk_rng *rng, void *work,
+                                   rk_knock_sample_out *out)
+
     rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_players)
     rk_status rk_position_deal(const rk_knock_rules *pr, const uint8_t *deck, int dealer,
                                uint64_t shuffle_seed, rk_position *pos)

@@ -214,27 +214,13 @@ def policy_trace(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
 
 
 def determinize_once(PlayoutSpec spec, uint64_t seed, size_t index):
-    """The deal playout ``index`` of rk_playouts would play: (hands, stock)."""
-    cdef rk_position pos = spec.known
+    """The deal playout ``index`` of rk_playouts would play (rk_knock_sample): (hands, stock)."""
+    cdef rk_position pos
     cdef rk_rng rng
-    cdef uint8_t cards[52]
-    cdef int start = 0, end, g, k
     if not spec.has_hidden:
         raise RummykitError("no hidden cards")
     rk_rng_seed(&rng, seed, index)
-    # the same steps as determinize() in playouts.c
-    for i in range(spec.hidden.n_slots):
-        cards[i] = spec.hidden.cards[i]
-    for g in range(spec.hidden.n_groups):
-        end = spec.hidden.group_end[g]
-        rk_rng_shuffle(&rng, cards + start, end - start)
-        start = end
-    for k in range(spec.hidden.n_slots):
-        if spec.hidden.dest[k] == RK_DEST_STOCK:
-            pos.stock[pos.n_stock] = cards[k]
-            pos.n_stock += 1
-        else:
-            pos.hands[spec.hidden.dest[k]] |= (<rk_mask>1) << cards[k]
+    rk_knock_sample(&spec.known, &spec.hidden, &rng, &pos)
     return tuple([pos.hands[i] for i in range(spec.num_players)]), tuple([pos.stock[i] for i in range(pos.n_stock)])
 
 

@@ -147,27 +147,17 @@ cdef class KnockCore:
         self._legal = None
         self._views = None
 
-    cdef _after(self, int p, rk_mask before, rk_mask known, int top, int restocks, int n_discards, int action_id):
-        """Log an action of seat p (its hand and known cards were ``before``
-        and ``known``, the top discard ``top``; restocks and pile size before
-        it): the public step and the card drawn from the stock."""
-        cdef rk_mask got
-        cdef int card = -1, restocked = 0, drew = 0, unseen = 0
-        if action_id < 2 * 52:
-            card = action_id % 52  # a discard or a knock
-            unseen = not (known >> card) & 1
-        elif action_id == RK_ACTION_TAKE:
-            card = top
-        elif action_id == KNOCK_DRAW_STOCK:
-            if self.pos.restocks > restocks:
-                restocked = n_discards - 1
-            got = self.pos.hands[p] & ~before
-            if got:
-                drew = 1
-                d = self.drawn
-                self.drawn = d[:p] + (d[p] + ((<object>got).bit_length() - 1,),) + d[p + 1 :]
-        removed = not restocked and self.pos.n_discards < n_discards
-        self._steps.append(_step_code(p, card, restocked, drew, removed, self.pos.n_discards > n_discards, unseen))
+    cdef _after(self, int action_id):
+        """Log the action just applied (the position before it is the last
+        undo entry): its public step (rk_knock_public_step) and the card a
+        stock draw took."""
+        cdef const rk_position *before = <const rk_position *>PyBytes_AS_STRING(self._stack[len(self._stack) - 1])
+        cdef int p = before.player, card = -1
+        self._steps.append(rk_knock_public_step(before, &self.pos, action_id, &card))
+        if card >= 0:
+            d = list(self.drawn)
+            d[p] = d[p] + (card,)
+            self.drawn = tuple(d)
         self.res_valid = self.pos.phase == RK_PHASE_END
 
     def apply_action(self, action_id):
@@ -180,8 +170,6 @@ cdef class KnockCore:
         if type(action_id) is not int or action_id not in legal:
             action_id = self.verify_action(action_id)  # raises naming the problem, or the plain id
             legal = self._legal
-        cdef int p, restocks, n_discards, top
-        cdef rk_mask before, known
         cdef rk_status st
         self._enter()
         try:
@@ -189,15 +177,12 @@ cdef class KnockCore:
                 legal = self._legal = self._compute_legal()
                 if action_id not in legal:
                     raise IllegalActionError(f"action {action_id} is no longer legal: the state changed")
-            p, restocks, n_discards = self.pos.player, self.pos.restocks, self.pos.n_discards
-            top = self.pos.discards[n_discards - 1] if n_discards > 0 else -1
-            before, known = self.pos.hands[p], self.pos.known[p]
             self._push(action_id)
             st = rk_apply_legal(self.spec.core.ptr, &self.spec.pr, &self.pos, action_id, &self.res)  # legal: in the cache
             if st != RK_OK:
                 self._pop(False)
                 check(st)
-            self._after(p, before, known, top, restocks, n_discards, action_id)
+            self._after(action_id)
         finally:
             self._busy = False
 
@@ -210,8 +195,6 @@ cdef class KnockCore:
         for i in range(len(melds)):
             m[i] = as_mask(melds[i])
         self._check_edited()
-        cdef int p = self.pos.player, n_discards = self.pos.n_discards
-        cdef rk_mask known = self.pos.known[p]
         cdef rk_status st
         self._enter()
         try:
@@ -220,7 +203,7 @@ cdef class KnockCore:
             if st != RK_OK:
                 self._pop(False)
                 check(st)
-            self._after(p, self.pos.hands[p], known, -1, self.pos.restocks, n_discards, RK_ACTION_KNOCK + card)
+            self._after(RK_ACTION_KNOCK + card)
         finally:
             self._busy = False
 
@@ -270,6 +253,68 @@ cdef class KnockCore:
         if self.pos.phase == RK_PHASE_END:
             self._end_result()
         check(rk_knock_observe(self.spec.core.ptr, &self.spec.pr, &self.pos, player, &out[0]))
+
+    def _seen(self, int player, int seat):
+        """The cards of ``seat``'s hand that ``player`` can see (rk_knock_seen)."""
+        return rk_knock_seen(&self.pos, player, seat)
+
+    def _knock_card_seen(self, int player):
+        """Whether ``player`` can name the face-down knock card (rk_knock_card_seen)."""
+        return bool(rk_knock_card_seen(&self.pos, player))
+
+    def _card_groups(self):
+        """Per card, the restock that last put it into the stock (0: never), from the step log."""
+        cdef uint8_t group[52]
+        cdef _Log log = _Log(self)
+        if rk_knock_card_groups(&self.spec.pr, &self.pos, &log.log, log.work, group) != RK_OK:
+            raise _inconsistent_history()
+        return tuple([group[c] for c in range(52)])
+
+    def _determinize(self, int player, uint64_t seed, int max_tries=-1):
+        """A state ``player`` cannot tell from this one, the hidden cards
+        resampled with an rng seeded (seed, 0) (rk_knock_determinize; max_tries
+        -1: RK_KNOCK_MAX_TRIES); no undo."""
+        cdef KnockCore other
+        cdef rk_knock_sample_out *out
+        cdef rk_rng rng
+        cdef rk_status st
+        cdef uint8_t deck[52]
+        cdef uint8_t own[52]
+        cdef _Log log = _Log(self)
+        self._check_edited()
+        mine = self.drawn[player]
+        if len(self.deck) != 52 or len(mine) > 52:
+            raise _inconsistent_history()
+        for i in range(52):
+            deck[i] = self.deck[i]
+        for i in range(len(mine)):
+            own[i] = mine[i]
+        out = <rk_knock_sample_out *>malloc(sizeof(rk_knock_sample_out))
+        if out == NULL:
+            raise MemoryError()
+        try:
+            rk_rng_seed(&rng, seed, 0)
+            st = rk_knock_determinize(self.spec.core.ptr, &self.spec.pr, &self.pos, &log.log, deck, own, len(mine),
+                                      player, max_tries, &rng, log.work, out)
+            if st == RK_ERR_ARG:
+                raise _inconsistent_history()
+            check(st)
+            other = self.clone()
+            other.pos = out.pos
+            other.drawn = tuple([tuple([out.drawn[q][i] for i in range(out.n_drawn[q])])
+                                 for q in range(self.spec.pr.num_players)])
+            other.deck = tuple([out.deck[i] for i in range(52)])
+            if out.knock_time >= 0:
+                other.history[out.knock_time] = RK_ACTION_KNOCK + out.pos.knock_card
+                other._steps[out.knock_time] = out.knock_step
+        finally:
+            free(out)
+        other._stack = []
+        other._legal = None
+        other._views = None
+        other.res_valid = False
+        other._edited = True
+        return other
 
     @property
     def _undo_depth(self):
@@ -505,22 +550,71 @@ cdef class KnockCore:
         return out[0], bool(out[1]), out[2], out[3]
 
 
-cdef inline object _step_code(int seat, int card, int restocked, int drew, bint removed, bint added, int unseen):
-    return (seat | (card + 1) << 3 | restocked << 9 | drew << 15 | (<int>removed) << 16 | (<int>added) << 17
-            | unseen << 18)
+def _inconsistent_history():
+    return RummykitError(
+        "inconsistent state for determinization: the hidden cards do not fit what the history says "
+        "(a position whose fields were set by hand has no such history)"
+    )
+
+
+cdef class _Log:
+    """A knock state's public history for the C functions (rk_knock_log) and their work buffer."""
+
+    cdef rk_knock_log log
+    cdef void *mem
+    cdef void *work
+
+    def __cinit__(self, KnockCore state):
+        cdef int n = len(state.history)
+        cdef int32_t *actions
+        cdef uint32_t *steps
+        if len(state._steps) != n:
+            raise RummykitError("inconsistent state: the step log does not match the history")
+        self.mem = malloc(8 * n + rk_knock_work_size(n) + 8)
+        if self.mem == NULL:
+            raise MemoryError()
+        actions = <int32_t *>self.mem
+        steps = <uint32_t *>(actions + n)
+        self.work = <void *>(steps + n)
+        for i in range(n):
+            actions[i] = state.history[i]
+            steps[i] = state._steps[i]
+        self.log.actions, self.log.steps, self.log.n = actions, steps, n
+
+    def __dealloc__(self):
+        free(self.mem)
+
+
+def knock_hide(PlayoutSpec spec, KnockCore state, int player):
+    """Give ``spec`` the cards ``player`` cannot see of ``state`` as hidden
+    cards (rk_knock_hidden): the other hands cut to what it sees, the stock
+    and the rest in groups for the C determinization."""
+    cdef rk_position known
+    cdef _Log log = _Log(state)
+    state._check_edited()
+    if not 0 <= player < spec.num_players:
+        raise InvalidOptionError(f"player must be a seat 0..{spec.num_players - 1}, got {player}")
+    if rk_knock_hidden(&state.spec.pr, &state.pos, &log.log, player, log.work, &known, &spec.hidden) != RK_OK:
+        raise _inconsistent_history()
+    for q in range(spec.num_players):
+        spec.known.hands[q] = known.hands[q]
+    spec.known.n_stock = 0
+    spec.has_hidden = True
 
 
 def step_code(int seat, int card, int restocked, bint drew, bint removed, bint added, bint unseen):
-    """The KnockCore step code of those fields (``step_fields`` reads it)."""
-    return _step_code(seat, card, restocked, drew, removed, added, unseen)
+    """The step code of those fields (rk_knock_step_encode; ``step_fields`` reads it)."""
+    cdef rk_knock_step s = rk_knock_step(seat, card, restocked, drew, removed, added, unseen)
+    return rk_knock_step_encode(&s)
 
 
-def step_fields(int code):
-    """A KnockCore step code as (seat, card moved or -1, cards restocked just
-    before, drew a card, took the pile's top away, put a card on the pile,
-    the card moved out of the hand was not a known card)."""
-    return (code & 7, (code >> 3 & 63) - 1, code >> 9 & 63, bool(code >> 15 & 1), bool(code >> 16 & 1),
-            bool(code >> 17 & 1), bool(code >> 18 & 1))
+def step_fields(uint32_t code):
+    """A step code as (seat, card moved or -1, cards restocked just before,
+    drew a card, took the pile's top away, put a card on the pile, the card
+    moved out of the hand was not a known card): rk_knock_step_decode."""
+    cdef rk_knock_step s
+    rk_knock_step_decode(code, &s)
+    return s.seat, s.card, s.restocked, bool(s.drew), bool(s.removed), bool(s.added), bool(s.unseen)
 
 
 def _knock_state_from(cls, game, deck, bytes raw, list stack, list history, list steps, drawn):
@@ -533,7 +627,7 @@ def _knock_state_from(cls, game, deck, bytes raw, list stack, list history, list
         raise RummykitError("a knock state pickled by a build with another state layout")
     if len(history) != len(steps) or any(type(a) is not int for a in history):
         raise RummykitError("a knock state's history does not match its step log")
-    if any(type(c) is not int or not 0 <= c < 1 << 19 for c in steps):
+    if any(type(c) is not int or not 0 <= c < 1 << RK_KNOCK_STEP_BITS for c in steps):
         raise RummykitError("a knock state's step log holds a bad entry")
     if len(stack) > len(history):
         raise RummykitError("a knock state has more undo entries than actions")

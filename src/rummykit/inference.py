@@ -329,13 +329,13 @@ def _rejuvenate(
     third seat) of the same restock group, accepted with the likelihood ratio.  The exchange
     keeps every observation of ``player`` (the cards are hidden from it and each takes the
     other's place in the history) and is symmetric, so the chain leaves the posterior as it is."""
-    group = observe._replay(state).group
+    group = state._card_groups()
     scored = [q for q in range(state.n) if q != player and likelihood.events[q]]
     if not scored or not steps:
         return sample
     holding: dict[int, list[int]] = {q: [] for q in range(state.n) if q != player}
     for q in holding:
-        holding[q] = mask_ids(sample.hands[q] & ~observe._seen(state, player, q))
+        holding[q] = mask_ids(sample.hands[q] & ~state._seen(player, q))
     holding[-1] = list(sample.stock)
     dealt = [_dealt(sample, q) for q in range(state.n)]
     drawn = [list(d) for d in sample.drawn]

@@ -81,8 +81,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
-from rummykit.cards import ids_mask
-from rummykit.errors import InvalidOptionError, RummykitError, clip
+from rummykit.errors import InvalidOptionError, clip
 from rummykit.knock.state import END, SHOWDOWN, KnockState
 from rummykit.table.state import TableState
 
@@ -144,47 +143,12 @@ def exact_spec(state: KnockState) -> _core.PlayoutSpec:
 
 def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
     """What ``player`` knows of the state, with its hidden cards in groups
-    for the C determinization (the bookkeeping of ``observe.determinize``)."""
-    from rummykit.knock import observe
-
+    for the C determinization (rk_knock_hidden, the bookkeeping of
+    ``observe.determinize``)."""
     _check_state(state)
-    replay = observe._replay(state)
-    groups = len(replay.hidden[0])
-    group = replay.group
-    others = [q for q in range(state.n) if q != player]
-    seen = {q: observe._seen(state, player, q) for q in others}
-    visible = state.hands[player] | ids_mask(state.discards)
-    for q in range(state.n):
-        visible |= state.known[q]
-    for q in others:
-        visible |= seen[q]
-    if state.set_aside >= 0:
-        visible |= 1 << state.set_aside
-    places = {}
-    for q in others:
-        count = list(replay.hidden[q])
-        for c in range(52):
-            if (seen[q] & ~state.known[q]) >> c & 1:
-                count[group[c]] -= 1
-        places[q] = count
-    pools: list[list[int]] = [[] for _ in range(groups)]
-    for c in range(52):
-        if not visible >> c & 1:
-            pools[group[c]].append(c)
-    cards: list[int] = []
-    dest: list[int] = []
-    ends: list[int] = []
-    for g, pool in enumerate(pools):
-        slots = [q for q in others for _ in range(places[q][g])]
-        if g == replay.restocks:
-            slots += [-1] * len(state.stock)
-        if len(slots) != len(pool):
-            raise RummykitError(f"inconsistent state: {len(pool)} hidden cards of group {g}, places for {len(slots)}")
-        cards += pool
-        dest += slots
-        ends.append(len(cards))
-    hands = tuple(seen[q] if q != player else state.hands[q] for q in range(state.n))
-    return _core.PlayoutSpec(state.rules, _position(state, hands, ()), (cards, dest, ends))
+    spec = _core.PlayoutSpec(state.rules, _position(state, state.hands, ()))
+    _core.knock_hide(spec, state, player)
+    return spec
 
 
 def stock_spec(state: KnockState) -> _core.PlayoutSpec:

@@ -109,17 +109,47 @@ def all_cards(state: KnockState) -> tuple[int, int]:
     return mask, sum(z.bit_count() for z in zones)
 
 
+def public_groups(state: KnockState) -> tuple[list[int], list[list[int]], list[int]]:
+    """The test's own walk of the step log: per card its restock group, per
+    seat and group the cards it holds that nobody saw go in, per seat its
+    stock draws."""
+    group, pile, restocks = [0] * 52, [int(state.upcard)], 0
+    hidden = [[state.rules.hand_size] for _ in range(state.n)]
+    draws = [0] * state.n
+    for code in state._steps:
+        seat, card, restocked, drew, removed, added, unseen = _core.step_fields(code)
+        if restocked:
+            restocks += 1
+            for c in pile[:-1]:
+                group[c] = restocks
+            for counts in hidden:
+                counts.append(0)
+            pile = pile[-1:]
+        if drew:
+            hidden[seat][restocks] += 1
+            draws[seat] += 1
+        if unseen and card >= 0:
+            hidden[seat][group[card]] -= 1
+        if removed:
+            pile.pop()
+        if added:
+            pile.append(card)
+    return group, hidden, draws
+
+
 def check_replay(state: KnockState) -> None:
-    """The public replay's per-seat hidden-card counts agree with the hands."""
-    r = observe._replay(state)
+    """The step log's per-seat hidden-card counts agree with the hands, and its
+    groups with the engine's (``_card_groups``, the walk of rk_knock_hidden)."""
+    group, hidden, draws = public_groups(state)
+    assert list(state._card_groups()) == group
     for q in range(state.n):
-        counts = [0] * len(r.hidden[q])
+        counts = [0] * len(hidden[q])
         for c in rk.from_mask(state.hands[q] & ~state.known[q]):
-            counts[r.group[c]] += 1
-        assert counts == r.hidden[q]
-        assert len(r.draws[q]) == len(state.drawn[q])
+            counts[group[c]] += 1
+        assert counts == hidden[q]
+        assert draws[q] == len(state.drawn[q])
     for card in state.stock:
-        assert r.group[card] == state.restocks, "the stock holds only cards of the last restock"
+        assert group[card] == state.restocks, "the stock holds only cards of the last restock"
 
 
 def rebuild(det: KnockState) -> KnockState:
@@ -365,16 +395,16 @@ def test_restocked_cards_stay_in_their_group() -> None:
         {"num_players": 3},
         lambda s: s.restocks >= 1 and len(s.stock) >= 5 and any(len(d) > 3 for d in s.drawn) and not s.is_terminal(),
     )
-    replay = observe._replay(state)
+    group, hidden, _ = public_groups(state)
     for p in range(3):
         for seed in range(10):
             det = observe.determinize(state, p, seed)
-            assert all(replay.group[c] == state.restocks for c in det.stock)
+            assert all(group[c] == state.restocks for c in det.stock)
             for q in range(3):
-                counts = [0] * len(replay.hidden[q])
+                counts = [0] * len(hidden[q])
                 for c in rk.from_mask(det.hands[q] & ~det.known[q]):
-                    counts[replay.group[c]] += 1
-                assert counts == replay.hidden[q]
+                    counts[group[c]] += 1
+                assert counts == hidden[q]
             rebuild(det)
 
 
@@ -631,10 +661,9 @@ def test_explicit_knock_melds_are_public() -> None:
             play_out(det, random.Random(p))
 
 
-def test_last_chance_taker_keeps_its_cards_when_samples_run_out(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_last_chance_taker_keeps_its_cards_when_samples_run_out() -> None:
     """A last-chance taker must be able to knock; if no sample allows it the
     taker keeps its real hidden cards and the rest is still resampled."""
-    monkeypatch.setattr(observe, "_MAX_TRIES", 0)
     rng = random.Random(4)
     game = rk.Game("gin", first_turn_procedure="normal", stock_end_rule="dead_at_2_last_chance")
     found = 0
@@ -651,7 +680,7 @@ def test_last_chance_taker_keeps_its_cards_when_samples_run_out(monkeypatch: pyt
             continue
         found += 1
         watcher = (state.player + 1) % 2
-        other = observe.determinize(state, watcher, rng.randrange(2**32))
+        other = state._determinize(watcher, rng.randrange(2**32), 0)  # no sample tried: the last resort
         assert observe.observation(other, watcher) == observe.observation(state, watcher)
         assert other.hands[state.player] == state.hands[state.player]
         assert other.legal_actions() == state.legal_actions()

@@ -32,7 +32,7 @@ from rummykit.knock.actions import (
     TAKE,
     Action,
 )
-from rummykit.knock.observe import _AT, OBSERVATION_TENSOR_SIZE, _knock_card_seen, _knocker, _seen
+from rummykit.knock.observe import OBSERVATION_LAYOUT, OBSERVATION_TENSOR_SIZE
 from rummykit.knock.rules import KnockRules
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import (
@@ -864,6 +864,40 @@ def _knock_declaration(state: Any, rules: _core.Rules) -> int:
         return -rules.values[card % 13], -card, action
 
     return min(layoffs, key=order)
+
+
+_AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+
+
+def _knocker(state: Any) -> int:
+    """The seat that knocked (or went big gin), -1 if none has."""
+    if state.showdown is not None:
+        return int(state.showdown.knocker)
+    if state.result is not None and state.result.knocker is not None:
+        return int(state.result.knocker)
+    return -1
+
+
+def _seen(state: Any, player: int, seat: int) -> int:
+    """The cards of ``seat``'s hand that ``player`` can see (the module docstring of rummykit.knock.observe)."""
+    hand = int(state.hands[seat])
+    if seat == player or state.phase == END:
+        return hand
+    if state.phase == SHOWDOWN and state.showdown is not None:
+        if seat == state.showdown.knocker:
+            return hand
+        return (int(state.known[seat]) & hand) | int(state.showdown.used[seat])
+    return int(state.known[seat]) & hand
+
+
+def _knock_card_seen(state: Any, player: int) -> bool:
+    """Whether ``player`` can name the face-down knock card: the knocker, everyone at the end,
+    the others when they saw the knocker take it."""
+    card = state.knock_card
+    if card < 0:
+        return False
+    knocker = _knocker(state)
+    return state.phase == END or player == knocker or bool(state.known[knocker] >> card & 1)
 
 
 # --- the observation tensor (rummykit.knock.observe; C: KnockCore._observation_tensor) -------------

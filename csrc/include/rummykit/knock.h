@@ -300,6 +300,106 @@ int rk_knock_why(const rk_rules *rules, const rk_knock_rules *pr, const rk_posit
 /* The name of a reason code ("legal", "not_action", ... : the enum name in lower case without
  * RK_KNOCK_WHY_), NULL for a number that is not one. */
 const char *rk_knock_reason_name(int code);
+/* ---- hidden information (csrc/src/knock_hidden.c) --------------------
+ *
+ * What a seat sees: its own hand; of another seat's hand the cards it took
+ * from the discard pile and still holds (known), in the manual showdown the
+ * knocker's whole hand and the cards a defender declared (used), at the end
+ * every hand.  The face-down knock card: to the knocker, at the end, and to
+ * the others when it is a card they saw the knocker take. */
+rk_mask rk_knock_seen(const rk_position *pos, int player, int seat);
+int rk_knock_card_seen(const rk_position *pos, int player);
+
+/* The public step log: one step per action of the history, what every seat
+ * saw of it.  seat: who acted; card: the card it moved (a discard, a knock,
+ * the take), else -1; restocked: cards shuffled into the stock just before a
+ * draw; drew: a stock draw took a card; removed / added: the pile's top was
+ * taken away / a card put on the pile; unseen: the card moved out of the
+ * hand was not a known card.  Encoded in 19 bits (rk_knock_step_encode). */
+typedef struct rk_knock_step {
+    int seat, card, restocked, drew, removed, added, unseen;
+} rk_knock_step;
+#define RK_KNOCK_STEP_BITS 19
+uint32_t rk_knock_step_encode(const rk_knock_step *step);
+void rk_knock_step_decode(uint32_t code, rk_knock_step *step);
+/* The step of `action` taking before to after (*drawn, if not NULL: the
+ * card a stock draw took, else -1). */
+uint32_t rk_knock_public_step(const rk_position *before, const rk_position *after, int action, int *drawn);
+
+/* A hand's public history: actions[i] and its step steps[i], i < n. */
+typedef struct rk_knock_log {
+    const int32_t *actions;
+    const uint32_t *steps;
+    int n;
+} rk_knock_log;
+
+/* Bytes of work buffer the functions below need for a log of n steps. */
+size_t rk_knock_work_size(int n_steps);
+
+/* The hidden part of a position for determinization: slot k receives one
+ * card of its group; the cards of each group (slots group_end[g-1] ..
+ * group_end[g] - 1, from 0) are shuffled among the group's slots.  dest[k]
+ * is a seat, RK_DEST_STOCK for the stock (stock slots are pushed in slot
+ * order after the stock cards already in the position) or RK_DEST_KNOCK for
+ * the face-down knock card. */
+#define RK_DEST_STOCK 255
+#define RK_DEST_KNOCK 254
+typedef struct rk_hidden {
+    int n_slots, n_groups;
+    uint8_t cards[RK_NUM_CARDS];
+    uint8_t dest[RK_NUM_CARDS];
+    uint8_t group_end[RK_NUM_CARDS];
+} rk_hidden;
+
+/* What seat `player` knows of pos, walking the log once: known is pos with
+ * the other hands cut to the cards player sees, no stock and a knock card
+ * hidden from player removed; hidden the cards player cannot see in groups
+ * (group 0: never seen; group k: last seen going into the stock at restock
+ * k), each slot a place the public history fixes: a stock draw of another
+ * seat adds a place of the current group, an unseen card it let go removes
+ * one of that card's group; the stock holds cards of the latest group; a
+ * hidden knock card is one card of its group.  RK_ERR_ARG when the history
+ * does not fit the position (fields set by hand). */
+rk_status rk_knock_hidden(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log, int player,
+                          void *work, rk_position *known, rk_hidden *hidden);
+
+/* The group of every card (group[52], as rk_knock_hidden counts them). */
+rk_status rk_knock_card_groups(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log, void *work,
+                               uint8_t *group);
+
+/* One uniform deal of hidden over known into out (each group's cards
+ * shuffled among its slots) and a fresh shuffle_seed. */
+void rk_knock_sample(const rk_position *known, const rk_hidden *hidden, rk_rng *rng, rk_position *out);
+
+/* A full determinization for seat `player` (rummykit.knock.observe.determinize):
+ * pos: a sample of rk_knock_hidden's deal; when the seat to move is another
+ * seat that took the last-chance discard (RK_PHASE_KNOCK_ONLY) it must be
+ * able to knock: samples where it cannot are drawn again, and after
+ * max_tries of them (RK_KNOCK_MAX_TRIES if negative) the seat keeps the
+ * hidden cards it holds (kept 1).
+ * drawn / n_drawn: each seat's stock draws in order (player's own are
+ * own_drawn); the others' dealt hands and draws are rebuilt to fit the
+ * public history (each unseen card a seat let go fills a random earlier
+ * place of its group: a dealt place or a stock draw; its unseen cards fill
+ * the rest at random); deck: the deck behind them (the deal, the upcard,
+ * the draws from the first stock in order, then the stock if there was no
+ * restock; player's dealt cards from `deck`).  knock_time: the history
+ * index of a knock whose card was resampled (knock_step its new step), else
+ * -1. */
+#define RK_KNOCK_MAX_TRIES 2000
+typedef struct rk_knock_sample_out {
+    rk_position pos;
+    uint8_t deck[RK_NUM_CARDS];
+    uint8_t drawn[RK_MAX_PLAYERS][RK_NUM_CARDS];
+    int n_drawn[RK_MAX_PLAYERS];
+    int knock_time;
+    uint32_t knock_step;
+    int kept;
+} rk_knock_sample_out;
+rk_status rk_knock_determinize(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
+                               const rk_knock_log *log, const uint8_t *deck, const uint8_t *own_drawn,
+                               int n_own_drawn, int player, int max_tries, rk_rng *rng, void *work,
+                               rk_knock_sample_out *out);
 
 #ifdef __cplusplus
 }

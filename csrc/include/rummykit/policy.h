@@ -33,19 +33,6 @@ typedef struct rk_policy {
     int max_knock_deadwood; /* greedy: -1 knocks as soon as allowed, 0 gin only */
 } rk_policy;
 
-/* The hidden part of a position for determinization: slot k receives one
- * card of its group; the cards of each group (slots group_end[g-1] ..
- * group_end[g] - 1, from 0) are shuffled among the group's slots.  dest[k]
- * is a seat, or RK_DEST_STOCK for the stock (stock slots are pushed in slot
- * order after the stock cards already in the position). */
-#define RK_DEST_STOCK 255
-typedef struct rk_hidden {
-    int n_slots, n_groups;
-    uint8_t cards[RK_NUM_CARDS];
-    uint8_t dest[RK_NUM_CARDS];
-    uint8_t group_end[RK_NUM_CARDS];
-} rk_hidden;
-
 /* The policy's action now (an rng is needed for RK_POLICY_RANDOM). */
 int rk_policy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
                      rk_policy policy, rk_rng *rng);

@@ -128,16 +128,15 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from rummykit import _core
-from rummykit._random import Uniforms, as_generator
+from rummykit._random import as_generator
 from rummykit.analysis import Arrangement
-from rummykit.cards import NUM_CARDS, Card, from_mask, ids_mask
+from rummykit.cards import NUM_CARDS, Card, from_mask
 from rummykit.engine.protocol import tensor_layout
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.knock.actions import (
@@ -151,9 +150,7 @@ from rummykit.knock.actions import (
 from rummykit.knock.showdown import HandResult
 from rummykit.knock.state import (
     END,
-    KNOCK_ONLY,
     PHASES,
-    SHOWDOWN,
     KnockState,
     Showdown,
 )
@@ -207,7 +204,6 @@ OBSERVATION_LAYOUT: list[tuple[str, int, int]] = tensor_layout(_NAMES, _STARTS)
 #: The length of every observation tensor (any variant, any player count).
 OBSERVATION_TENSOR_SIZE: int = _STARTS[-1]
 _AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
-_DECK = (1 << NUM_CARDS) - 1
 
 
 def observation_tensor_size(num_players: int) -> int:
@@ -235,30 +231,6 @@ def _knocker(state: KnockState) -> int:
     if state.result is not None and state.result.knocker is not None:
         return state.result.knocker
     return -1
-
-
-def _seen(state: KnockState, player: int, seat: int) -> int:
-    """The cards of ``seat``'s hand that ``player`` can see."""
-    hand = state.hands[seat]
-    if seat == player or state.phase == END:
-        return hand
-    seen = state.known[seat] & hand
-    showdown = state.showdown
-    if state.phase == SHOWDOWN and showdown is not None:
-        if seat == showdown.knocker:
-            return hand
-        seen |= showdown.used[seat]
-    return seen
-
-
-def _knock_card_seen(state: KnockState, player: int) -> bool:
-    """Whether ``player`` can name the face-down knock card: the knocker can,
-    everyone can at the end, and the others when it is a card they saw the
-    knocker take (it is then missing from the shown hand)."""
-    card = state.knock_card
-    if card < 0:
-        return False
-    return state.phase == END or player == _knocker(state) or bool(state.known[_knocker(state)] >> card & 1)
 
 
 def _cards(mask: int) -> tuple[Card, ...]:
@@ -323,7 +295,7 @@ def observation(state: KnockState, player: int) -> KnockObservation:
         hand=_cards(state.hands[player]),
         discard_pile=tuple(Card(c) for c in state.discards),
         known_cards=tuple(_cards(k & h) for k, h in zip(state.known, state.hands)),
-        seen_cards=tuple(_cards(_seen(state, player, q)) for q in range(n)),
+        seen_cards=tuple(_cards(state._seen(player, q)) for q in range(n)),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         stock_size=len(state.stock),
         upcard=state.upcard,
@@ -335,7 +307,7 @@ def observation(state: KnockState, player: int) -> KnockObservation:
         restocks=state.restocks,
         turns=state.turns,
         knocker=knocker if knocker >= 0 else None,
-        knock_card=Card(state.knock_card) if _knock_card_seen(state, player) else None,
+        knock_card=Card(state.knock_card) if state._knock_card_seen(player) else None,
         showdown=state.showdown,
         result=state.result if state.phase == END else None,
     )
@@ -382,61 +354,25 @@ class _Step(NamedTuple):
     drew: bool = False  # a stock draw that took a card (not one that found no stock)
 
 
-@dataclass
-class _Replay:
-    """The public history read off the state's step log: what every seat
-    saw, and for each seat the hidden-card bookkeeping of determinization."""
+class _Replay(NamedTuple):
+    """The public history read off the state's step log (``_core.step_fields``)."""
 
     steps: list[_Step]
-    group: list[int]  # per card: the last restock that put it into the stock (0: never)
-    hidden: list[list[int]]  # per seat, per group: cards it holds that were not seen going in
-    draws: list[list[tuple[int, int]]]  # per seat: (time, group) of each stock draw
-    sinks: list[list[tuple[int, int, int]]]  # per seat: (time, card, group) of such cards it let go
-    knocker: int  # the seat that knocked or went big gin, -1 if none
-    knock_time: int  # the index of that action in the history, -1 if none
-    knock_unseen: bool  # the knock card was not a known card
-    restocks: int
+    knock_time: int  # the index of the knock or big gin in the history, -1 if none
 
 
 def _replay(state: KnockState) -> _Replay:
-    """Walk the history with the engine's log of each step (``_core.step_fields``:
-    seat, card moved, restock, draw, pile change); no rule is replayed.  The
-    one hidden card it reads, a face-down knock card, only goes to the
-    determinization bookkeeping."""
-    n, size = state.n, state.rules.hand_size
-    pile = [int(state.upcard)]
-    restocks = 0
-    knocker, knock_time, knock_unseen = -1, -1, False
-    group = [0] * NUM_CARDS
-    hidden = [[size] for _ in range(n)]
-    draws: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    sinks: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
-    steps: list[_Step] = []
+    """Each action as everyone saw it, from the engine's step log (no rule is replayed)."""
     if len(state._steps) != len(state.history):
         raise RummykitError("inconsistent state: the step log does not match the history")
+    steps: list[_Step] = []
+    knock_time = -1
     for time, (action, code) in enumerate(zip(state.history, state._steps)):
-        s, card, restocked, drew, removed, added, unseen = _core.step_fields(code)
-        if restocked:
-            restocks += 1
-            for c in pile[:-1]:
-                group[c] = restocks
-            for counts in hidden:
-                counts.append(0)
-            pile = pile[-1:]
-        if drew:
-            hidden[s][restocks] += 1
-            draws[s].append((time, restocks))
-        if unseen and card >= 0:
-            hidden[s][group[card]] -= 1
-            sinks[s].append((time, card, group[card]))
+        s, card, restocked, drew, _removed, _added, _unseen = _core.step_fields(code)
         if KNOCK <= action < DRAW_STOCK or action == BIG_GIN:
-            knocker, knock_time, knock_unseen = s, time, unseen and action != BIG_GIN
-        if removed:
-            pile.pop()
-        if added:
-            pile.append(card)
+            knock_time = time
         steps.append(_Step(s, action, card, restocked, drew))
-    return _Replay(steps, group, hidden, draws, sinks, knocker, knock_time, knock_unseen, restocks)
+    return _Replay(steps, knock_time)
 
 
 # --- information-state string ------------------------------------------------
@@ -498,7 +434,7 @@ def information_state_string(state: KnockState, player: int) -> str:
         "dealt " + " ".join(str(c) for c in from_mask(_dealt(state, player))),
     ]
     own = iter(state.drawn[player])
-    knock_seen = _knock_card_seen(state, player)
+    knock_seen = state._knock_card_seen(player)
     for time, step in enumerate(replay.steps):
         drawn = next(own) if step.drew and step.seat == player else -1
         lines.append(_step_text(step, drawn, knock_seen))
@@ -516,167 +452,12 @@ def information_state_string(state: KnockState, player: int) -> str:
 # --- determinization ---------------------------------------------------------
 
 
-#: how many deals determinize tries for a last-chance taker that must be able to knock
-_MAX_TRIES = 2_000
-
-
 def determinize(state: KnockState, player: int, rng: Any = None) -> KnockState:
     """A full state that seat ``player`` cannot tell from ``state``, the
     cards hidden from it resampled uniformly with ``rng`` (a numpy
-    ``Generator``, an int seed or None); see the module docstring.  The new
-    state has no undo history."""
+    ``Generator``, an int seed or None; the C determinization,
+    rk_knock_determinize, draws from a generator seeded by it); see the
+    module docstring.  The new state has no undo history."""
     player = _check_player(state, player)
     gen = as_generator(rng, "rng")
-    draw = Uniforms(gen)
-    replay = _replay(state)
-    n = state.n
-    groups = len(replay.hidden[0])
-    group = replay.group
-    others = [q for q in range(n) if q != player]
-
-    # the cards player sees, and how many unseen cards of each group each seat holds
-    seen = {q: _seen(state, player, q) for q in others}
-    visible = state.hands[player] | ids_mask(state.discards)
-    for q in range(n):
-        visible |= state.known[q]
-    for q in others:
-        visible |= seen[q]
-    if state.set_aside >= 0:
-        visible |= 1 << state.set_aside
-    knock_hidden = state.knock_card >= 0 and not _knock_card_seen(state, player)
-    knock_group = group[state.knock_card] if knock_hidden else -1  # public: the knocker's count that fell
-    if state.knock_card >= 0 and not knock_hidden:
-        visible |= 1 << state.knock_card
-    places: dict[int, list[int]] = {}
-    for q in others:
-        count = list(replay.hidden[q])
-        for c in from_mask(seen[q] & ~state.known[q]):
-            count[group[c]] -= 1
-        places[q] = count
-    pools: list[list[int]] = [[] for _ in range(groups)]
-    for c in from_mask(_DECK & ~visible):
-        pools[group[c]].append(int(c))
-    for g, pool in enumerate(pools):
-        want = sum(places[q][g] for q in others) + (len(state.stock) if g == replay.restocks else 0)
-        want += g == knock_group
-        if want != len(pool):
-            raise RummykitError(f"inconsistent state: {len(pool)} hidden cards of group {g}, places for {want}")
-
-    # deal the hidden cards; a last-chance taker to move must be able to knock.  Such hands can
-    # be rare among the consistent deals: after _MAX_TRIES rejected samples the taker keeps the
-    # hidden cards it really holds (a deal consistent with everything `player` knows) and only
-    # the rest is resampled.
-    mover = state.player if state.phase == KNOCK_ONLY and state.player != player else -1
-    for attempt in range(_MAX_TRIES + 1):
-        keep = mover >= 0 and attempt == _MAX_TRIES
-        held: dict[int, list[list[int]]] = {q: [] for q in others}
-        stock: list[int] = []
-        knock_card = state.knock_card
-        for g, pool in enumerate(pools):
-            kept = [c for c in from_mask(state.hands[mover] & ~seen[mover]) if group[c] == g] if keep else []
-            cards = [int(c) for c in kept] + draw.shuffled([c for c in pool if c not in kept])
-            at = 0
-            for q in ([mover] if keep else []) + [q for q in others if not (keep and q == mover)]:
-                held[q].append(cards[at : at + places[q][g]])
-                at += places[q][g]
-            if g == knock_group:
-                knock_card, at = cards[at], at + 1
-            if g == replay.restocks:
-                stock = cards[at:]
-        if keep or mover < 0 or _can_still_knock(state, seen[mover] | ids_mask(chain.from_iterable(held[mover]))):
-            break
-
-    hands = list(state.hands)
-    drawn = list(state.drawn)
-    dealt: list[list[int]] = [[] for _ in range(n)]
-    for q in others:
-        hands[q] = seen[q] | ids_mask(chain.from_iterable(held[q]))
-        unseen_held = [list(cards) for cards in held[q]]
-        for c in from_mask(seen[q] & ~state.known[q]):
-            unseen_held[group[c]].append(int(c))
-        sinks = replay.sinks[q]
-        if knock_hidden and q == replay.knocker:
-            sinks = [(t, knock_card if t == replay.knock_time else c, g) for t, c, g in sinks]
-        dealt[q], drawn[q] = _rebuild_history(state.rules.hand_size, replay.draws[q], sinks, unseen_held, draw, q)
-    first = (player - state.dealer - 1) % n
-    dealt[player] = [state.deck[i] for i in range(first, state.rules.hand_size * n, n)]
-
-    other = state.clone()
-    other.hands = tuple(hands)
-    other.stock = tuple(stock)
-    other.drawn = tuple(drawn)
-    if knock_hidden:
-        other.knock_card = knock_card
-        other.history[replay.knock_time] = KNOCK + knock_card
-        seat, _, restocked, drew, removed, added, unseen = _core.step_fields(other._steps[replay.knock_time])
-        other._steps[replay.knock_time] = _core.step_code(seat, knock_card, restocked, drew, removed, added, unseen)
-    other.deck = _rebuild_deck(state, replay, dealt, drawn, stock)
-    other.shuffle_seed = int(gen.integers(2**62))
-    other._forget_undo()
-    return other
-
-
-def _can_still_knock(state: KnockState, hand: int) -> bool:
-    """Whether the last-chance taker's hand (the taken card included) could
-    knock with a discard other than the taken card: the condition under
-    which ``take`` was legal (``KnockState._last_chance_knock_exists``)."""
-    taken = state.taken
-    knock_max = state.knock_max
-    return any(c != taken and dw <= knock_max for c, dw in _core.deadwood_after_discards(state._core_rules, hand))
-
-
-def _rebuild_history(
-    size: int,
-    draws: list[tuple[int, int]],
-    sinks: list[tuple[int, int, int]],
-    held: list[list[int]],
-    draw: Uniforms,
-    seat: int,
-) -> tuple[list[int], tuple[int, ...]]:
-    """A dealt hand and a draw log for ``seat`` that fit the public history:
-    each card it let go unseen (``sinks``: time, card, group) fills one of
-    its dealt places or an earlier stock draw of the card's group, chosen at
-    random; the unseen cards it holds (``held``, by group) fill the rest.
-    Returns (dealt cards, drawn cards in order)."""
-    places: list[tuple[int, int]] = [(-1, 0)] * size + draws  # (time, group)
-    cards = [-1] * len(places)
-    by_group: dict[int, list[int]] = {}
-    for i, (_, g) in enumerate(places):
-        by_group.setdefault(g, []).append(i)
-    for time, card, g in sinks:
-        free = [i for i in by_group.get(g, []) if cards[i] < 0 and places[i][0] < time]
-        if not free:
-            raise RummykitError(f"inconsistent history: seat {seat} let go of {Card(card)} it cannot hold")
-        cards[free[draw.below(len(free))]] = card
-    for g in range(max(len(held), max(by_group) + 1)):
-        free = [i for i in by_group.get(g, []) if cards[i] < 0]
-        mine = held[g] if g < len(held) else []
-        if len(free) != len(mine):
-            raise RummykitError(
-                f"inconsistent history: seat {seat} holds {len(mine)} unseen cards of group {g}, places for {len(free)}"
-            )
-        for i, c in zip(free, draw.shuffled(mine)):
-            cards[i] = c
-    return draw.shuffled(cards[:size]), tuple(cards[size:])
-
-
-def _rebuild_deck(
-    state: KnockState, replay: _Replay, dealt: list[list[int]], drawn: list[tuple[int, ...]], stock: list[int]
-) -> tuple[int, ...]:
-    """The deck order (top first) behind the rebuilt dealt hands and draws:
-    the deal, the upcard, the draws from the first stock in order, then what
-    is left of it (the stock, if there was no restock)."""
-    n, size = state.n, state.rules.hand_size
-    deck = [dealt[(state.dealer + 1 + i) % n][i // n] for i in range(size * n)]
-    deck.append(int(state.upcard))
-    first_stock: list[tuple[int, int]] = []
-    for seat in range(n):
-        for (time, g), card in zip(replay.draws[seat], drawn[seat]):
-            if g == 0:
-                first_stock.append((time, card))
-    deck.extend(card for _, card in sorted(first_stock))
-    if replay.restocks == 0:
-        deck.extend(reversed(stock))
-    if len(deck) != NUM_CARDS or ids_mask(deck) != _DECK:
-        raise RummykitError("inconsistent state: the rebuilt deck is not the 52 cards")
-    return tuple(deck)
+    return state._determinize(player, int(gen.integers(2**64, dtype=np.uint64)))
