@@ -36,7 +36,7 @@ from rummykit.table.rules import TableRules
 __all__ = ["OUTCOMES", "TableResult", "score_hand"]
 
 #: outcomes (rk_table_outcome_name): both "dead"; Rummy "blocked", "rummy", "out"; Kaluki "hunt", "call_off"
-OUTCOMES: tuple[str, ...] = tuple(o for o in _core.TABLE_OUTCOMES if o is not None)
+OUTCOMES: tuple[str, ...] = tuple(o for o in TABLE_OUTCOMES if o is not None)
 _CODES = {name: code for code, name in enumerate(TABLE_OUTCOMES) if name is not None}
 
 
