@@ -393,11 +393,12 @@ def _describe(specs: Sequence[str | Agent]) -> Callable[[range, int, int], str]:
 
     def describe(hands: range, hand: int, seat: int) -> str:
         n = len(specs)
-        if hand < 0:
-            return f"hands {hands.start}..{hands.stop - 1} (deals {hands.start // n}..{(hands.stop - 1) // n})"
+        everyone = ", ".join(_agent_name(specs, j) for j in range(n))
+        if hand < 0:  # no mark (Ray): the chunk's hands and every agent
+            first, last = hands.start, hands.stop - 1
+            return f"hands {first}..{last} (deals {first // n}..{last // n}; {everyone})"
         deal, rotation = divmod(hand, n)
         if seat < 0:
-            everyone = ", ".join(_agent_name(specs, j) for j in range(n))
             return f"deal {deal} (hand {hand}), outside the agents' moves ({everyone})"
         return f"deal {deal} (hand {hand}): {_agent_name(specs, (seat - rotation) % n)} in seat {seat}"
 

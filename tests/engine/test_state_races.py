@@ -94,4 +94,4 @@ def test_readers_racing_a_writer_get_answers_or_rummykit_errors(name: str) -> No
     finally:
         sys.setswitchinterval(interval)
     assert not escaped, dict(escaped)
-    assert reads[0] > WRITES // 10  # the readers ran alongside the writer
+    assert reads[0] > 100  # the readers ran alongside the writer
