@@ -101,6 +101,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     buf.terminated = block(b);
     buf.num_legal = block(b * sizeof(int32_t));
     buf.legal_ids = table ? NULL : block(b * RK_MAX_LEGAL * sizeof(int32_t));
+    buf.outcome = block(b * sizeof(int32_t));
+    buf.winner = block(b * sizeof(int32_t));
+    buf.hand_score = block(b * (size_t)players * sizeof(int32_t));
+    buf.deadwood = block(b * (size_t)players * sizeof(int32_t));
     shadow sh = {block(b * (size_t)num_actions), block(b * sizeof(int32_t)), block(b * RK_MAX_LEGAL * sizeof(int32_t)),
                  block(b * sizeof(int32_t))};
     int32_t *actions = block(b * sizeof(int32_t));
@@ -215,5 +219,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     free(buf.terminated);
     free(buf.num_legal);
     free(buf.legal_ids);
+    free(buf.outcome);
+    free(buf.winner);
+    free(buf.hand_score);
+    free(buf.deadwood);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "rummykit/policy.h"
 #include "rummykit/table_playouts.h"
 #include "knock_internal.h"
+#include "table_internal.h"
 #include "rummykit/vector.h"
 
 #define LOG_START 128
@@ -179,6 +180,23 @@ static rk_status deal(rk_vector *v, int i) {
     return rk_table_deal(&v->tr, deck, v->dealer[i], v->shuffle_seed[i], &v->tst[i]);
 }
 
+/* The value of the cards seat q of table row i holds (TableState.result's hand_values). */
+static int32_t table_hand_value(const rk_vector *v, int i, int q) {
+    const rk_table_cards *h = &v->tst[i].hands[q];
+    int32_t total = 0;
+    for (int c = 0; c < v->deck_size; c++)
+        if (has_card(*h, c)) total += v->tr.values[card_type(c)];
+    return total;
+}
+
+/* Each seat's deadwood now (vector.h, rk_vector_buffers.deadwood), if asked for. */
+static void write_deadwood(const rk_vector *v, int i) {
+    if (!v->out.deadwood) return;
+    int32_t *out = v->out.deadwood + (size_t)i * (size_t)v->n_players;
+    for (int q = 0; q < v->n_players; q++)
+        out[q] = v->table ? table_hand_value(v, i, q) : rk__deadwood_unchecked(v->rules, v->kpos[i].hands[q]);
+}
+
 /* The legal actions, their number, mask, observation and player of row i
  * (the old mask entries are cleared from our old legal list). */
 static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
@@ -224,11 +242,28 @@ static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
         for (int k = 0; k < n; k++) mask[k] = 1;
     v->n_legal[i] = v->out.num_legal[i] = n;
     v->out.current_player[i] = player;
+    write_deadwood(v, i);
     return st;
 }
 
-/* Apply engine id ``id`` to row i and log it; *ended and *winner (-1: none) say how the hand stands. */
-static rk_status apply_id(rk_vector *v, int i, int32_t id, rk_table_memo *memo, int *ended, int *winner) {
+/* How a row's hand ended: outcome, winner (-1: none), per seat score (vector.h, hand_score). */
+typedef struct hand_end {
+    int outcome, winner;
+    int32_t score[RK_TABLE_MAX_PLAYERS > RK_MAX_PLAYERS ? RK_TABLE_MAX_PLAYERS : RK_MAX_PLAYERS];
+} hand_end;
+
+/* Row i's ended-hand buffers (vector.h): the hand in *end if ended, else none. */
+static void write_end(rk_vector *v, int i, int ended, const hand_end *end) {
+    if (v->out.outcome) v->out.outcome[i] = ended ? end->outcome : -1;
+    if (v->out.winner) v->out.winner[i] = ended ? end->winner : -1;
+    if (v->out.hand_score)
+        for (int q = 0; q < v->n_players; q++)
+            v->out.hand_score[(size_t)i * (size_t)v->n_players + (size_t)q] = ended ? end->score[q] : 0;
+}
+
+/* Apply engine id ``id`` to row i and log it; *ended and end->winner (-1: none) say how the hand
+ * stands, and an ended hand's outcome and scores are in *end. */
+static rk_status apply_id(rk_vector *v, int i, int32_t id, rk_table_memo *memo, int *ended, hand_end *end) {
     rk_status st;
     if (v->n_log[i] == v->log_cap[i]) {
         int32_t *grown = realloc(v->log[i], 2 * (size_t)v->log_cap[i] * sizeof(int32_t));
@@ -243,20 +278,24 @@ static rk_status apply_id(rk_vector *v, int i, int32_t id, rk_table_memo *memo, 
         rk_table_known_step(&v->tr, &before, &v->tst[i], id,
                             v->known + (size_t)i * (size_t)v->n_players * RK_NUM_TYPES, NULL);
         *ended = v->tst[i].phase == RK_TABLE_PHASE_END;
-        *winner = v->tst[i].winner;
+        end->winner = v->tst[i].winner;
+        end->outcome = v->tst[i].outcome;
+        for (int q = 0; *ended && q < v->n_players; q++) end->score[q] = table_hand_value(v, i, q);
     } else {
         rk_playout_result res;
         st = rk_apply_legal(v->rules, &v->kr, &v->kpos[i], id, &res);
         if (st != RK_OK) return st;
         *ended = v->kpos[i].phase == RK_PHASE_END;
-        *winner = *ended ? res.winner : -1;
+        end->winner = *ended ? res.winner : -1;
+        end->outcome = res.outcome;
+        for (int q = 0; *ended && q < v->n_players; q++) end->score[q] = res.points[q];
     }
     v->log[i][v->n_log[i]++] = id;
     return RK_OK;
 }
 
 /* The opponents' moves in row i until its learner is to move or the hand ends. */
-static rk_status opponents_play(rk_vector *v, int i, rk_table_memo *memo, int *ended, int *winner) {
+static rk_status opponents_play(rk_vector *v, int i, rk_table_memo *memo, int *ended, hand_end *end) {
     rk_policy policy = {(rk_policy_kind)v->opponents, -1}; /* greedy: knock as soon as allowed */
     while (!*ended && v->opponents >= 0) {
         int player = v->table ? v->tst[i].player : v->kpos[i].player;
@@ -264,7 +303,7 @@ static rk_status opponents_play(rk_vector *v, int i, rk_table_memo *memo, int *e
         int32_t id = v->table ? rk_table_policy_action(&v->tr, &v->tst[i], memo, v->opponents, &v->orng[i])
                               : rk_policy_action(v->rules, &v->kr, &v->kpos[i], policy, &v->orng[i]);
         if (id < 0) return (rk_status)id;
-        rk_status st = apply_id(v, i, id, memo, ended, winner);
+        rk_status st = apply_id(v, i, id, memo, ended, end);
         if (st != RK_OK) return st;
     }
     return RK_OK;
@@ -274,11 +313,12 @@ static rk_status opponents_play(rk_vector *v, int i, rk_table_memo *memo, int *e
  * move; a hand that ends before it is dealt again (nothing to learn from,
  * as in the scalar Gymnasium env). */
 static rk_status restart(rk_vector *v, int i, rk_table_memo *memo) {
-    int ended = 1, winner;
+    int ended = 1;
+    hand_end end;
     while (ended) {
         ended = 0;
         rk_status st = deal(v, i);
-        if (st == RK_OK) st = opponents_play(v, i, memo, &ended, &winner);
+        if (st == RK_OK) st = opponents_play(v, i, memo, &ended, &end);
         if (st != RK_OK) return st;
     }
     return encode(v, i, memo);
@@ -290,6 +330,7 @@ rk_status rk_vector_reset(rk_vector *v, uint64_t seed) {
     memset(v->out.legal_mask, 0, (size_t)v->batch * (size_t)v->num_actions);
     memset(v->out.rewards, 0, (size_t)v->batch * (size_t)v->n_players * sizeof(float));
     memset(v->out.terminated, 0, (size_t)v->batch);
+    for (int i = 0; i < v->batch; i++) write_end(v, i, 0, NULL);
     for (int i = 0; i < v->batch; i++) {
         rk_rng_seed(&v->rng[i], seed, (uint64_t)i);
         rk_rng_seed(&v->orng[i], seed, ((uint64_t)1 << 32) + (uint64_t)i);
@@ -313,12 +354,15 @@ static int is_legal(const rk_vector *v, int i, int32_t a) {
 static rk_status step_row(rk_vector *v, int i, int32_t a, rk_table_memo *memo) {
     float *rewards = v->out.rewards + (size_t)i * (size_t)v->n_players;
     int32_t id = v->table ? v->legal[(size_t)i * (size_t)v->cap + (size_t)a] : a;
-    int ended, winner;
-    rk_status st = apply_id(v, i, id, memo, &ended, &winner);
-    if (st == RK_OK) st = opponents_play(v, i, memo, &ended, &winner);
+    int ended;
+    hand_end end;
+    rk_status st = apply_id(v, i, id, memo, &ended, &end);
+    if (st == RK_OK) st = opponents_play(v, i, memo, &ended, &end);
     if (st != RK_OK) return st;
+    int winner = ended ? end.winner : -1;
     for (int q = 0; q < v->n_players; q++) rewards[q] = !ended || winner < 0 ? 0.0f : q == winner ? 1.0f : -1.0f;
     v->out.terminated[i] = (uint8_t)ended;
+    write_end(v, i, ended, &end);
     if (!ended) return encode(v, i, memo);
     v->hands[i]++;
     return restart(v, i, memo);

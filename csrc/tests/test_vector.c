@@ -42,6 +42,10 @@ static run start(const game *g, int batch, uint64_t seed, int threads, int oppon
     r.b.terminated = calloc((size_t)batch, 1);
     r.b.num_legal = calloc((size_t)batch, sizeof(int32_t));
     r.b.legal_ids = g->table ? NULL : calloc((size_t)batch * RK_MAX_LEGAL, sizeof(int32_t));
+    r.b.outcome = calloc((size_t)batch, sizeof(int32_t));
+    r.b.winner = calloc((size_t)batch, sizeof(int32_t));
+    r.b.hand_score = calloc((size_t)batch * (size_t)r.players, sizeof(int32_t));
+    r.b.deadwood = calloc((size_t)batch * (size_t)r.players, sizeof(int32_t));
     r.v = g->table ? rk_vector_new_table(&g->tr, batch, threads, &r.b)
                    : rk_vector_new_knock(&g->rules, &g->kr, batch, threads, &r.b);
     if (!r.v || rk_vector_set_opponents(r.v, opponents) != RK_OK || rk_vector_reset(r.v, seed) != RK_OK) {
@@ -58,6 +62,10 @@ static void stop(run *r) {
     free(r->b.current_player);
     free(r->b.rewards);
     free(r->b.terminated);
+    free(r->b.outcome);
+    free(r->b.winner);
+    free(r->b.hand_score);
+    free(r->b.deadwood);
     free(r->b.num_legal);
     free(r->b.legal_ids);
 }
@@ -159,6 +167,10 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
             ended += one.b.terminated[i];
             if (opponents >= 0 && !one.b.terminated[i]) CHECK(one.b.current_player[i] == seats[i]);
             if (s % 7 == 0 || one.b.terminated[i]) check_row(g, &one, i, memo);
+            /* the ended hand's report: an outcome, its winner the one the rewards name; none elsewhere */
+            CHECK((one.b.outcome[i] >= 0) == one.b.terminated[i]);
+            CHECK(one.b.winner[i] < 0 ? !one.b.rewards[(size_t)i * (size_t)one.players]
+                                      : one.b.rewards[(size_t)i * (size_t)one.players + (size_t)one.b.winner[i]] == 1.0f);
         }
     }
     /* an illegal action in the last row: refused, naming it, nothing changed */
@@ -206,6 +218,7 @@ static void bad_arguments(void) {
     b.current_player = &player;
     b.rewards = rewards;
     b.terminated = &terminated;
+    b.outcome = b.winner = b.hand_score = b.deadwood = NULL; /* optional */
     CHECK(rk_rules_init(&g.rules, RK_ACES_LOW, NULL) == RK_OK);
     CHECK(rk_knock_rules_init(&g.kr, RK_GAME_GIN, 2) == RK_OK);
     CHECK(rk_vector_new_knock(&g.rules, &g.kr, 0, 1, &b) == NULL);

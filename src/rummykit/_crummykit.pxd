@@ -523,6 +523,10 @@ cdef extern from "rummykit/vector.h" nogil:
         uint8_t *terminated
         int32_t *num_legal
         int32_t *legal_ids
+        int32_t *outcome
+        int32_t *winner
+        int32_t *hand_score
+        int32_t *deadwood
 
     ctypedef struct rk_vector:
         pass

@@ -79,7 +79,7 @@ cdef ReadOnlyBuffer _read_only(object owner, void *data, Py_ssize_t rows, Py_ssi
 
 cdef class VectorCore:
     """An rk_vector over buffers of its own (C memory, freed with it): ``spec`` is a KnockSpec
-    or a TableSpec.  ``buffers()`` gives read-only views of them (ReadOnlyBuffer): the caller
+    or a TableSpec; ``deadwood``: keep each seat's deadwood (rk_vector_buffers.deadwood).  ``buffers()`` gives read-only views of them (ReadOnlyBuffer): the caller
     can read them and nothing else, and the C core only writes them (vector.h, CALLER MEMORY)."""
 
     cdef rk_vector *v
@@ -88,7 +88,7 @@ cdef class VectorCore:
     cdef readonly int batch
     cdef bint busy  # a step or reset is under way with the GIL released (another thread's call raises)
 
-    def __cinit__(self, object spec, int batch, int threads):
+    def __cinit__(self, object spec, int batch, int threads, bint deadwood=False):
         cdef size_t n = <size_t>batch if batch > 0 else 1
         cdef bint knock = isinstance(spec, KnockSpec)
         cdef size_t actions, obs, players
@@ -104,11 +104,18 @@ cdef class VectorCore:
         self.b.rewards = <float *>rk_py_vector_alloc(n * players * sizeof(float))
         self.b.terminated = <uint8_t *>rk_py_vector_alloc(n)
         self.b.num_legal = <int32_t *>rk_py_vector_alloc(n * sizeof(int32_t))
+        self.b.outcome = <int32_t *>rk_py_vector_alloc(n * sizeof(int32_t))
+        self.b.winner = <int32_t *>rk_py_vector_alloc(n * sizeof(int32_t))
+        self.b.hand_score = <int32_t *>rk_py_vector_alloc(n * players * sizeof(int32_t))
+        self.b.deadwood = NULL
+        if deadwood:
+            self.b.deadwood = <int32_t *>rk_py_vector_alloc(n * players * sizeof(int32_t))
         self.b.legal_ids = NULL
         if knock:
             self.b.legal_ids = <int32_t *>rk_py_vector_alloc(n * RK_MAX_LEGAL * sizeof(int32_t))
         if (not self.b.legal_mask or not self.b.observation or not self.b.current_player or not self.b.rewards
-                or not self.b.terminated or not self.b.num_legal or (knock and not self.b.legal_ids)):
+                or not self.b.terminated or not self.b.num_legal or (knock and not self.b.legal_ids)
+                or not self.b.outcome or not self.b.winner or not self.b.hand_score or (deadwood and not self.b.deadwood)):
             raise MemoryError("no memory for the vector game")
         if knock:
             self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, threads, &self.b)
@@ -124,7 +131,9 @@ cdef class VectorCore:
     def buffers(self):
         """name -> ReadOnlyBuffer: legal_mask (batch, num_actions) bool, observation (batch,
         obs_dim) float32, current_player, num_legal (batch,) int32, rewards (batch, players)
-        float32, terminated (batch,) bool, legal_ids (batch, MAX_LEGAL) int32 (knock games)."""
+        float32, terminated (batch,) bool, outcome, winner (batch,) int32, hand_score (batch,
+        players) int32, legal_ids (batch, MAX_LEGAL) int32 (knock games), deadwood (batch,
+        players) int32 (if asked for)."""
         cdef Py_ssize_t n = self.batch
         out = {
             "legal_mask": _read_only(self, self.b.legal_mask, n, rk_vector_num_actions(self.v), b"?", 1),
@@ -133,7 +142,12 @@ cdef class VectorCore:
             "num_legal": _read_only(self, self.b.num_legal, n, 0, b"i", 4),
             "rewards": _read_only(self, self.b.rewards, n, rk_vector_num_players(self.v), b"f", 4),
             "terminated": _read_only(self, self.b.terminated, n, 0, b"?", 1),
+            "outcome": _read_only(self, self.b.outcome, n, 0, b"i", 4),
+            "winner": _read_only(self, self.b.winner, n, 0, b"i", 4),
+            "hand_score": _read_only(self, self.b.hand_score, n, rk_vector_num_players(self.v), b"i", 4),
         }
+        if self.b.deadwood != NULL:
+            out["deadwood"] = _read_only(self, self.b.deadwood, n, rk_vector_num_players(self.v), b"i", 4)
         if self.b.legal_ids != NULL:
             out["legal_ids"] = _read_only(self, self.b.legal_ids, n, RK_MAX_LEGAL, b"i", 4)
         return out
@@ -147,6 +161,10 @@ cdef class VectorCore:
         free(self.b.terminated)
         free(self.b.num_legal)
         free(self.b.legal_ids)
+        free(self.b.outcome)
+        free(self.b.winner)
+        free(self.b.hand_score)
+        free(self.b.deadwood)
 
     cdef int _enter(self) except -1:
         self.check_idle()

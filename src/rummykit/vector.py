@@ -27,12 +27,32 @@ sorted ``legal_actions()``, out of 4096 slots.
 A step copies the actions, then checks every row's action: an illegal one
 raises :class:`~rummykit.errors.IllegalActionError` naming the row, and nothing
 changes.  Then every row plays (in C, without the GIL, on ``threads``
-threads), and a hand that ends is scored ``win_loss`` (+1 to the winner, -1
-to the others, 0 to all in a hand without a winner: the default reward of
-the :mod:`rummykit.envs` adapters) and restarts at once from the row's next
-deal: the step's ``rewards`` and ``terminated`` are the ended hand's, the
-arrays show the new hand.  Row ``i``'s deals come from its own stream of the
-seed, so the same seed and actions give the same arrays for any ``threads``.
+threads), and a hand that ends is scored and restarts at once from the row's
+next deal: the step's ``rewards``, ``terminated``, ``hand_points`` and
+``hand_outcome`` are the ended hand's, the other arrays show the new hand.
+Row ``i``'s deals come from its own stream of the seed, so the same seed and
+actions give the same arrays for any ``threads``.
+
+Rewards (``reward=``): ``"win_loss"`` (the default, as in the
+:mod:`rummykit.envs` adapters) gives +1 to the winner of an ended hand, -1 to
+the others, 0 to all in a hand without a winner; ``"points"`` gives each seat
+its hand points less the mean of the other seats' (zero-sum: a lost hand
+costs what the others gained).  A hand's points are ``state.returns()`` of
+the scalar engine: points won in the points games (a Gin loser's 0), minus
+the penalty taken in the penalty games (``game.score_kind == "penalties"``),
+so higher is better in every game.  ``shaping="deadwood"`` adds
+potential-based shaping (Ng, Harada and Russell, 1999) to every step's
+rewards: ``F = gamma * phi(s') - phi(s)`` per seat, with
+``phi = -deadwood / scale`` (knock games: the deadwood of the seat's cards
+as they lie; table games: the value of the cards it holds) and
+``phi = 0`` once a hand ended, so a hand's shaping sums to ``-phi(s0)``
+(with ``gamma = 1``) and the optimal policy is that of the unshaped reward.
+
+>>> vg = VectorGame("gin", batch=2, seed=3, reward="points")
+>>> vg.obs_layout()[:2]
+[('current_player', 0, 4), ('dealer', 4, 8)]
+>>> [vg.action_text(0, int(a)) for a in np.flatnonzero(vg.legal_mask[0])]  # the first turn's upcard
+['take', 'pass']
 """
 
 from __future__ import annotations
@@ -48,7 +68,12 @@ from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 
-__all__ = ["VectorGame"]
+__all__ = ["REWARDS", "SHAPINGS", "VectorGame"]
+
+#: ``reward=`` of :class:`VectorGame` (and of the :mod:`rummykit.envs` adapters)
+REWARDS = ("win_loss", "points")
+#: ``shaping=`` of :class:`VectorGame`: None or potential-based shaping on deadwood
+SHAPINGS = (None, "deadwood")
 
 _POLICIES: dict[str | None, int] = {None: -1, "random": _core.POLICY_RANDOM, "greedy": _core.POLICY_GREEDY}
 
@@ -84,7 +109,33 @@ class VectorGame:
     type: :class:`~rummykit.errors.InvalidOptionError`).
     """
 
-    def __init__(self, name: str, batch: int, seed: int | None = None, threads: int = 1, **options: Any) -> None:
+    def __init__(
+        self,
+        name: str,
+        batch: int,
+        seed: int | None = None,
+        threads: int = 1,
+        reward: str = "win_loss",
+        shaping: str | None = None,
+        *,
+        shaping_gamma: float = 1.0,
+        shaping_scale: float = 100.0,
+        **options: Any,
+    ) -> None:
+        if not isinstance(reward, str) or reward not in REWARDS:
+            raise InvalidOptionError(f"reward must be one of {', '.join(REWARDS)}, got {clip(reward)}")
+        if not (shaping is None or isinstance(shaping, str)) or shaping not in SHAPINGS:
+            raise InvalidOptionError(f"shaping must be None or 'deadwood', got {clip(shaping)}")
+        for arg, value, lo in (("shaping_gamma", shaping_gamma, 0.0), ("shaping_scale", shaping_scale, None)):
+            ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(float(value))
+            if not ok or (lo is not None and not lo <= float(value) <= 1.0) or (lo is None and float(value) <= 0):
+                want = "a number in 0..1" if lo is not None else "a positive number"
+                raise InvalidOptionError(f"{arg} must be {want}, got {clip(value)}")
+        #: the reward scheme, the shaping (None or "deadwood") and its discount and scale
+        self.reward: str = reward
+        self.shaping: str | None = shaping
+        self.shaping_gamma = float(shaping_gamma)
+        self.shaping_scale = float(shaping_scale)
         self.game = Game(name, **options)
         self.batch = _int_arg("batch", batch, 1, 1 << 24)
         self.threads = _int_arg("threads", threads, 1, MAX_THREADS)
@@ -95,9 +146,19 @@ class VectorGame:
         self.num_players: int = self.game.num_players
         self.num_actions: int = self.game.num_distinct_actions
         self.obs_dim: int = self.game.observation_tensor_size
-        self._core = _core.VectorCore(self.game.spec, self.batch, self.threads)  # type: ignore[attr-defined]
+        self._core = _core.VectorCore(self.game.spec, self.batch, self.threads, shaping is not None)  # type: ignore[attr-defined]
         views = {name: np.asarray(buffer) for name, buffer in self._core.buffers().items()}
         self._rewards = views["rewards"]
+        self._hand_score = views["hand_score"]
+        self._deadwood: npt.NDArray[np.int32] | None = views.get("deadwood")
+        self._potential: npt.NDArray[np.float32] | None = None  # phi of each row and seat before the step
+        self._hand_points: npt.NDArray[np.float32] | None = None  # hand_points, computed on first use
+        # knock games: the C core's hand scores are the points; table games: the values held, scored here
+        self._table_scoring = isinstance(self._core.spec, _core.TableSpec)
+        #: the outcome names by code: ``outcome_names[hand_outcome[i]]`` (``hand_outcome`` -1: none)
+        self.outcome_names: tuple[str | None, ...] = (
+            _core.TABLE_OUTCOMES if self._table_scoring else _core.KNOCK_OUTCOMES
+        )
         # engine ids (knock games): each row's legal ids in increasing order (C writes them), for sample_actions
         self._legal_ids: npt.NDArray[np.int32] | None = views.get("legal_ids")
         self._rows = np.arange(self.batch)
@@ -107,9 +168,62 @@ class VectorGame:
         self.current_player: npt.NDArray[np.int32] = views["current_player"]
         self.terminated: npt.NDArray[np.bool_] = views["terminated"]
         self.num_legal: npt.NDArray[np.int32] = views["num_legal"]
+        #: (batch,) int32: the outcome code of the hand the last step ended in each row (names:
+        #: ``outcome_names``), -1 in a row whose hand did not end
+        self.hand_outcome: npt.NDArray[np.int32] = views["outcome"]
+        #: (batch,) int32: the winner of the hand the last step ended, -1 for none (or no hand ended)
+        self.hand_winner: npt.NDArray[np.int32] = views["winner"]
+        self._start_potential()
 
     def __repr__(self) -> str:
-        return f"VectorGame({self.game.rules.name!r}, batch={self.batch}, seed={self.seed}, threads={self.threads})"
+        extra = f", reward={self.reward!r}" if self.reward != "win_loss" else ""
+        extra += f", shaping={self.shaping!r}" if self.shaping is not None else ""
+        return (
+            f"VectorGame({self.game.rules.name!r}, batch={self.batch}, seed={self.seed}, threads={self.threads}{extra})"
+        )
+
+    def _start_potential(self) -> None:
+        """After a reset: phi of the new hands (shaping), no hand points."""
+        self._hand_points = None
+        if self._deadwood is not None:
+            self._potential = self._deadwood.astype(np.float32) / np.float32(-self.shaping_scale)
+
+    @property
+    def hand_points(self) -> npt.NDArray[np.float32]:
+        """(batch, num_players) float32: the points of the hands the last step ended
+        (``state.returns()`` of the scalar engine: points won, or minus the penalty taken in
+        the penalty games), 0 in the rows whose hand did not end (a new read-only array per step)."""
+        if self._hand_points is None:
+            points = self._hand_score.astype(np.float32)
+            if self._table_scoring:
+                from rummykit.table.scoring import score_hand
+
+                for row in np.flatnonzero(self.hand_outcome >= 0):
+                    outcome = self.outcome_names[int(self.hand_outcome[row])]
+                    winner = int(self.hand_winner[row])
+                    values = [int(x) for x in self._hand_score[row]]
+                    result = score_hand(self.game.rules, str(outcome), None if winner < 0 else winner, values)
+                    points[row] = result.returns
+            points.flags.writeable = False
+            self._hand_points = points
+        return self._hand_points
+
+    def obs_layout(self) -> list[tuple[str, int, int]]:
+        """The observation's named slices ``(name, start, stop)``, in order, covering
+        ``observation``'s columns (the game's ``observation_layout``; docs/vector.md)."""
+        return list(self.game.observation_layout)
+
+    def action_text(self, row: int, a: int) -> str:
+        """The move that action ``a`` is in row ``row`` now, as the scalar state writes it
+        (replays the row: for inspection, not for every step).  ``a`` not legal there:
+        :class:`~rummykit.errors.IllegalActionError`."""
+        i = _int_arg("row", row, 0, self.batch - 1)
+        a = _int_arg("action", a, 0, self.num_actions - 1)
+        if not self.legal_mask[i, a]:
+            raise IllegalActionError(f"row {i}: action {a} is not legal now")
+        state = self.state(i)
+        action_id = state.legal_actions()[a] if self.game.dense_actions else a
+        return state.action_text(action_id)
 
     def reset(self, seed: int | None = None) -> None:
         """Deal every row its first hand again, from ``seed`` (an int 0..2**64-1; None: the
@@ -117,6 +231,7 @@ class VectorGame:
         if seed is not None:
             self.seed = _int_arg("seed", seed, 0, (1 << 64) - 1)
         self._core.reset(self.seed)
+        self._start_potential()
 
     def set_opponents(self, policy: str | None) -> None:
         """Let ``policy`` (``"random"`` or ``"greedy"``, the policies of
@@ -132,6 +247,7 @@ class VectorGame:
             raise InvalidOptionError(f"policy must be 'random', 'greedy' or None, got {clip(policy)}")
         self._core.set_opponents(_POLICIES[policy])
         self._core.reset(self.seed)
+        self._start_potential()
 
     def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int32]:
         """One uniformly random legal action per row, (batch,) int32, drawn from
@@ -148,7 +264,7 @@ class VectorGame:
     def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Play ``actions[i]`` (an integer array of shape (batch,), read-only
         or not) in row ``i``; returns the step's rewards, (batch, num_players)
-        float32 (a new array)."""
+        float32 (a new array): ``reward`` and ``shaping`` (module docstring)."""
         try:
             arr = np.asarray(actions)
         except (TypeError, ValueError, OverflowError) as err:  # ragged lists, objects numpy refuses
@@ -166,7 +282,21 @@ class VectorGame:
             arr = arr.astype(np.int32)
         # the core copies the int32 array before checking it: changing it meanwhile cannot slip an id in
         self._core.step(np.ascontiguousarray(arr))
-        return self._rewards.copy()
+        self._hand_points = None
+        rewards: npt.NDArray[np.float32]
+        if self.reward == "points":
+            points = self.hand_points
+            others = (points.sum(axis=1, keepdims=True) - points) / np.float32(max(self.num_players - 1, 1))
+            rewards = points - others
+        else:
+            rewards = self._rewards.copy()
+        if self._deadwood is not None and self._potential is not None:
+            after = self._deadwood.astype(np.float32) / np.float32(-self.shaping_scale)
+            ended = self.terminated[:, None]
+            shaped = np.where(ended, np.float32(0), np.float32(self.shaping_gamma) * after) - self._potential
+            rewards = rewards + shaped.astype(np.float32)
+            self._potential = after
+        return rewards
 
     def state(self, i: int) -> GameState:
         """A scalar state equal to row ``i`` now: its deal replayed through

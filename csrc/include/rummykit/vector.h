@@ -72,6 +72,16 @@ typedef struct rk_vector_buffers {
     int32_t *legal_ids;     /* knock games (required): batch x RK_MAX_LEGAL, row i's legal ids in increasing order
                              * (the first num_legal[i]); table games: unused (may be NULL), their
                              * legal actions are 0 .. num_legal[i] - 1 */
+    /* Optional (each may be NULL): the hands the last step ended, and each seat's potential. */
+    int32_t *outcome;       /* batch: the ended hand's outcome (RK_OUTCOME_* / rk_table_outcome), -1 on a row
+                             * whose hand did not end */
+    int32_t *winner;        /* batch: the ended hand's winner, -1 for none or a row whose hand did not end */
+    int32_t *hand_score;    /* batch x num_players: the ended hand per seat, 0 on other rows: knock games
+                             * its points (rk_playout_result.points, state.returns()), table games the
+                             * value of the cards the seat held (scored in Python, rummykit.table.scoring) */
+    int32_t *deadwood;      /* batch x num_players: each seat's cards now: knock games rk_deadwood of its
+                             * hand, table games the value of the cards it holds (the reward shaping's
+                             * potential) */
 } rk_vector_buffers;
 
 typedef struct rk_vector rk_vector;
