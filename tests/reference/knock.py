@@ -31,6 +31,7 @@ from rummykit.knock.actions import (
     PASS,
     TAKE,
     Action,
+    parse_action,
 )
 from rummykit.knock.observe import OBSERVATION_LAYOUT, OBSERVATION_TENSOR_SIZE
 from rummykit.knock.rules import KnockRules
@@ -46,7 +47,6 @@ from rummykit.knock.state import (
     OFFER_NONDEALER,
     PHASES,
     SHOWDOWN,
-    KnockVerbs,
     Phase,
 )
 from rummykit.scoring import HandScore
@@ -391,7 +391,7 @@ def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return values[:i] + (value,) + values[i + 1 :]
 
 
-class ReferenceKnockState(KnockVerbs):
+class ReferenceKnockState:
     """One hand of a knock game.  Create it with ``game.new_hand()``.
 
     OpenSpiel-style verbs for AI (``legal_actions``, ``apply_action``,
@@ -564,6 +564,24 @@ class ReferenceKnockState(KnockVerbs):
         except IllegalActionError:
             return False
         return True
+
+    def verify_discard(self, card: int | str) -> None:
+        self.verify_action(Action(int(Card(card))))
+
+    def can_discard(self, card: int | str) -> bool:
+        return self.can_act(Action(int(Card(card))))
+
+    def verify_knock(self, card: int | str) -> None:
+        self.verify_action(Action(KNOCK + int(Card(card))))
+
+    def can_knock(self, card: int | str) -> bool:
+        return self.can_act(Action(KNOCK + int(Card(card))))
+
+    def action_text(self, action_id: int) -> str:
+        return str(Action(action_id))
+
+    def parse_action(self, text: str) -> int:
+        return parse_action(text).id
 
     # --- transitions -------------------------------------------------------
 

@@ -22,20 +22,42 @@ from rummykit.errors import IllegalActionError, RummykitError
 from rummykit.table.actions import DRAW, MELD_RUN, TAKE, id_pattern
 from rummykit.table.cards import FIRST_JOKER, JOKER, card_type, type_counts, type_text, types_of
 from rummykit.table.melds import SET
-from rummykit.table.observe import (
-    _AT,
-    NUM_TYPES,
-    OBSERVATION_TENSOR_SIZE,
-    TableObservation,
-    _check_player,
-    _meld_view,
-    _rules_text,
-    _types_text,
-)
+from rummykit.table.observe import OBSERVATION_LAYOUT, OBSERVATION_TENSOR_SIZE, ObservedMeld, TableObservation
 from rummykit.table.playouts import HiddenLists
 from rummykit.table.state import PHASES, TableState
 
 _END = PHASES.index("end")
+NUM_TYPES = JOKER + 1
+_AT = {name: start for name, start, _ in OBSERVATION_LAYOUT}
+
+
+def _check_player(state: TableState, player: object) -> int:
+    if isinstance(player, (int, np.integer)) and not isinstance(player, bool) and 0 <= int(player) < state.n:
+        return int(player)
+    raise RummykitError(f"player must be a seat 0..{state.n - 1}, got {player!r}")
+
+
+def _meld_view(state: TableState) -> tuple[ObservedMeld, ...]:
+    geo = state.geo
+    return tuple(
+        ObservedMeld(
+            "set" if m.kind == SET else "run",
+            tuple(card_type(c) for c in m.cards),
+            tuple(m.represents(geo)),
+            m.owner,
+            m.text(geo),
+        )
+        for m in state.table
+    )
+
+
+def _rules_text(state: TableState) -> str:
+    given = ", ".join(f"{k}={v!r}" for k, v in state.rules.given)
+    return f"{state.rules.name}({given})"
+
+
+def _types_text(types: Iterable[int]) -> str:
+    return " ".join(type_text(t) for t in types) or "-"
 
 
 # --- the history, step by step ------------------------------------------------

@@ -74,8 +74,7 @@ class Showdown:
 
 class KnockVerbs:
     """The knock-only checked verbs (discard, knock) and the action text of a
-    knock state (KnockState; the oracle in tests/reference/knock.py shares
-    them); ``verify_action`` and ``can_act`` come from the state."""
+    knock state (KnockState); ``verify_action`` and ``can_act`` come from the state."""
 
     __slots__ = ()
 
