@@ -68,7 +68,7 @@ from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 
-__all__ = ["REWARDS", "SHAPINGS", "VectorGame"]
+__all__ = ["REWARDS", "SHAPINGS", "VectorGame", "zero_sum"]
 
 #: ``reward=`` of :class:`VectorGame` (and of the :mod:`rummykit.envs` adapters)
 REWARDS = ("win_loss", "points")
@@ -79,6 +79,19 @@ _POLICIES: dict[str | None, int] = {None: -1, "random": _core.POLICY_RANDOM, "gr
 
 #: The most threads one vector game steps on.
 MAX_THREADS: int = _core.VECTOR_MAX_THREADS
+
+
+def zero_sum(points: npt.ArrayLike) -> npt.NDArray[np.float32]:
+    """The ``reward="points"`` rewards of hand points (``state.returns()``, seats on the last
+    axis): each seat's points less the mean of the other seats' points (they sum to 0).
+
+    >>> zero_sum([30, 0]).tolist(), zero_sum([0, -12, -30]).tolist()
+    ([30.0, -30.0], [21.0, 3.0, -24.0])
+    """
+    p = np.asarray(points, dtype=np.float32)
+    others = (p.sum(axis=-1, keepdims=True) - p) / np.float32(max(p.shape[-1] - 1, 1))
+    out: npt.NDArray[np.float32] = p - others
+    return out
 
 
 def _int_arg(name: str, value: object, lo: int, hi: int) -> int:
@@ -285,9 +298,7 @@ class VectorGame:
         self._hand_points = None
         rewards: npt.NDArray[np.float32]
         if self.reward == "points":
-            points = self.hand_points
-            others = (points.sum(axis=1, keepdims=True) - points) / np.float32(max(self.num_players - 1, 1))
-            rewards = points - others
+            rewards = zero_sum(self.hand_points)
         else:
             rewards = self._rewards.copy()
         if self._deadwood is not None and self._potential is not None:

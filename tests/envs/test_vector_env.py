@@ -19,6 +19,7 @@ import rummykit.agents
 import rummykit.envs
 from rummykit.envs._common import hand_rewards
 from rummykit.errors import IllegalActionError, InvalidOptionError
+from rummykit.vector import zero_sum
 
 
 def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -73,11 +74,24 @@ def test_seeds_and_learner_seats() -> None:
     envs.reset(seed=None)
 
 
+def test_points_reward_is_the_learners_zero_sum_hand_points() -> None:
+    envs = rummykit.envs.gymnasium_vector_env("oklahoma-rummy", num_envs=8, reward="points", max_turns=20)
+    envs.reset(seed=4)
+    vg, rng, ended = envs.vector_game, np.random.default_rng(0), 0
+    for _ in range(150):
+        seats = envs.seats.copy()
+        _, rewards, terminated, _, _ = envs.step(vg.sample_actions(rng))
+        expected = zero_sum(vg.hand_points)[np.arange(8), seats]
+        assert np.array_equal(terminated, vg.hand_outcome >= 0) and np.allclose(rewards, expected)
+        ended += int(terminated.sum())
+    assert ended > 0
+
+
 def test_bad_arguments_and_illegal_actions() -> None:
     with pytest.raises(InvalidOptionError, match="opponent"):
         rummykit.envs.gymnasium_vector_env("gin", num_envs=2, opponent="best")
-    with pytest.raises(InvalidOptionError, match="win_loss"):
-        gymnasium.make_vec("rummykit/Gin-v0", num_envs=2, reward="points")
+    with pytest.raises(InvalidOptionError, match="reward"):
+        gymnasium.make_vec("rummykit/Gin-v0", num_envs=2, reward="score")
     envs = rummykit.envs.gymnasium_vector_env("rummy", num_envs=2)
     with pytest.raises(InvalidOptionError, match="one int seed"):
         envs.reset(seed=[1, 2])

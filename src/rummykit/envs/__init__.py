@@ -27,8 +27,9 @@ sparse up to 6.4 million, a dense per-state index (action ``k`` is the ``k``-th 
 Rewards (the same default, :data:`DEFAULT_REWARD` = ``"win_loss"``, in every adapter) come
 when a seat's episode ends, 0 before: ``reward="win_loss"`` +1 to the winner (of the hand or
 the match), -1 to every other seat, 0 to all when nobody wins (a dead hand, a tied match);
-``reward="points"`` a hand's ``state.returns()`` (the variant's hand score), or what the match
-pays the seat (see :class:`rummykit.envs._episode.Episode`).
+``reward="points"`` for a hand the seat's ``state.returns()`` (the variant's hand score: points
+won, or minus the penalty taken) less the mean of the other seats' (zero-sum: a lost hand costs,
+as :class:`rummykit.vector.VectorGame`), or what the match pays the seat (see :class:`rummykit.envs._episode.Episode`).
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 from rummykit.table.family import TABLE
+from rummykit.vector import REWARDS as VECTOR_REWARDS
+from rummykit.vector import zero_sum
 
 __all__ = [
     "DEFAULT_REWARD",
@@ -35,8 +37,9 @@ __all__ = [
 #: The action slots of a table game (Rummy, Kaluki) in the dense per-state index.
 DENSE_ACTIONS = TABLE.num_distinct_actions
 #: The reward schemes: ``win_loss`` (+1 to the winner, -1 to the others, 0 to all without a
-#: winner) or ``points`` (the engine's ``returns()`` for a hand, the match score for a match).
-REWARDS = ("win_loss", "points")
+#: winner) or ``points`` (zero-sum for a hand: the seat's ``returns()`` less the others' mean;
+#: the match score for a match).
+REWARDS = VECTOR_REWARDS
 #: The reward of every adapter unless told otherwise: bounded and the same scale in every game.
 DEFAULT_REWARD = "win_loss"
 
@@ -79,10 +82,11 @@ def check_reward(reward: str) -> str:
 
 
 def hand_rewards(state: GameState, reward: str) -> list[float]:
-    """Each seat's reward for a finished hand: its ``returns()`` (``points``), or +1 for the
-    hand's winner and -1 for every other seat (``win_loss``; 0 for all in a dead hand)."""
+    """Each seat's reward for a finished hand: its ``returns()`` less the mean of the other
+    seats' (``points``: zero-sum, a lost hand costs, as ``VectorGame(reward="points")``), or +1
+    for the hand's winner and -1 for every other seat (``win_loss``; 0 for all in a dead hand)."""
     if reward == "points":
-        return [float(x) for x in state.returns()]
+        return [float(x) for x in zero_sum(state.returns())]
     winner = state.result.winner
     if winner is None:
         return [0.0] * state.n

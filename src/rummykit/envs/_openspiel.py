@@ -74,7 +74,7 @@ class _Hand:
 class RummykitSpielGame(pyspiel.Game):  # type: ignore[misc]
     """A rummykit game for OpenSpiel.  Parameters: ``num_players`` and ``reward``
     (``"win_loss"``: +1 for the hand's winner, -1 for the others, 0 for a dead hand;
-    ``"points"``: the engine's ``returns()``)."""
+    ``"points"``: the engine's ``returns()`` made zero-sum, each seat's less the others' mean)."""
 
     def __init__(self, params: dict[str, Any] | None = None, *, variant: str = "gin", game: Any = None) -> None:
         params = {**_DEFAULTS, **(params or {})}

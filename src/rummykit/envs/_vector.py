@@ -30,9 +30,12 @@ class RummykitVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
     observations a dict of ``"observation"`` (the learner's ``observation_tensor``) and
     ``"action_mask"`` (int8), actions one index per sub-environment (engine ids in the knock
     games, the dense per-state index in Rummy and Kaluki).  :meth:`action_masks` gives the
-    masks as booleans (what sb3-contrib's MaskablePPO reads).  The reward is ``win_loss``
-    (+1, -1, 0 for a hand without a winner), on the step that ends the hand, which covers
-    the opponents' replies; only one-hand episodes (``episode="hand"``) and that reward.
+    masks as booleans (what sb3-contrib's MaskablePPO reads).  The reward is the learner's
+    :class:`~rummykit.vector.VectorGame` reward: ``win_loss`` (+1, -1, 0 for a hand without a
+    winner) or ``points`` (zero-sum hand points) on the step that ends the hand, which covers
+    the opponents' replies, plus the potential-based ``shaping="deadwood"`` on every step if
+    asked for (``shaping_gamma``, ``shaping_scale`` go to the VectorGame); only one-hand
+    episodes (``episode="hand"``).
 
     Ended hands restart in the same step (``metadata["autoreset_mode"]`` SAME_STEP): the
     observation returned is the next hand's, and the ended hand's last observation is not
@@ -53,13 +56,14 @@ class RummykitVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         episode: str = "hand",
         threads: int = 1,
         copy: bool = True,
+        shaping: str | None = None,
         **options: Any,
     ) -> None:
-        if check_reward(reward) != "win_loss" or check_episode(episode) != "hand":
-            raise InvalidOptionError("the vector env plays one-hand episodes with the win_loss reward")
+        if check_episode(episode) != "hand":
+            raise InvalidOptionError("the vector env plays one-hand episodes")
         if opponent not in ("greedy", "random"):
             raise InvalidOptionError(f"opponent must be 'greedy' or 'random' (played in C), got {clip(opponent)}")
-        self.vector_game = VectorGame(game, batch=num_envs, seed=0, threads=threads, **options)
+        self.vector_game = VectorGame(game, num_envs, 0, threads, check_reward(reward), shaping, **options)
         self.vector_game.set_opponents(opponent)
         self.opponent = opponent
         self.copy = copy
