@@ -29,7 +29,9 @@ def _snapshot(vg: VectorGame) -> tuple[Any, ...]:
 def test_no_array_handed_out_can_be_made_writeable(name: str) -> None:
     vg = VectorGame(name, batch=3, seed=1)
     vg.step(vg.sample_actions(np.random.default_rng(0)))
-    for array in (*(getattr(vg, a) for a in ARRAYS), vg._rewards, vg._legal_ids):
+    public = [v for k, v in vars(vg).items() if not k.startswith("_") and isinstance(v, np.ndarray)]
+    assert len(public) >= len(ARRAYS)
+    for array in (*public, vg._rewards, vg._legal_ids):
         if array is None:  # table games have no legal-id array
             continue
         with pytest.raises(ValueError, match="WRITEABLE"):
