@@ -182,11 +182,7 @@ static rk_status deal(rk_vector *v, int i) {
 
 /* The value of the cards seat q of table row i holds (TableState.result's hand_values). */
 static int32_t table_hand_value(const rk_vector *v, int i, int q) {
-    const rk_table_cards *h = &v->tst[i].hands[q];
-    int32_t total = 0;
-    for (int c = 0; c < v->deck_size; c++)
-        if (has_card(*h, c)) total += v->tr.values[card_type(c)];
-    return total;
+    return rk_table_hand_value(&v->tr, v->tst[i].hands[q]);
 }
 
 /* Each seat's deadwood now (vector.h, rk_vector_buffers.deadwood), if asked for. */
