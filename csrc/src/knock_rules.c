@@ -1,6 +1,8 @@
 /* The knock rules: the base games' defaults, the field table that maps
  * every KnockRules option the engine reads onto rk_knock_rules, and the
- * range check, which reads its bounds from that table. */
+ * range check, which reads its bounds from that table.  The table is the one
+ * schema of these options (their type, range and choices): Python builds its
+ * option records from it (rummykit.knock.rules), adding only their docs. */
 #include "knock_internal.h"
 
 #include <stddef.h>
@@ -13,21 +15,21 @@
  * tests/knock/test_rules_table.py check that every field is covered). */
 static const rk_field fields[] = {
     F("num_players", num_players, RK_FIELD_INT, 2, RK_MAX_PLAYERS, NULL),
-    F("first_turn_procedure", upcard_offer, RK_FIELD_IS, 0, 1, "upcard_offer"),
+    F("first_turn_procedure", upcard_offer, RK_FIELD_CHOICE, 0, 1, "normal|upcard_offer"),
     F("forbid_discarding_taken_card", forbid_taken_discard, RK_FIELD_FLAG, 0, 1, NULL),
     F("refused_upcard_set_aside", refused_upcard_set_aside, RK_FIELD_FLAG, 0, 1, NULL),
     F("stock_end_rule", stock_end, RK_FIELD_CHOICE, RK_STOCK_DEAD_AT_2, RK_STOCK_RESHUFFLE,
       "dead_at_2|dead_at_2_last_chance|dead_on_draw|reshuffle"),
     F("max_restocks", max_restocks, RK_FIELD_INT, -1, MAXO, NULL),
     F("max_turns", max_turns, RK_FIELD_INT, -1, MAXO, NULL),
-    F("knock_limit_mode", limit_from_upcard, RK_FIELD_IS, 0, 1, "upcard"),
+    F("knock_limit_mode", limit_from_upcard, RK_FIELD_CHOICE, 0, 1, "fixed|upcard"),
     F("knock_limit", knock_limit, RK_FIELD_INT, 0, MAXO, NULL),
-    F("knock_compare", knock_compare_lt, RK_FIELD_IS, 0, 1, "lt"),
+    F("knock_compare", knock_compare_lt, RK_FIELD_CHOICE, 0, 1, "le|lt"),
     F("ace_upcard_gin_only", ace_upcard_gin_only, RK_FIELD_FLAG, 0, 1, NULL),
     F("spade_multiplier", spade_multiplier, RK_FIELD_INT, 1, 3, NULL),
     F("allow_layoff_on_knock", allow_layoff_on_knock, RK_FIELD_FLAG, 0, 1, NULL),
     F("layoff_onto_prior_layoffs", layoff_onto_prior_layoffs, RK_FIELD_FLAG, 0, 1, NULL),
-    F("knocker_arrangement", best_score_arrangement, RK_FIELD_IS, 0, 1, "best_score"),
+    F("knocker_arrangement", best_score_arrangement, RK_FIELD_CHOICE, 0, 1, "min_deadwood|best_score"),
     F("scoring_model", classic_two_player, RK_FIELD_IS, 0, 1, "classic_two_player"),
     F("undercut_on_tie", undercut_on_tie, RK_FIELD_FLAG, 0, 1, NULL),
     F("auto_showdown", auto_showdown, RK_FIELD_FLAG, 0, 1, NULL),
@@ -38,7 +40,7 @@ static const rk_field fields[] = {
     F("big_gin_bonus", big_gin_bonus, RK_FIELD_INT_OR_NONE, -1, MAXO, NULL),
     F("collect_differences", collect_differences, RK_FIELD_FLAG, 0, 1, NULL),
     F("losers_charged", losers_charged, RK_FIELD_FLAG, 0, 1, NULL),
-    F("gin_loser_multiplier", gin_loser_multiplier, RK_FIELD_INT, 0, 100, NULL),
+    F("gin_loser_multiplier", gin_loser_multiplier, RK_FIELD_INT, 1, 2, NULL),
     F("gin_loser_extra", gin_loser_extra, RK_FIELD_INT, 0, MAXO, NULL),
     F("undercut_knocker_extra", undercut_knocker_extra, RK_FIELD_INT, 0, MAXO, NULL),
     F("gin_extra_boxes", gin_extra_boxes, RK_FIELD_INT, 0, MAXO, NULL),

@@ -104,6 +104,20 @@ def knock_rules_defaults(int game, int num_players):
     return rules_values(&pr)
 
 
+#: the base games of rk_knock_rules_init (rk_base_game) by name
+KNOCK_BASE_GAMES = {
+    "gin": RK_GAME_GIN, "oklahoma_gin": RK_GAME_OKLAHOMA_GIN, "oklahoma_rummy": RK_GAME_OKLAHOMA_RUMMY}
+
+
+def knock_rules_ok(rules):
+    """Whether the C engine accepts a KnockRules (rk_knock_limits checks the rules record first): its
+    fields within the field table's ranges and the combinations the engine plays."""
+    cdef rk_knock_rules pr
+    cdef int out[4]
+    fill_rules(&pr, rules)
+    return rk_knock_limits(&pr, 0, out) == RK_OK
+
+
 cdef int fill_position(rk_position *pos, tuple position) except -1:
     hands, stock, discards, dealer, player, phase, upcard, taken, restocks, turns, seed = position
     memset(pos, 0, sizeof(rk_position))

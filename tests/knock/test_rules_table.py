@@ -1,18 +1,22 @@
-"""The C field table of the knock rules (rk_knock_rules_fields): Python fills
-rk_knock_rules by option name from a KnockRules, so every C field must name
-an option that exists, read it the way the schema defines it, and cover the
-whole struct."""
+"""The C field table of the knock rules (rk_knock_rules_fields), the one schema of the
+options the engine reads: Python builds their option records from it and fills
+rk_knock_rules by option name from a KnockRules, so every C field must name an
+option that exists, cover the whole struct, and drive the options' validation."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
 from rummykit import _core
-from rummykit.knock.rules import BASE_GAMES, BOOLS, CHOICES, PRESETS, KnockRules, knock_rules
+from rummykit.engine.options import NO_DEFAULT, field_value
+from rummykit.errors import InvalidOptionError
+from rummykit.knock.rules import BASE_GAMES, BOOLS, CHOICES, OPTIONS, PRESETS, KnockRules, knock_rules
 
 FIELDS = _core.KNOCK_RULES_FIELDS
+FIELDS_BY_NAME = {f[0]: f for f in FIELDS}
 OPTION_NAMES = {f.name for f in dataclasses.fields(KnockRules)}
 
 
@@ -47,13 +51,62 @@ def test_presets_fill_within_range(game: str) -> None:
         assert lo <= values[name] <= hi, name
 
 
+@pytest.mark.parametrize("game", [*BASE_GAMES, *PRESETS])
+def test_values_read_back_from_c(game: str) -> None:
+    # field_value, the one conversion of C ints to option values, inverts filling the fields
+    rules = knock_rules(game)
+    for name, raw in _core.knock_rules_values(rules).items():
+        value = field_value(FIELDS_BY_NAME[name], raw)
+        assert value is NO_DEFAULT or value == getattr(rules, name), name
+        assert type(value) is type(getattr(rules, name)) or value is NO_DEFAULT, name
+
+
+def test_base_games_come_from_c() -> None:
+    # the engine's options of a base game are rk_knock_rules_init's (the rules' values, docs/rules.md)
+    gin, okla, rummy = (knock_rules(g) for g in ("gin", "oklahoma_gin", "oklahoma_rummy"))
+    assert (gin.knock_limit, gin.first_turn_procedure, gin.knock_limit_mode, gin.big_gin_bonus) == (
+        10,
+        "upcard_offer",
+        "fixed",
+        None,
+    )
+    assert (okla.knock_limit_mode, okla.spade_multiplier, okla.ace_upcard_gin_only) == ("upcard", 2, True)
+    assert (rummy.num_players, rummy.stock_end_rule, rummy.gin_bonus, rummy.losers_charged) == (
+        3,
+        "reshuffle",
+        20,
+        True,
+    )
+    assert rummy.scoring_model == "net_collect" and gin.scoring_model == "classic_two_player"
+
+
+@pytest.mark.parametrize(("name", "kind", "lo", "hi", "text"), FIELDS, ids=[f[0] for f in FIELDS])
+def test_schema_is_the_c_table(name: str, kind: int, lo: int, hi: int, text: str | None) -> None:
+    option = OPTIONS[name]
+    if kind == _core.FIELD_CHOICE:
+        assert text is not None and option.choices == tuple(text.split("|")) and option.type is str
+    elif kind == _core.FIELD_FLAG:
+        assert option.type is bool and option.choices is None
+    elif kind in (_core.FIELD_INT, _core.FIELD_INT_OR_NONE) and option.choices is None:
+        assert option.maximum == hi and option.minimum == max(lo, 0)
+        assert option.unlimited == (kind == _core.FIELD_INT and lo == -1)
+
+
 @pytest.mark.parametrize(
-    ("game", "code", "players"),
-    [("gin", 0, 2), ("oklahoma_gin", 1, 2), ("oklahoma_rummy", 2, 3), ("oklahoma_rummy", 2, 4)],
+    ("options", "message"),
+    [
+        ({"spade_multiplier": 4}, "spade_multiplier must be 1..3; got 4"),
+        ({"gin_loser_multiplier": 0}, "gin_loser_multiplier must be 1..2; got 0"),
+        ({"knock_compare": "lte"}, "knock_compare must be one of: le, lt; got 'lte'"),
+        ({"knocker_arrangement": "best"}, "knocker_arrangement must be one of: min_deadwood, best_score; got 'best'"),
+        ({"max_turns": -2}, "max_turns must be -1 or 'unlimited' (no limit) or an integer in 0..1000000; got -2"),
+        ({"num_players": 5}, "num_players must be 2..4; got 5"),
+        ({"auto_showdown": 1}, "auto_showdown must be true or false; got 1"),
+    ],
 )
-def test_base_games_match_c_defaults(game: str, code: int, players: int) -> None:
-    rules = knock_rules(game, num_players=players)
-    assert _core.knock_rules_values(rules) == _core.knock_rules_defaults(code, players)
+def test_c_schema_drives_validation(options: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidOptionError, match=re.escape(message)):
+        knock_rules("gin", **options)  # type: ignore[arg-type]
 
 
 def test_options_reach_their_fields() -> None:

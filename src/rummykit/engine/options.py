@@ -4,6 +4,9 @@ parsing of command-line text, and "did you mean" suggestions.
 A game family declares its options once as a schema (a sequence of
 :class:`Option` without defaults: defaults come from the family's rules
 objects); :func:`rummykit.game_options` fills in each game's defaults.
+Where the C engine reads an option, its type, range and choices come from
+the C field table (:func:`field_option`) and its C values convert back with
+:func:`field_value`: the declaration in Python gives only the docs.
 
 >>> opt = Option("spade_multiplier", 2, (1, 2, 3), "Multiplier when the upcard is a spade.")
 >>> parse_value(opt, "3")
@@ -20,9 +23,10 @@ import numbers
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from rummykit import _core
 from rummykit.errors import InvalidOptionError, clip
 
 __all__ = [
@@ -35,6 +39,8 @@ __all__ = [
     "check_value",
     "coerce",
     "describe",
+    "field_option",
+    "field_value",
     "options_help",
     "parse_assignment",
     "parse_value",
@@ -95,6 +101,54 @@ class Option:
     def parse(self, text: str) -> Any:
         """The typed value of command-line text (see :func:`parse_value`)."""
         return parse_value(self, text)
+
+
+#: one row of a C field table (``rummykit._core.KNOCK_RULES_FIELDS``): the option's name, its
+#: field type (``_core.FIELD_*``), the least and most C value, and the choice text ('|'-separated)
+FieldRow = tuple[str, int, int, int, "str | None"]
+
+
+def field_option(row: FieldRow, declared: Option) -> Option:
+    """``declared`` (name and doc) with the type, range and choices of its C field table ``row``.
+
+    A text field that C reads as "equals this text" (``FIELD_IS``) knows one of its choices:
+    ``declared.choices`` lists them all (it must hold C's).  An integer field's ``declared.choices``,
+    if any, narrow C's range to those values (each within it)."""
+    name, kind, low, high, text = row
+    if name != declared.name:
+        raise ValueError(f"field {name} declared as {declared.name}")
+    if kind == _core.FIELD_FLAG:
+        return replace(declared, type=bool, choices=None)
+    if kind == _core.FIELD_CHOICE:
+        return replace(declared, type=str, choices=tuple(str(text).split("|")))
+    if kind == _core.FIELD_IS:
+        if declared.choices is None or text not in declared.choices:
+            raise ValueError(f"{name}: the declared choices must include {text!r}")
+        return replace(declared, type=str)
+    nullable = kind == _core.FIELD_INT_OR_NONE
+    unlimited = not nullable and low == UNLIMITED
+    least = 0 if nullable or unlimited else low
+    if declared.choices is not None and not all(
+        (c is None and nullable) or (type(c) is int and least <= c <= high) for c in declared.choices
+    ):
+        raise ValueError(f"{name}: the declared choices must lie in {least}..{high}")
+    return replace(declared, type=int, minimum=least, maximum=high, unlimited=unlimited, nullable=nullable)
+
+
+def field_value(row: FieldRow, raw: int) -> object:
+    """The option value of a C field's int (the inverse of filling the field): a flag as a bool,
+    a choice index as its text, -1 of an ``INT_OR_NONE`` field as None.  A ``FIELD_IS`` field
+    holding 0 names no one choice: :data:`NO_DEFAULT` (the caller gives the value)."""
+    _name, kind, _low, _high, text = row
+    if kind == _core.FIELD_FLAG:
+        return bool(raw)
+    if kind == _core.FIELD_CHOICE:
+        return str(text).split("|")[raw]
+    if kind == _core.FIELD_IS:
+        return text if raw else NO_DEFAULT
+    if kind == _core.FIELD_INT_OR_NONE and raw == -1:
+        return None
+    return raw
 
 
 def show_value(option: Option, value: object) -> str:

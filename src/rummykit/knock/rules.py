@@ -13,16 +13,21 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from rummykit import _core
 from rummykit.engine.options import (
     DEALER_AFTER_DEAD_HAND,
     DEALER_ROTATION,
     FORBID_DISCARDING_TAKEN_CARD,
     MAX_POINTS,
     MAX_TURNS,
+    NO_DEFAULT,
     UNLIMITED,
+    FieldRow,
     Option,
     check_value,
     coerce,
+    field_option,
+    field_value,
     players_error,
     unknown_name_error,
 )
@@ -47,63 +52,63 @@ __all__ = [
 
 @dataclass(frozen=True)
 class KnockRules:
-    """Every option of a knock game (names and defaults as in docs/rules.md, Options;
-    these defaults are Gin Rummy's, the base games and presets override them)."""
+    """Every option of a knock game (names as in docs/rules.md, Options); :func:`knock_rules`
+    makes them, with each base game's values (``BASE_GAMES``) and a preset's overrides."""
 
-    name: str = "gin"
+    name: str
     # players, dealing, turn basics (docs/rules.md, Dealing and turn options)
-    num_players: int = 2
-    dealer_rotation: str = "alternate"
-    dealer_after_dead_hand: str = "same"
-    first_turn_procedure: str = "upcard_offer"
-    forbid_discarding_taken_card: bool = True
-    auto_showdown: bool = True
+    num_players: int
+    dealer_rotation: str
+    dealer_after_dead_hand: str
+    first_turn_procedure: str
+    forbid_discarding_taken_card: bool
+    auto_showdown: bool
     # knocking, lay-offs, stock end (docs/rules.md, Knock options)
-    knock_limit_mode: str = "fixed"
-    knock_limit: int = 10
-    knock_compare: str = "le"
-    ace_upcard_gin_only: bool = False
-    spade_multiplier: int = 1
-    spade_double_boxes: bool = False
-    refused_upcard_set_aside: bool = False
-    allow_ace_high_run: bool = False
-    allow_layoff_on_knock: bool = True
-    layoff_onto_prior_layoffs: bool = False
-    stock_end_rule: str = "dead_at_2"
-    max_restocks: int = UNLIMITED
+    knock_limit_mode: str
+    knock_limit: int
+    knock_compare: str
+    ace_upcard_gin_only: bool
+    spade_multiplier: int
+    spade_double_boxes: bool
+    refused_upcard_set_aside: bool
+    allow_ace_high_run: bool
+    allow_layoff_on_knock: bool
+    layoff_onto_prior_layoffs: bool
+    stock_end_rule: str
+    max_restocks: int
     # engine policy (docs/rules.md, D22): a hand still going after this many turns is dead; it also bounds
     # players who take each other's discards for ever.  -1: no cap.
-    max_turns: int = 1000
-    knocker_arrangement: str = "min_deadwood"  # docs/rules.md, D26; "best_score" may show more deadwood
-    partnerships: bool = False
+    max_turns: int
+    knocker_arrangement: str  # docs/rules.md, D26; "best_score" may show more deadwood
+    partnerships: bool
     # hand scoring (docs/rules.md, Knock scoring options)
-    scoring_model: str = "classic_two_player"
-    gin_bonus: int = 25
-    undercut_bonus: int = 25
-    knock_bonus: int = 0
-    undercut_on_tie: bool = True
-    undercutter_tiebreak: str = "first_after_knocker"
-    big_gin_bonus: int | None = None
-    gin_extra_boxes: int = 0
-    undercut_extra_boxes: int = 0
-    gin_loser_multiplier: int = 1
-    gin_loser_extra: int = 0
-    undercut_knocker_extra: int = 0
-    collect_differences: bool = True
-    losers_charged: bool = False
+    scoring_model: str
+    gin_bonus: int
+    undercut_bonus: int
+    knock_bonus: int
+    undercut_on_tie: bool
+    undercutter_tiebreak: str
+    big_gin_bonus: int | None
+    gin_extra_boxes: int
+    undercut_extra_boxes: int
+    gin_loser_multiplier: int
+    gin_loser_extra: int
+    undercut_knocker_extra: int
+    collect_differences: bool
+    losers_charged: bool
     # game and match layer (docs/rules.md, Game and match options)
-    target_score: int = 100
-    game_bonus: int = 100
-    box_bonus: int = 25
-    shutout_rule: str = "double_total"
-    scoring_sheet: str = "single"
-    match_mode: str = "off"
-    match_games: int = 1
-    game_end: str = "target"
-    num_hands: int | None = None
-    ring_payout_model: str = "normalized"
-    ring_winner_min_share: float = 0.75
-    ring_cutoff_gap: int = 50
+    target_score: int
+    game_bonus: int
+    box_bonus: int
+    shutout_rule: str
+    scoring_sheet: str
+    match_mode: str
+    match_games: int
+    game_end: str
+    num_hands: int | None
+    ring_payout_model: str
+    ring_winner_min_share: float
+    ring_cutoff_gap: int
     #: the options given explicitly (for records and repr)
     given: tuple[tuple[str, Any], ...] = field(default=(), compare=False, repr=False)
 
@@ -145,32 +150,59 @@ MODEL_PARAMS: dict[str, dict[str, Any]] = {
     model: {k: v for k, v in row.items() if k != "big_gin_bonus"} for model, row in MODEL_ROWS.items()
 }
 
-#: Gin Rummy, Oklahoma Gin and Oklahoma Rummy: overrides of the defaults above.
-BASE_GAMES: dict[str, dict[str, Any]] = {
-    "gin": {},
-    "oklahoma_gin": dict(
-        first_turn_procedure="normal",
-        knock_limit_mode="upcard",
-        ace_upcard_gin_only=True,
-        spade_multiplier=2,
-        target_score=200,
-    ),
-    "oklahoma_rummy": dict(
-        num_players=3,
-        dealer_rotation="clockwise",
-        first_turn_procedure="normal",
-        knock_limit_mode="upcard",
-        ace_upcard_gin_only=True,
-        spade_multiplier=2,
-        stock_end_rule="reshuffle",
-        scoring_model="net_collect",
-        target_score=150,
-        game_bonus=0,
-        box_bonus=0,
-        shutout_rule="none",
-        **MODEL_PARAMS["net_collect"],
+#: the C field table (rk_knock_rules_fields) by option name: the type, range and choices of every
+#: option the engine reads
+FIELDS: dict[str, FieldRow] = {row[0]: row for row in _core.KNOCK_RULES_FIELDS}
+
+#: Gin Rummy's values of the options the C engine does not read (rk_knock_rules_init gives the rest)
+_GIN_MATCH_LAYER: dict[str, Any] = dict(
+    dealer_rotation="alternate",
+    dealer_after_dead_hand="same",
+    allow_ace_high_run=False,
+    undercutter_tiebreak="first_after_knocker",
+    target_score=100,
+    game_bonus=100,
+    box_bonus=25,
+    shutout_rule="double_total",
+    scoring_sheet="single",
+    match_mode="off",
+    match_games=1,
+    game_end="target",
+    num_hands=None,
+    ring_payout_model="normalized",
+    ring_winner_min_share=0.75,
+    ring_cutoff_gap=50,
+)
+#: what each base game changes of _GIN_MATCH_LAYER (scoring_model where C says only "not classic"),
+#: and its player count for rk_knock_rules_init
+_BASE_OVERRIDES: dict[str, tuple[int, dict[str, Any]]] = {
+    "gin": (2, {}),
+    "oklahoma_gin": (2, dict(target_score=200)),
+    "oklahoma_rummy": (
+        3,
+        dict(
+            dealer_rotation="clockwise",
+            scoring_model="net_collect",
+            target_score=150,
+            game_bonus=0,
+            box_bonus=0,
+            shutout_rule="none",
+        ),
     ),
 }
+
+
+def _base_game(name: str) -> dict[str, Any]:
+    players, overrides = _BASE_OVERRIDES[name]
+    engine = _core.knock_rules_defaults(_core.KNOCK_BASE_GAMES[name], players)
+    values = {key: field_value(FIELDS[key], raw) for key, raw in engine.items()}
+    values = {key: value for key, value in values.items() if value is not NO_DEFAULT}
+    return {**values, **_GIN_MATCH_LAYER, **overrides}
+
+
+#: Gin Rummy, Oklahoma Gin and Oklahoma Rummy: every option's value (the engine's options from
+#: rk_knock_rules_init, the match layer's from _GIN_MATCH_LAYER and _BASE_OVERRIDES).
+BASE_GAMES: dict[str, dict[str, Any]] = {name: _base_game(name) for name in _core.KNOCK_BASE_GAMES}
 
 #: Named presets (docs/rules.md, Presets): (base game, overrides).  gin_matchplay, oklahoma_bonus_penalty and
 #: oklahoma_ring were gin_seed000, oklahoma_seed002 and oklahoma_ring_seed003 (their sources S000,
@@ -242,15 +274,12 @@ ALIASES: dict[str, str] = (
     | {old.replace("_", "-"): new for old, new in RENAMED.items()}
 )
 
-#: Every knock-game option once: accepted values and meaning (docs/rules.md, Dealing and turn options, Knock options,
-#: Knock scoring options, Game and match options).  The defaults
-#: are not here: they are the KnockRules field defaults with each base game's and preset's
-#: overrides (``rummykit.game_options(name)`` shows them per game).
-SCHEMA: tuple[Option, ...] = (
+#: The options as declared: the docs of every option, and the accepted values of those the C engine
+#: does not read (SCHEMA adds the C field table's to the others).
+_DECLARED: tuple[Option, ...] = (
     # players, dealing, turn basics (docs/rules.md, Dealing and turn options)
     Option(
         "num_players",
-        choices=(2, 3, 4),
         doc="Players at the table: 2, or 3-4 (7 cards each; Oklahoma Rummy, "
         "gin_multi, partnerships) with a multi-player scoring model.",
     ),
@@ -258,93 +287,73 @@ SCHEMA: tuple[Option, ...] = (
     DEALER_AFTER_DEAD_HAND,
     Option(
         "first_turn_procedure",
-        choices=("upcard_offer", "normal"),
-        type=str,
         doc="upcard_offer: the non-dealer, then the dealer, may take the first upcard before anyone draws "
         "from the stock (2 players only); normal: the first player simply draws.",
     ),
     FORBID_DISCARDING_TAKEN_CARD,
     Option(
         "auto_showdown",
-        type=bool,
         doc="After a knock the engine finds each defender's best melds and lay-offs itself; false: the "
         "defenders declare them move by move (manual showdown).",
     ),
     # knocking, lay-offs, stock end (docs/rules.md, Knock options)
     Option(
         "knock_limit_mode",
-        choices=("fixed", "upcard"),
-        type=str,
         doc="fixed: you may knock with deadwood up to knock_limit; upcard: the first upcard's value is the "
         "knock limit (Oklahoma).",
     ),
     Option("knock_limit", doc="The most deadwood you may knock with when knock_limit_mode is fixed."),
     Option(
         "knock_compare",
-        choices=("le", "lt"),
-        type=str,
         doc="le: knock with deadwood at or below the limit (10 or fewer); lt: strictly below it (less than 10).",
     ),
     Option(
         "ace_upcard_gin_only",
-        type=bool,
         doc="An ace as the first upcard means the hand can only end by gin (Oklahoma; needs "
         "knock_limit_mode='upcard').",
     ),
     Option(
         "spade_multiplier",
-        choices=(1, 2, 3),
         doc="A spade as the first upcard multiplies the hand's score by this (Oklahoma 2, Double Oklahoma 3).",
     ),
     Option(
         "spade_double_boxes",
-        type=bool,
         doc="A hand won on a spade upcard also counts spade_multiplier boxes instead of one.",
     ),
     Option(
         "refused_upcard_set_aside",
-        type=bool,
         doc="When both players pass the first upcard it leaves play and the next stock card starts the "
         "discard pile (false: it stays on the pile).",
     ),
     Option("allow_ace_high_run", type=bool, doc="Runs may end Q-K-A (the ace high) as well as A-2-3."),
     Option(
         "allow_layoff_on_knock",
-        type=bool,
         doc="Defenders may add their cards to the knocker's melds after a knock (never after gin).",
     ),
     Option(
         "layoff_onto_prior_layoffs",
-        type=bool,
         doc="With 3-4 players, a defender may lay off onto cards another defender laid off (false: onto the "
         "knocker's original melds only).",
     ),
     Option(
         "stock_end_rule",
-        choices=("dead_at_2", "dead_at_2_last_chance", "dead_on_draw", "reshuffle"),
-        type=str,
         doc="When the stock runs low: dead_at_2 ends the hand with 2 cards left after a discard nobody knocks "
         "on; dead_at_2_last_chance lets the opponent take that discard to knock; dead_on_draw ends it on "
         "the draw leaving 2; reshuffle turns the discard pile into a new stock.",
     ),
     Option(
         "max_restocks",
-        minimum=0,
-        unlimited=True,
         doc="How many times the stock may be rebuilt from the discards (stock_end_rule='reshuffle'); -1 or "
         "'unlimited' for no limit, then the hand is dead.",
     ),
     MAX_TURNS,
     Option(
         "knocker_arrangement",
-        choices=("min_deadwood", "best_score"),
-        type=str,
         doc="How the engine melds a knocker's hand: the fewest deadwood points (min_deadwood), or the "
         "arrangement that scores best after the defenders' lay-offs (best_score, may show more deadwood).",
     ),
     Option(
         "partnerships",
-        type=bool,
         doc="Four players in two teams (seats 0+2 against 1+3), each side's deadwood added up and scored as "
         "a two-player hand (preset partnership_oklahoma).",
     ),
@@ -352,7 +361,6 @@ SCHEMA: tuple[Option, ...] = (
     Option(
         "scoring_model",
         choices=tuple(MODEL_ROWS),
-        type=str,
         doc="How a hand is scored: classic_two_player (winner scores the difference plus bonuses), "
         "net_collect (winner collects the difference from every loser), bonus_penalty (winner gets a "
         "bonus, losers get penalty points), ring_penalty (penalty points and a cash payout).  Choosing "
@@ -365,7 +373,6 @@ SCHEMA: tuple[Option, ...] = (
     Option("knock_bonus", doc="Points added for winning a hand by knocking."),
     Option(
         "undercut_on_tie",
-        type=bool,
         doc="A defender whose deadwood equals the knocker's undercuts (false: ties go to the knocker).",
     ),
     Option(
@@ -385,17 +392,15 @@ SCHEMA: tuple[Option, ...] = (
     Option("undercut_extra_boxes", doc="Extra boxes for an undercut, on top of the usual one."),
     Option(
         "gin_loser_multiplier",
-        choices=(1, 2),
         doc="After a gin each loser's deadwood is charged this many times (multi-player models).",
     ),
     Option("gin_loser_extra", doc="Penalty points added to each loser's charge after a gin (ring game: 25)."),
     Option("undercut_knocker_extra", doc="Penalty points added to an undercut knocker's charge (ring game: 10)."),
     Option(
         "collect_differences",
-        type=bool,
         doc="The winner also scores the losers' deadwood minus their own (false: only the bonus).",
     ),
-    Option("losers_charged", type=bool, doc="Losers lose points (penalty points) as well as the winner scoring."),
+    Option("losers_charged", doc="Losers lose points (penalty points) as well as the winner scoring."),
     # game and match layer (docs/rules.md, Game and match options)
     Option("target_score", doc="Hand points that win the game."),
     Option("game_bonus", doc="Points added to the game winner's total at the end of a game."),
@@ -453,6 +458,11 @@ SCHEMA: tuple[Option, ...] = (
         doc="In the ring payout, players this many penalty points or more behind the winner get nothing.",
     ),
 )
+#: Every knock-game option once: its meaning (docs/rules.md, Dealing and turn options, Knock options, Knock scoring
+#: options, Game and match options) and accepted values, which for the options the engine reads are
+#: their C field table's (FIELDS).  The defaults are not here: they are each base game's values
+#: (BASE_GAMES) with a preset's overrides (``rummykit.game_options(name)`` shows them per game).
+SCHEMA: tuple[Option, ...] = tuple(field_option(FIELDS[o.name], o) if o.name in FIELDS else o for o in _DECLARED)
 OPTIONS: dict[str, Option] = {o.name: o for o in SCHEMA}
 
 #: the options with a fixed set of values (from SCHEMA)
@@ -505,7 +515,7 @@ def _check_combination(r: KnockRules) -> None:
     two = r.num_players == 2
     if r.first_turn_procedure == "upcard_offer" and not two:
         raise InvalidOptionError("first_turn_procedure='upcard_offer' needs 2 players")
-    if r.partnerships and (r.num_players != 4 or r.scoring_model != "classic_two_player"):
+    if r.partnerships and not _core.knock_rules_ok(r):  # the engine's rule (rk_knock_rules_check)
         raise InvalidOptionError(
             "partnerships needs num_players=4 and scoring_model='classic_two_player' (preset 'partnership_oklahoma')"
         )
