@@ -537,7 +537,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="gin",
         help="game name (default gin): gin, oklahoma-gin, oklahoma-rummy, rummy, kaluki, or a preset (rummykit rules)",
     )
-    play.add_argument("--vs", default="greedy", help="the opponent: greedy (default), ismcts or random")
+    play.add_argument(
+        "--vs",
+        default="greedy",
+        help="the opponent: greedy (default), ismcts, random, any agent spec or module:attribute",
+    )
     play.add_argument("--iterations", type=int, default=200, help="ISMCTS iterations per move (default 200)")
     play.add_argument("--seed", type=int, default=None, help="seed of the match (default: fresh entropy)")
     play.add_argument("--players", type=int, help="number of players (you and the agents; default: the game's)")
@@ -563,7 +567,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "agents",
         nargs="+",
-        help=f"one agent per seat: {', '.join(AGENT_NAMES)}, with settings: ismcts:iterations=100 "
+        help=f"one agent per seat: {', '.join(AGENT_NAMES)}, with settings: ismcts:iterations=100, "
+        "or module:attribute (an agent, agent factory or batched policy of yours) "
         "(openspiel-simple and rlcard-novice need their extras: pip install 'rummykit[openspiel]' / '[rlcard]')",
     )
     tour.add_argument(

@@ -81,16 +81,20 @@ _POLICIES: dict[str | None, int] = {None: -1, "random": _core.POLICY_RANDOM, "gr
 MAX_THREADS: int = _core.VECTOR_MAX_THREADS
 
 
-def zero_sum(points: npt.ArrayLike) -> npt.NDArray[np.float32]:
+def zero_sum(points: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """The ``reward="points"`` rewards of hand points (``state.returns()``, seats on the last
-    axis): each seat's points less the mean of the other seats' points (they sum to 0).
+    axis): each seat's points less the mean of the other seats' points, ``(n * p - total) /
+    (n - 1)`` (they sum to 0; all 0 with one seat).  :func:`rummykit.agents.signed_results`
+    (tournaments' signed results) is this for one hand.
 
-    >>> zero_sum([30, 0]).tolist(), zero_sum([0, -12, -30]).tolist()
-    ([30.0, -30.0], [21.0, 3.0, -24.0])
+    >>> zero_sum([30, 0]).tolist(), zero_sum([[0, -12, -30]]).tolist()
+    ([30.0, -30.0], [[21.0, 3.0, -24.0]])
     """
-    p = np.asarray(points, dtype=np.float32)
-    others = (p.sum(axis=-1, keepdims=True) - p) / np.float32(max(p.shape[-1] - 1, 1))
-    out: npt.NDArray[np.float32] = p - others
+    p = np.asarray(points, dtype=np.float64)
+    n = p.shape[-1]
+    if n < 2:
+        return np.zeros_like(p)
+    out: npt.NDArray[np.float64] = (n * p - p.sum(axis=-1, keepdims=True)) / (n - 1)
     return out
 
 
@@ -298,7 +302,7 @@ class VectorGame:
         self._hand_points = None
         rewards: npt.NDArray[np.float32]
         if self.reward == "points":
-            rewards = zero_sum(self.hand_points)
+            rewards = zero_sum(self.hand_points).astype(np.float32)
         else:
             rewards = self._rewards.copy()
         if self._deadwood is not None and self._potential is not None:

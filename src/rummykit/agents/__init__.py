@@ -38,6 +38,7 @@ from rummykit.agents.ismcts import (
     hand_reward,
     random_rollout,
 )
+from rummykit.agents.policy import PolicyAgent
 from rummykit.agents.simple import GreedyAgent, RandomAgent
 from rummykit.agents.styles import EAAISimpleAgent, PatientAgent
 
@@ -52,6 +53,7 @@ __all__ = [
     "MODELS",
     "MatchInfo",
     "PatientAgent",
+    "PolicyAgent",
     "Agent",
     "BestAgent",
     "EAAISimpleAgent",

@@ -112,11 +112,9 @@ def signed_results(points: Sequence[float]) -> list[float]:
     >>> signed_results([25, 0]), signed_results([0, 0]), signed_results([12, -6, -6])
     ([25.0, -25.0], [0.0, 0.0], [18.0, -9.0, -9.0])
     """
-    n = len(points)
-    if n < 2:
-        return [0.0] * n
-    total = float(sum(points))
-    return [(n * float(p) - total) / (n - 1) for p in points]
+    from rummykit.vector import zero_sum  # the one implementation (batched)
+
+    return [float(x) for x in zero_sum(list(points))]
 
 
 # --- by name ------------------------------------------------------------------
@@ -202,8 +200,10 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
     """An agent from a name (``"random"``, ``"greedy"``, ``"ismcts"``) with optional
     settings after a colon (``"ismcts:iterations=100,exploration=1.0"``,
     ``"greedy:max_knock_deadwood=5"``), or an alias (``"level:3"``, settings after a second colon:
-    ``"level:5:time_per_move=0.02"``), seeded with ``seed``; an agent with a ``spawn``
-    method is spawned with ``seed``; any other callable is used as it is.
+    ``"level:5:time_per_move=0.02"``), seeded with ``seed``; a ``"module:attribute"`` spec
+    (``"mypkg.policies:best"``: an agent, an agent factory or a batched policy, see
+    :func:`rummykit.agents.policy.load_agent`); an agent with a ``spawn`` method is spawned
+    with ``seed``; any other callable is used as it is.
 
     >>> make_agent("ismcts:iterations=50", seed=1)
     ISMCTSAgent(iterations=50)
@@ -215,6 +215,11 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
         return spawn(seed) if callable(spawn) else spec
     name, _, settings = _expand(spec).partition(":")
     factory = _FACTORIES.get(name.strip().lower())
+    if factory is None and settings and "=" not in settings:  # "module:attribute"
+        from rummykit.agents.policy import load_agent
+
+        loaded: Agent = load_agent(spec, seed)
+        return loaded
     if factory is None:
         raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(AGENT_NAMES)}")
     options: dict[str, object] = {}

@@ -11,12 +11,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rummykit.agents.base import signed_results
 from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 from rummykit.table.family import TABLE
 from rummykit.vector import REWARDS as VECTOR_REWARDS
-from rummykit.vector import zero_sum
 
 __all__ = [
     "DEFAULT_REWARD",
@@ -86,7 +86,7 @@ def hand_rewards(state: GameState, reward: str) -> list[float]:
     seats' (``points``: zero-sum, a lost hand costs, as ``VectorGame(reward="points")``), or +1
     for the hand's winner and -1 for every other seat (``win_loss``; 0 for all in a dead hand)."""
     if reward == "points":
-        return [float(x) for x in zero_sum(state.returns())]
+        return signed_results(state.returns())
     winner = state.result.winner
     if winner is None:
         return [0.0] * state.n
