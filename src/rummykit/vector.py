@@ -37,7 +37,7 @@ Rewards (``reward=``): ``"win_loss"`` (the default, as in the
 :mod:`rummykit.envs` adapters) gives +1 to the winner of an ended hand, -1 to
 the others, 0 to all in a hand without a winner; ``"points"`` gives each seat
 its hand points less the mean of the other seats' (zero-sum: a lost hand
-costs what the others gained).  A hand's points are ``state.returns()`` of
+costs what the others gained; :func:`rummykit.agents.signed_results`).  A hand's points are ``state.returns()`` of
 the scalar engine: points won in the points games (a Gin loser's 0), minus
 the penalty taken in the penalty games (``game.score_kind == "penalties"``),
 so higher is better in every game.  ``shaping="deadwood"`` adds
@@ -64,11 +64,12 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit import _core
+from rummykit.agents.base import signed_results
 from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 
-__all__ = ["REWARDS", "SHAPINGS", "VectorGame", "zero_sum"]
+__all__ = ["REWARDS", "SHAPINGS", "VectorGame"]
 
 #: ``reward=`` of :class:`VectorGame` (and of the :mod:`rummykit.envs` adapters)
 REWARDS = ("win_loss", "points")
@@ -79,23 +80,6 @@ _POLICIES: dict[str | None, int] = {None: -1, "random": _core.POLICY_RANDOM, "gr
 
 #: The most threads one vector game steps on.
 MAX_THREADS: int = _core.VECTOR_MAX_THREADS
-
-
-def zero_sum(points: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """The ``reward="points"`` rewards of hand points (``state.returns()``, seats on the last
-    axis): each seat's points less the mean of the other seats' points, ``(n * p - total) /
-    (n - 1)`` (they sum to 0; all 0 with one seat).  :func:`rummykit.agents.signed_results`
-    (tournaments' signed results) is this for one hand.
-
-    >>> zero_sum([30, 0]).tolist(), zero_sum([[0, -12, -30]]).tolist()
-    ([30.0, -30.0], [[21.0, 3.0, -24.0]])
-    """
-    p = np.asarray(points, dtype=np.float64)
-    n = p.shape[-1]
-    if n < 2:
-        return np.zeros_like(p)
-    out: npt.NDArray[np.float64] = (n * p - p.sum(axis=-1, keepdims=True)) / (n - 1)
-    return out
 
 
 def _int_arg(name: str, value: object, lo: int, hi: int) -> int:
@@ -302,7 +286,10 @@ class VectorGame:
         self._hand_points = None
         rewards: npt.NDArray[np.float32]
         if self.reward == "points":
-            rewards = zero_sum(self.hand_points).astype(np.float32)
+            points = self.hand_points
+            rewards = np.zeros_like(points)
+            for done in np.flatnonzero(self.hand_outcome >= 0):  # the others are 0: no hand ended
+                rewards[done] = signed_results(points[done].tolist())
         else:
             rewards = self._rewards.copy()
         if self._deadwood is not None and self._potential is not None:

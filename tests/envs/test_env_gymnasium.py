@@ -12,10 +12,10 @@ import numpy as np
 from gymnasium.utils.env_checker import check_env
 
 import rummykit as rk
+from rummykit.agents import signed_results
 from rummykit.envs import DEFAULT_REWARD, gymnasium_env
 from rummykit.envs._gymnasium import RummykitGymEnv
 from rummykit.envs._registration import GYMNASIUM_IDS
-from rummykit.vector import zero_sum
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_final_reward_is_the_seat_result(reward: str) -> None:
         winner, seat = state.result.winner, env.seat
         assert info["result"] == state.result
         if reward == "points":
-            assert got == pytest.approx(zero_sum(state.returns())[seat])
+            assert got == pytest.approx(signed_results(state.returns())[seat])
         else:
             assert got == (0.0 if winner is None else 1.0 if winner == seat else -1.0)
 

@@ -19,9 +19,9 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 import rummykit as rk
 import rummykit.envs
+from rummykit.agents import signed_results
 from rummykit.envs import DENSE_ACTIONS, ActionIndex, pettingzoo_env, pettingzoo_raw_env, rummykit_v0
 from rummykit.envs._pettingzoo import RummykitAECEnv
-from rummykit.vector import zero_sum
 
 # Dict observations with an action mask are PettingZoo's own convention for card games
 # (its classic environments); api_test still warns that it prefers a plain Box.
@@ -99,7 +99,7 @@ def test_rewards_are_the_hand_result(reward: str) -> None:
         winner = state.result.winner
         for seat, agent in enumerate(env.possible_agents):
             if reward == "points":
-                assert totals[agent] == pytest.approx(zero_sum(returns)[seat])
+                assert totals[agent] == pytest.approx(signed_results(returns)[seat])
             else:
                 assert totals[agent] == (0.0 if winner is None else 1.0 if seat == winner else -1.0)
 

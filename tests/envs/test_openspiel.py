@@ -18,6 +18,7 @@ from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, tabular_qlearner
 
 import rummykit as rk
+from rummykit.agents import signed_results
 from rummykit.envs import gin_rummy_ids, openspiel_game, register_openspiel_games
 from rummykit.envs._history import KINDS, SLOT, HistoryEncoder
 from rummykit.envs._openspiel import RummykitSpielState
@@ -31,7 +32,6 @@ from rummykit.envs.gin_rummy_ids import (
     to_openspiel_gin,
 )
 from rummykit.knock.actions import MELD, MELD_TABLE, NUM_ACTIONS, Action
-from rummykit.vector import zero_sum
 
 
 class ISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
@@ -222,7 +222,7 @@ def test_mcts_and_ismcts_bots_play_a_hand(reward: str) -> None:
     engine = state.engine_state
     assert engine.is_terminal()
     if reward == "points":
-        assert returns == pytest.approx(zero_sum(engine.returns()).tolist())
+        assert returns == pytest.approx(signed_results(engine.returns()))
     else:
         winner = engine.result.winner
         assert returns == [0.0, 0.0] if winner is None else [1.0 if s == winner else -1.0 for s in (0, 1)]

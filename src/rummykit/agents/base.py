@@ -112,9 +112,11 @@ def signed_results(points: Sequence[float]) -> list[float]:
     >>> signed_results([25, 0]), signed_results([0, 0]), signed_results([12, -6, -6])
     ([25.0, -25.0], [0.0, 0.0], [18.0, -9.0, -9.0])
     """
-    from rummykit.vector import zero_sum  # the one implementation (batched)
-
-    return [float(x) for x in zero_sum(list(points))]
+    n = len(points)
+    if n < 2:
+        return [0.0] * n
+    total = float(sum(points))
+    return [(n * float(p) - total) / (n - 1) for p in points]
 
 
 # --- by name ------------------------------------------------------------------
@@ -125,6 +127,13 @@ AGENT_NAMES: tuple[str, ...] = ()
 
 
 _ALIASES: dict[str, str] = {}
+#: the reader of ``"module:attribute"`` specs (rummykit.agents.policy registers load_agent)
+_SPEC_LOADERS: list[Callable[[str, Any], Any]] = []
+
+
+def register_spec_loader(loader: Callable[[str, Any], Any]) -> None:
+    """Make ``loader(spec, seed)`` read the ``"module:attribute"`` specs of :func:`make_agent`."""
+    _SPEC_LOADERS[:] = [loader]
 
 
 def register(name: str, factory: Callable[..., Any]) -> None:
@@ -215,10 +224,9 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
         return spawn(seed) if callable(spawn) else spec
     name, _, settings = _expand(spec).partition(":")
     factory = _FACTORIES.get(name.strip().lower())
-    if factory is None and settings and "=" not in settings:  # "module:attribute"
-        from rummykit.agents.policy import load_agent
-
-        loaded: Agent = load_agent(spec, seed)
+    attribute = settings.strip().split(".")
+    if factory is None and _SPEC_LOADERS and all(part.isidentifier() for part in attribute):  # module:attribute
+        loaded: Agent = _SPEC_LOADERS[0](spec, seed)
         return loaded
     if factory is None:
         raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(AGENT_NAMES)}")

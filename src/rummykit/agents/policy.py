@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from rummykit.agents.base import register_spec_loader
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 
 __all__ = ["BatchedPolicy", "PolicyAgent", "as_agent", "load_agent"]
@@ -129,3 +130,6 @@ def as_agent(obj: Any, seed: int | np.random.Generator | None = None, name: str 
     raise InvalidOptionError(
         f"agent {what} must be an agent, an agent factory or a batched policy fn(observation, legal_mask)"
     )
+
+
+register_spec_loader(load_agent)
