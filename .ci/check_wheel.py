@@ -13,7 +13,14 @@ with tempfile.TemporaryDirectory() as out:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", out, "."], check=True)
     (wheel,) = glob.glob(f"{out}/*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    required = {"rummykit/__init__.py", "rummykit/py.typed", "rummykit/_core.pyi", "rummykit/knock/state.py", "rummykit/docs/rules.md"}
+    required = {
+        "rummykit/__init__.py",
+        "rummykit/py.typed",
+        "rummykit/_core.pyi",
+        "rummykit/knock/state.py",
+        "rummykit/docs/rules.md",
+        "rummykit/engine/view.schema.json",
+    }
     missing = required - names
     compiled = [n for n in names if n.startswith("rummykit/_core.") and n.endswith((".so", ".pyd"))]
     sources = [n for n in names if n.endswith((".c", ".h", ".pyx", ".pxd"))]

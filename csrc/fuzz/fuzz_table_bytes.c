@@ -178,7 +178,7 @@ static const size_t byte_fields[] = {
     offsetof(rk_table_state, n_players),  offsetof(rk_table_state, opened),      offsetof(rk_table_state, played),
     offsetof(rk_table_state, taken),      offsetof(rk_table_state, taken_card),  offsetof(rk_table_state, must),
     offsetof(rk_table_state, pending),    offsetof(rk_table_state, fresh),       offsetof(rk_table_state, built_other),
-    offsetof(rk_table_state, outcome),    offsetof(rk_table_state, winner)};
+    offsetof(rk_table_state, outcome),    offsetof(rk_table_state, winner),      offsetof(rk_table_state, absent)};
 static const int16_t edges16[] = {-32768, -1, 0, 1, 3, 13, 14, 15, 40, 41, 107, 108, 109, 255, 256, 32767};
 static const uint8_t edges8[] = {0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 52, 53, 64, 65, 103, 104, 107, 108, 127, 128, 255};
 

@@ -40,7 +40,7 @@ static void next_turn(const rk_table_rules *r, rk_table_state *s) {
         end_hand(s, RK_TABLE_BLOCKED, -1);
         return;
     }
-    s->player = (int8_t)((s->player + 1) % s->n_players);
+    s->player = (int8_t)rk__table_next_seat(s, s->player);
     s->phase = RK_TABLE_PHASE_DRAW;
     start_turn(s);
 }
@@ -318,11 +318,12 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
     return do_meld(rules, s, p, action);
 }
 
-rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, uint64_t shuffle_seed,
-                        rk_table_state *state) {
+rk_status rk_table_deal_present(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
+                                uint64_t shuffle_seed, rk_table_state *state) {
     if (!deck || !state || rk_table_rules_check(rules) != RK_OK) return RK_ERR_ARG;
     int n = rules->num_players, size = rules->hand_size, total = rules->deck_size;
-    if (dealer < 0 || dealer >= n) return RK_ERR_ARG;
+    if (dealer < 0 || dealer >= n || absent >> n || absent >> dealer & 1 || n - rk__popcount(absent) < 2)
+        return RK_ERR_ARG;
     rk_table_cards seen = {{0, 0}};
     for (int i = 0; i < total; i++) {
         int c = deck[i];
@@ -332,15 +333,20 @@ rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int de
     }
     rk_table_state *s = state;
     memset(s, 0, sizeof *s);
-    for (int i = 0; i < size * n; i++) add_card(&s->hands[(dealer + 1 + i) % n], deck[i]);
-    s->discards[0] = deck[size * n];
-    s->n_discards = 1;
-    for (int i = size * n + 1; i < total; i++) s->stock[total - 1 - i] = deck[i];
-    s->n_stock = (int16_t)(total - size * n - 1);
-    s->opened = rules->kaluki ? 0 : (uint8_t)((1u << n) - 1);
     s->n_players = (int8_t)n;
+    s->absent = (uint8_t)absent;
+    int k = n - rk__popcount(absent), dealt = size * k; /* the present seats, one card each in turn */
+    for (int i = 0, p = dealer; i < dealt; i++) {
+        p = rk__table_next_seat(s, p);
+        add_card(&s->hands[p], deck[i]);
+    }
+    s->discards[0] = deck[dealt];
+    s->n_discards = 1;
+    for (int i = dealt + 1; i < total; i++) s->stock[total - 1 - i] = deck[i];
+    s->n_stock = (int16_t)(total - dealt - 1);
+    s->opened = rules->kaluki ? 0 : (uint8_t)((1u << n) - 1);
     s->dealer = (int8_t)dealer;
-    s->player = (int8_t)((dealer + 1) % n);
+    s->player = (int8_t)rk__table_next_seat(s, dealer);
     s->phase = RK_TABLE_PHASE_DRAW;
     s->outcome = RK_TABLE_NOT_OVER;
     s->winner = -1;
@@ -348,7 +354,6 @@ rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int de
     start_turn(s);
     return RK_OK;
 }
-
 
 int rk_table_is_action(const rk_table_rules *rules, int32_t action) {
     if (!rules || !rk_table_is_action_id(action)) return 0;
@@ -361,4 +366,9 @@ int rk_table_is_action(const rk_table_rules *rules, int32_t action) {
 const char *rk_table_outcome_name(int outcome) {
     static const char *const names[] = {NULL, "dead", "blocked", "rummy", "out", "hunt", "call_off"};
     return outcome > 0 && outcome <= RK_TABLE_CALL_OFF ? names[outcome] : NULL;
+}
+
+rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, uint64_t shuffle_seed,
+                        rk_table_state *state) {
+    return rk_table_deal_present(rules, deck, dealer, 0, shuffle_seed, state);
 }

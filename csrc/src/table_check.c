@@ -131,6 +131,10 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
     if ((s->phase == RK_TABLE_PHASE_END) != (s->outcome != RK_TABLE_NOT_OVER) || went_out != (s->winner >= 0) ||
         (went_out && (s->outcome >= RK_TABLE_HUNT) != (rules->kaluki != 0)))
         return RK_ERR_ARG;
+    /* seats absent from the hand: at least two present, the player, dealer and winner among them */
+    if (s->absent >> n || n - rk__popcount(s->absent) < 2 || s->absent >> s->player & 1 || s->absent >> s->dealer & 1 ||
+        (s->winner >= 0 && s->absent >> s->winner & 1))
+        return RK_ERR_ARG;
     rk_table_cards deck = {{0, 0}}, seen = {{0, 0}};
     for (int c = 0; c < rules->deck_size; c++) add_card(&deck, c); /* physical ids 0 .. deck_size - 1 */
 #define PLACE(card)                                                                \
@@ -144,6 +148,7 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
         if ((h.w[0] & ~deck.w[0]) || (h.w[1] & ~deck.w[1]) || (h.w[0] & seen.w[0]) || (h.w[1] & seen.w[1]))
             return RK_ERR_ARG;
         if ((s->known[p].w[0] & ~h.w[0]) || (s->known[p].w[1] & ~h.w[1])) return RK_ERR_ARG;
+        if (s->absent >> p & 1 && (h.w[0] | h.w[1])) return RK_ERR_ARG; /* an absent seat holds no cards */
         if (rules->kaluki && rk__popcount(h.w[0]) + rk__popcount(h.w[1]) > RK_TABLE_MAX_KALUKI_HAND) return RK_ERR_ARG;
         seen.w[0] |= h.w[0];
         seen.w[1] |= h.w[1];

@@ -168,6 +168,18 @@ static inline int uses(uint64_t naturals, int jokers, int t) {
     return t >= 0 && (naturals >> t & 1);
 }
 
+/* The next seat after p in turn order: the seats absent from the hand are skipped (n_players
+ * bounded, and at least one seat present: rk_table_check). */
+static inline int rk__table_next_seat(const rk_table_state *s, int p) {
+    int n = s->n_players;
+    for (int i = 1; i <= n; i++)
+        if (!(s->absent >> (p + i) % n & 1)) return (p + i) % n;
+    return p;
+}
+
+/* The number of seats in the hand (not absent). */
+static inline int rk__table_present(const rk_table_state *s) { return s->n_players - rk__popcount(s->absent); }
+
 /* _take_needs_opening: Kaluki: whether an unopened player must open with the card taken. */
 static inline int take_needs_opening(const rk_table_rules *r, const rk_table_state *s) {
     return !(r->unopened_discard_draw == 2 || (r->first_turn_upcard_free && s->turns == 0));

@@ -198,7 +198,7 @@ static inline void emit(out_list *o, int32_t id) {
 }
 
 static inline int may_go_out(const ctx *c) {
-    return !(c->r->no_go_out_first_turn && c->s->turns < c->s->n_players);
+    return !(c->r->no_go_out_first_turn && c->s->turns < rk__table_present(c->s));
 }
 
 /* _ok_after: can a player left with h (pending jokers still to place) still end the turn? */

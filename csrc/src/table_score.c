@@ -67,7 +67,10 @@ rk_status rk_table_score_values(const rk_table_rules *rules, int outcome, int wi
 rk_status rk__table_score(const rk_table_rules *rules, const rk_table_state *state, rk_table_result *out) {
     int32_t values[RK_TABLE_MAX_PLAYERS];
     for (int q = 0; q < rules->num_players; q++) values[q] = rk_table_hand_value(rules, state->hands[q]);
-    return score_values(rules, state->outcome, state->winner, values, out);
+    rk_status st = score_values(rules, state->outcome, state->winner, values, out);
+    for (int q = 0; st == RK_OK && q < rules->num_players; q++)
+        if (state->absent >> q & 1) out->penalties[q] = out->returns[q] = 0; /* out of the hand: scores nothing */
+    return st;
 }
 
 rk_status rk_table_score(const rk_table_rules *rules, const rk_table_state *state, rk_table_result *out) {

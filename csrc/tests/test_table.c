@@ -372,9 +372,42 @@ static void test_score(void) {
           rk_table_outcome_name(7) == NULL && rk_table_outcome_name(-1) == NULL);
 }
 
+/* Seats absent from the hand (a match's eliminated players): dealt nothing, skipped in turn,
+ * never the player, dealer or winner; the others keep their seat numbers. */
+static void test_absent_seats(void) {
+    rk_table_rules r = kaluki_rules(4, 2);
+    uint8_t deck[RK_TABLE_MAX_CARDS];
+    rk_table_state s;
+    for (int i = 0; i < r.deck_size; i++) deck[i] = (uint8_t)i;
+    CHECK(rk_table_deal_present(&r, deck, 0, 1u << 2, 7, &s) == RK_OK);
+    CHECK(s.absent == 4 && s.player == 1 && s.n_stock == r.deck_size - 3 * r.hand_size - 1);
+    CHECK(!s.hands[2].w[0] && !s.hands[2].w[1] && bit(&s.hands[1], 0) && bit(&s.hands[3], 1) && bit(&s.hands[0], 2));
+    CHECK(s.discards[0] == 3 * r.hand_size && rk_table_check(&r, &s) == RK_OK);
+    for (int turn = 0; turn < 12 && s.phase != RK_TABLE_PHASE_END; turn++) { /* draw and discard: seat 2 never moves */
+        int32_t ids[512];
+        CHECK(s.player != 2);
+        CHECK(rk_table_apply(&r, &s, NULL, RK_TABLE_DRAW) == RK_OK);
+        int n = rk_table_legal(&r, &s, NULL, ids, 512);
+        CHECK(n > 0 && rk_table_apply(&r, &s, NULL, ids[0] < RK_TABLE_DRAW ? ids[0] : ids[n - 1]) == RK_OK);
+        CHECK(rk_table_check(&r, &s) == RK_OK && !s.hands[2].w[0] && !s.hands[2].w[1]);
+    }
+    rk_table_state bad = s;
+    bad.player = 2; /* an absent seat to move */
+    CHECK(rk_table_check(&r, &bad) == RK_ERR_ARG);
+    bad = s;
+    bad.absent = 1u << 4; /* no seat 4 */
+    CHECK(rk_table_check(&r, &bad) == RK_ERR_ARG);
+    bad = s;
+    bad.absent = (uint8_t)(15u & ~(1u << s.player)); /* only the player left */
+    CHECK(rk_table_check(&r, &bad) == RK_ERR_ARG);
+    CHECK(rk_table_deal_present(&r, deck, 2, 1u << 2, 7, &s) == RK_ERR_ARG); /* an absent dealer */
+    CHECK(rk_table_deal_present(&r, deck, 0, 14, 7, &s) == RK_ERR_ARG);     /* one seat left */
+}
+
 int main(void) {
     test_score();
     test_deal_and_errors();
+    test_absent_seats();
     test_taken_card();
     test_state_checks();
     rk_table_rules r;

@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, make_agent
     from rummykit.tournaments import TournamentResult, tournament
 
-__version__ = "0.1.0"
+from rummykit._version import __version__ as __version__  # noqa: E402 (the package version)
 
 #: names imported on first use, keeping `import rummykit` light (the agents and
 #: tournaments pull in search code, the external baselines and process pools)

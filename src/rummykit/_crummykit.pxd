@@ -416,7 +416,7 @@ cdef extern from "rummykit/table.h" nogil:
         uint8_t ends[40]
         int16_t n_stock, n_discards, n_table, n_ends
         int8_t phase, player, dealer, n_players
-        uint8_t opened, played
+        uint8_t opened, played, absent
         int8_t taken, taken_card, must, pending, fresh, built_other, outcome, winner
         int16_t open_value, turn_melds
         int32_t turns, restocks
@@ -431,6 +431,8 @@ cdef extern from "rummykit/table.h" nogil:
     const rk_field *rk_table_rules_fields(size_t *n)
     rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, uint64_t shuffle_seed,
                             rk_table_state *state)
+    rk_status rk_table_deal_present(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
+                                    uint64_t shuffle_seed, rk_table_state *state)
     rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *state)
     int rk_table_legal(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo,
                        int32_t *actions, int capacity)

@@ -202,14 +202,14 @@ cdef class TableCore:
         self.history = []
         self._steps = []
 
-    def _deal(self, TableSpec spec, deck, int dealer, uint64_t shuffle_seed):
+    def _deal(self, TableSpec spec, deck, int dealer, uint64_t shuffle_seed, unsigned absent=0):
         cdef uint8_t buf[108]
         if len(deck) != spec.r.deck_size:
             raise RummykitError("bad deck size")
         for i, c in enumerate(deck):
             buf[i] = c
         self.spec = spec
-        check(rk_table_deal(&spec.r, buf, dealer, shuffle_seed, &self.st))
+        check(rk_table_deal_present(&spec.r, buf, dealer, absent, shuffle_seed, &self.st))
 
     cdef list _compute_legal(self):
         cdef int32_t buf[LEGAL_BUFFER]
@@ -485,6 +485,29 @@ cdef class TableCore:
         self._changed()
 
     @property
+    def absent(self):
+        """The seats out of this hand (a match's eliminated players; a mask): they hold no
+        cards and never move."""
+        return self.st.absent
+
+    @property
+    def deal_seats(self):
+        """The seats in the hand in deal order, the first left of the dealer (the dealer
+        last): card i of the deal goes to ``deal_seats[i % len(deal_seats)]``, the upcard is
+        card ``hand_size * len(deal_seats)`` of the deck."""
+        n = self._seats()
+        if n == 0:
+            return ()
+        seats = [(self.st.dealer + i) % n for i in range(1, n + 1)]
+        return tuple([q for q in seats if not self.st.absent >> q & 1])
+
+    @absent.setter
+    def absent(self, v):
+        most = (1 << self._seats()) - 1
+        self.st.absent = _table_int("absent", v, 0, most, f"0..{most} (a mask of seats)")
+        self._changed()
+
+    @property
     def played(self):
         return self.st.played
 
@@ -687,6 +710,7 @@ def _table_state_layout():
         "n_players": (<size_t>&s.n_players - base, 1, 1, True),
         "opened": (<size_t>&s.opened - base, 1, 1, False),
         "played": (<size_t>&s.played - base, 1, 1, False),
+        "absent": (<size_t>&s.absent - base, 1, 1, False),
         "taken": (<size_t>&s.taken - base, 1, 1, True),
         "taken_card": (<size_t>&s.taken_card - base, 1, 1, True),
         "must": (<size_t>&s.must - base, 1, 1, True),

@@ -274,10 +274,13 @@ def table_hidden_lists(TableCore state, int player):
     deck = state.deck
     full = [2 if r.kaluki else 1] * 52 + [r.deck_size - 104 if r.kaluki else 0]
     pools = [full]
-    pools[0][_ctype(deck[size * n])] -= 1
-    for i in range((player - state.dealer - 1 + n) % n, size * n, n):
-        pools[0][_ctype(deck[i])] -= 1
-    places = [(q, 0, -1) for q in range(n) if q != player for _ in range(size)]
+    order = state.deal_seats  # the seats absent from the hand (a match's eliminated players) are dealt nothing
+    in_hand = len(order)
+    pools[0][_ctype(deck[size * in_hand])] -= 1
+    if player in order:
+        for i in range(order.index(player), size * in_hand, in_hand):
+            pools[0][_ctype(deck[i])] -= 1
+    places = [(q, 0, -1) for q in range(n) if q != player and q in order for _ in range(size)]
     fills = []
     bans = []
     for time in range(len(steps)):

@@ -75,7 +75,7 @@ def _family(name: object) -> str:
     return _canonical(name)[0].name
 
 
-set_resolver(_family)
+set_resolver(_family, lambda: game_names(aliases=False))
 
 
 _GAME_DOC = """The game called ``name`` (any alias or preset) with ``options``: a

@@ -95,7 +95,7 @@ def play(
         if save is not None and person.states:
             Path(save).write_text(match_record(person.states, rules.name), encoding="utf-8")
 
-    match: Any = Match(chosen, agents, seed=seed)
+    match: Any = Match(chosen, agents, seed=seed, trusted=True)  # our own agents: the person and the narrated bots
     person.match = match
     goal = person.goal()
     console.print(f"[bold]{rules.name}[/] against {vs}; you are seat 0.  Type help for the commands.")

@@ -20,7 +20,9 @@ TableState True True
 
 from __future__ import annotations
 
+from rummykit.engine.match import Match
 from rummykit.engine.protocol import GameState
+from rummykit.engine.records import MATCH_FORMAT
 from rummykit.engine.records import load as engine_load
 from rummykit.games import FAMILIES  # the registry: every family registered
 
@@ -47,7 +49,9 @@ def from_record(record: object) -> GameState:
     """The state a record's data (a dict as :func:`json.loads` gives it)
     describes, replayed by its family's reader (``family_record(name).records``).  Data
     that names no known family goes to the first family's reader (the knock games'), which
-    says what is wrong with it."""
+    says what is wrong with it.  A match record (``match.to_json()``) gives the match."""
+    if isinstance(record, dict) and record.get("format") == MATCH_FORMAT:
+        return Match.from_record(record)  # type: ignore[return-value]
     name = record.get("family") if isinstance(record, dict) else None
     family = FAMILIES.get(name) if isinstance(name, str) else None
     state: GameState = (family or next(iter(FAMILIES.values()))).records.from_record(record)

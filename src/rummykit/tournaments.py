@@ -131,6 +131,7 @@ class TournamentResult:
     seconds: float = field(default=0.0, compare=False)
     penalty_game: bool = field(default=False, compare=False)  # points are minus the penalties taken
     partial: bool = False
+    options: dict[str, Any] = field(default_factory=dict, compare=False)  # the game's options as given
     hands_requested: int = field(default=0, compare=False)
 
     @property
@@ -167,8 +168,12 @@ class TournamentResult:
 
     def summary(self) -> dict[str, Any]:
         """The statistics as plain data (what :meth:`to_json` writes, without the hands)."""
+        from rummykit._version import __version__
+
         return {
+            "rummykit": __version__,
             "game": self.game,
+            "options": dict(self.options),
             "agents": list(self.names),
             "hands": self.hands,
             "partial": self.partial,
@@ -326,8 +331,9 @@ def _seed_sequence(seed: int, *key: int) -> Any:
 
 
 Played = tuple[HandRecord, str | None]  # a hand's record and, when kept, its hand record text
-#: what every chunk of a tournament gets: the game, the agents, the seed and whether to keep the hand records
-Context = tuple[Game, Sequence["str | Agent"], int, bool]
+#: what every chunk of a tournament gets: the game, the agents, the seed, whether to keep the hand records
+#: and whether the agents are trusted with the real state
+Context = tuple[Game, Sequence["str | Agent"], int, bool, bool]
 
 
 class _Seated:
@@ -353,10 +359,13 @@ def _agent_name(specs: Sequence[str | Agent], j: int) -> str:
     return f"agent {j} ({clip(specs[j])})"
 
 
-def _play_hand(game: Game, specs: Sequence[str | Agent], seed: int, hand: int, keep: bool, mark: Mark) -> Played:
-    """Hand number ``hand``: its deal, seat rotation and agents all derive from ``seed``; with
-    ``keep``, also the hand's record (``state.to_json()``).  An agent that raises or plays an
-    illegal action gives :class:`AgentError` naming it, its seat and the deal."""
+def _play_hand(
+    game: Game, specs: Sequence[str | Agent], seed: int, hand: int, keep: bool, mark: Mark, trusted: bool = False
+) -> Played:
+    """Hand number ``hand``: its deal, seat rotation, agents and the seats' copies of the hand
+    handed to them (unless ``trusted``) all derive from ``seed``; with ``keep``, also the hand's
+    record (``state.to_json()``).  An agent that raises or plays an illegal action gives
+    :class:`AgentError` naming it, its seat and the deal."""
     import numpy as np
 
     n = len(specs)
@@ -367,7 +376,11 @@ def _play_hand(game: Game, specs: Sequence[str | Agent], seed: int, hand: int, k
     state = game.new_hand(seed=np.random.default_rng(_seed_sequence(seed, 0, deal)), dealer=0)
     names = [f"{_agent_name(specs, seats[s])} in seat {s}" for s in range(n)]
     try:
-        play_out(state, [_Seated(agents[seats[s]], hand, s, mark) for s in range(n)], names)
+        copies = np.random.default_rng(_seed_sequence(seed, 2, hand))  # the seats' copies handed to the agents
+        seated = [_Seated(agents[seats[s]], hand, s, mark) for s in range(n)]
+        # the agents named by text are the library's own: they look only at what their seat knows
+        mine = [trusted or isinstance(specs[seats[s]], str) for s in range(n)]
+        play_out(state, seated, names, trusted=mine, rng=copies)
     except RummykitError as err:  # play_out's own errors name the agent and seat
         raise AgentError(f"deal {deal} (hand {hand}): {err}") from err
     except Exception as err:
@@ -384,8 +397,8 @@ def _play_hand(game: Game, specs: Sequence[str | Agent], seed: int, hand: int, k
 
 def _play_chunk(context: Context, hands: range, mark: Mark) -> list[Played]:
     """The hands of one chunk (the executor's work)."""
-    game, specs, seed, keep = context
-    return [_play_hand(game, specs, seed, i, keep, mark) for i in hands]
+    game, specs, seed, keep, trusted = context
+    return [_play_hand(game, specs, seed, i, keep, mark, trusted) for i in hands]
 
 
 def _describe(specs: Sequence[str | Agent]) -> Callable[[range, int, int], str]:
@@ -512,6 +525,7 @@ def tournament(
     backend: str = "local",
     address: str | None = None,
     save_records: str | Path | None = None,
+    trusted: bool = False,
     **options: Any,
 ) -> TournamentResult:
     """Play ``hands`` hands of ``game`` (a game object, or a name for ``Game(game, **options)``,
@@ -538,6 +552,11 @@ def tournament(
 
     ``save_records``: a directory (made if missing) for each hand's record,
     ``hand_<number>.json`` (``state.to_json()``), which ``rummykit replay`` reads.
+
+    An agent given as an object is handed its seat's copy of the hand (a determinization drawn
+    from ``seed``), never the real state; ``trusted=True`` hands it the real state (faster; for
+    agents you trust).  The agents named by text are the library's own and get the real state.
+    The JSON output carries the game's options, the seed and the package version.
     """
     import numpy as np  # on first use: `import rummykit` stays light
 
@@ -552,6 +571,8 @@ def tournament(
         raise InvalidOptionError("address is the Ray cluster's: it goes with backend='ray'")
     if address is not None:
         _ray_endpoint(address)
+    if not isinstance(trusted, bool):
+        raise InvalidOptionError(f"trusted must be True or False, got {clip(trusted)}")
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise InvalidOptionError(
             f"progress must be True, False or None (a bar when stderr is a terminal), got {clip(progress)}"
@@ -619,11 +640,12 @@ def tournament(
             penalty_game=penalty,
             partial=partial,
             hands_requested=hands,
+            options=dict(game.rules.given),
         )
 
     def run() -> None:
         nonlocal workers
-        context: Context = (game, specs, seed, save is not None)
+        context: Context = (game, specs, seed, save is not None, trusted)
         describe = _describe(specs)
         if backend != "ray":
             run_chunks(_play_chunk, context, _chunks(hands, workers), on_result, describe, workers=workers)

@@ -45,7 +45,7 @@ def _episode(env: RummykitGymEnv, seed: int) -> tuple[float, int, dict[str, obje
         assert mask.dtype == np.bool_
         np.testing.assert_array_equal(mask, obs["action_mask"].astype(bool))
         np.testing.assert_array_equal(mask, info["action_mask"])
-        assert env.episode.seats[state.current_player] == env.seat == info["seat"]
+        assert state.current_player == env.seat == info["seat"]  # match seats in every hand
         assert info["legal_actions"] == state.legal_actions()
         obs, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
         assert not truncated and (done or reward == 0.0)

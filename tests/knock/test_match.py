@@ -4,6 +4,7 @@ Q27-Q29): seeded matches between simple agents."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -15,8 +16,11 @@ import pytest
 import rummykit as rk
 from rummykit import IllegalActionError, InvalidOptionError, KnockState
 from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK, PASS, Action
-from rummykit.knock.match import GameResult, Match, MatchResult
+from rummykit.knock.match import GameResult, KnockMatch, MatchResult
 from rummykit.scoring import HollywoodSheet, match_points, ring_payout, settle
+
+#: the test agents look only at what their seat knows: trusted with the real state (no copy per decision)
+Match = functools.partial(KnockMatch, trusted=True)
 
 Agent = Callable[[KnockState], "int | str | Action"]
 
@@ -52,7 +56,7 @@ def text_agent(state: KnockState) -> str:
     return str(Action(simple(state)))
 
 
-def live(match: Match) -> list[rk.HandResult]:
+def live(match: KnockMatch) -> list[rk.HandResult]:
     return [h for h in match.hands if not h.is_dead]
 
 
@@ -121,7 +125,7 @@ def test_text_agents_and_a_game_object_with_extra_options() -> None:
 # ---------------------------------------------------------------
 
 
-def _check_rotation(match: Match, rotation: str, after_dead: str) -> None:
+def _check_rotation(match: KnockMatch, rotation: str, after_dead: str) -> None:
     dealers, hands = match.dealers, match.hands
     n = match.rules.num_players
     for i, hand in enumerate(hands):
@@ -341,7 +345,7 @@ def test_match_points_preset_gin_seed000() -> None:
     [("gin", {}), ("oklahoma-rummy", {"max_turns": 300}), ("oklahoma-gin", {"scoring_sheet": "hollywood"})],
 )
 def test_same_seed_same_match(game: str, options: dict[str, Any]) -> None:
-    def run(seed: int) -> tuple[Match, MatchResult]:
+    def run(seed: int) -> tuple[KnockMatch, MatchResult]:
         n = rk.Game(game, **options).num_players
         m = Match(game, [random_agent(seed + s) for s in range(n)], seed=seed, **options)
         return m, m.play()
@@ -424,10 +428,15 @@ def test_an_agent_may_not_change_the_state() -> None:
         state.apply_action(simple(state))
         return simple(state)
 
-    match = Match("oklahoma-gin", [cheat, simple], seed=1, first_dealer=1)
+    trusting = Match("oklahoma-gin", [cheat, simple], seed=1, first_dealer=1, trusted=True)
     with pytest.raises(IllegalActionError, match="seat 0: the agent changed the state"):
+        trusting.play_hand()
+    assert trusting.hands == []
+    # by default the agent changes its own copy only: its second action is then out of turn on the real hand
+    match = Match("oklahoma-gin", [cheat, simple], seed=1, first_dealer=1, trusted=False)
+    with pytest.raises(IllegalActionError, match="seat 0: "):
         match.play_hand()
-    assert match.hands == []
+    assert match.hands == [] and match.state is None
 
 
 def test_an_agents_own_exception_propagates_and_changes_nothing() -> None:
@@ -446,9 +455,9 @@ def test_an_agents_own_exception_propagates_and_changes_nothing() -> None:
 @pytest.mark.parametrize(
     ("args", "kwargs", "message"),
     [
-        (("gin", [simple]), {}, "needs 2 agents"),
-        (("oklahoma-rummy", [simple] * 2), {}, "needs 3 agents"),
-        (("gin", [simple, 5]), {}, "needs 2 agents"),
+        (("gin", [simple]), {}, "1 agent \\(one per seat\\)"),
+        (("oklahoma-rummy", [simple] * 2), {"num_players": 3}, "3 agents needed"),
+        (("gin", [simple, 5]), {}, "agents must be a sequence"),
         (("gin", "ab"), {}, "agents must be a sequence"),
         (("gin", [simple] * 2), {"first_dealer": 2}, "first_dealer"),
         (("gin", [simple] * 2), {"seed": -1}, "seed"),

@@ -6,14 +6,18 @@ Two-player settlement, D15, D30)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import pytest
 
 import rummykit as rk
 from rummykit.cards import Card
-from rummykit.knock.match import Match
+from rummykit.knock.match import KnockMatch
 from rummykit.knock.state import KnockState
+
+#: the test agents look only at what their seat knows: trusted with the real state (no copy per decision)
+Match = functools.partial(KnockMatch, trusted=True)
 
 # --- the upcard may be in any hand (docs/rules.md, Oklahoma Gin) -------------------------------------------------
 

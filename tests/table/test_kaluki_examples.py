@@ -182,16 +182,16 @@ def test_ex_k08_hunt() -> None:
 
 def _match_after(before: list[int], outcome: str, **options: object) -> TableMatch:
     match = TableMatch("kaluki", [lambda s: 0] * 3, seed=0, first_dealer=0, num_players=3, **options)
-    match.scores = list(before)
-    match._record(score_hand(match.rules, outcome, 0, [0, 32, 14]), (0, 1, 2))
+    match._scores = list(before)
+    match._record(score_hand(match.rules, outcome, 0, [0, 32, 14]))
     return match
 
 
 def test_ex_k09_elimination() -> None:
     m = _match_after([0, 130, 120], "call_off")
-    assert m.scores == [0, 162, 134] and m.active == [0, 2]
+    assert m.scores == (0, 162, 134) and m.active == [0, 2]
     m = _match_after([0, 130, 120], "hunt")
-    assert m.scores == [0, 194, 148] and m.active == [0, 2]
+    assert m.scores == (0, 194, 148) and m.active == [0, 2]
     assert _match_after([0, 130, 136], "call_off").active == [0]
     assert _match_after([0, 130, 136], "call_off", elimination_compare="gt").active == [0, 2]
     done = _match_after([0, 130, 136], "call_off")

@@ -115,6 +115,6 @@ def test_ex_r06_restock_turn_over() -> None:
 
 def test_ex_r07_game_end() -> None:
     match = TableMatch("rummy", [lambda s: 0, lambda s: 0], seed=0, first_dealer=1)
-    match.scores = [90, 40]
-    match._record(score_hand(match.rules, "out", 0, [0, 15]), (0, 1))
+    match._scores = [90, 40]
+    match._record(score_hand(match.rules, "out", 0, [0, 15]))
     assert match.result is not None and match.result.winner == 0 and match.result.scores == (105, 40)

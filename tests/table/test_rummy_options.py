@@ -122,15 +122,15 @@ def test_rummy_scoring_penalty() -> None:
     assert score_hand(r, "rummy", 0, [0, 21, 7]).penalties == (0, 42, 14)
     assert score_hand(r, "out", 0, [0, 21, 7]).returns == (0, -21, -7)
     match = TableMatch("rummy", [lambda s: 0] * 3, seed=0, num_players=3, rummy_scoring="penalty", target_score=50)
-    match.scores = [40, 10, 45]
-    match._record(score_hand(match.rules, "out", 1, [12, 0, 3]), (0, 1, 2))
+    match._scores = [40, 10, 45]
+    match._record(score_hand(match.rules, "out", 1, [12, 0, 3]))
     assert match.result is not None and match.result.winner == 1 and match.result.scores == (52, 10, 48)
 
 
 def test_target_score() -> None:
     match = TableMatch("rummy", [lambda s: 0] * 2, seed=0, target_score=200)
-    match.scores = [90, 0]
-    match._record(score_hand(match.rules, "out", 0, [0, 15]), (0, 1))
+    match._scores = [90, 0]
+    match._record(score_hand(match.rules, "out", 0, [0, 15]))
     assert match.result is None
 
 
@@ -139,7 +139,7 @@ def test_dealer_rotation(rotation: str, dealers: list[int]) -> None:
     match = TableMatch("rummy", [lambda s: 0] * 3, seed=0, num_players=3, first_dealer=0, dealer_rotation=rotation)
     seen = []
     for _ in range(2):
-        match._record(score_hand(match.rules, "out", 2, [5, 5, 0]), (0, 1, 2))
+        match._record(score_hand(match.rules, "out", 2, [5, 5, 0]))
         seen.append(match.dealer)
     assert seen == dealers
 
@@ -147,7 +147,7 @@ def test_dealer_rotation(rotation: str, dealers: list[int]) -> None:
 @pytest.mark.parametrize(("after", "dealer"), [("same", 0), ("next", 1)])
 def test_dealer_after_dead_hand(after: str, dealer: int) -> None:
     match = TableMatch("rummy", [lambda s: 0] * 3, seed=0, num_players=3, first_dealer=0, dealer_after_dead_hand=after)
-    match._record(score_hand(match.rules, "dead", None, [5, 5, 5]), (0, 1, 2))
+    match._record(score_hand(match.rules, "dead", None, [5, 5, 5]))
     assert match.dealer == dealer
 
 

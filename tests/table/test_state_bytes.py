@@ -131,6 +131,11 @@ def consistent(game: Any, f: dict[str, Any], dealer: int | None = None) -> bool:
         return False
     if went_out and (f["outcome"] >= 5) != rules.is_kaluki:
         return False
+    absent = f["absent"]  # seats out of the hand: two present at least, never the player, dealer or winner
+    if absent >> n or n - absent.bit_count() < 2 or absent >> f["player"] & 1 or absent >> f["dealer"] & 1:
+        return False
+    if f["winner"] >= 0 and absent >> f["winner"] & 1:
+        return False
     seen: list[int] = []
     for p in range(6):
         hand, known = f["hands"][p], f["known"][p]
@@ -138,7 +143,7 @@ def consistent(game: Any, f: dict[str, Any], dealer: int | None = None) -> bool:
             if hand or known:
                 return False
             continue
-        if hand >> size or known & ~hand or (rules.is_kaluki and hand.bit_count() > 26):
+        if hand >> size or known & ~hand or (rules.is_kaluki and hand.bit_count() > 26) or (absent >> p & 1 and hand):
             return False
         seen += [c for c in range(size) if hand >> c & 1]
     seen += f["stock"][: f["n_stock"]] + f["discards"][: f["n_discards"]]
@@ -183,6 +188,7 @@ def _scalar_values(name: str, size: int, signed: bool, n: int) -> list[int]:
         "n_players": [n + 1, 7],
         "opened": [1 << n],
         "played": [1 << n],
+        "absent": [1 << n, 1, 2, (1 << n) - 2],
         "taken": [52, 53, 0],
         "taken_card": [103, 107, 108],
         "must": [52, 53],

@@ -172,6 +172,7 @@ typedef struct rk_table_state {
     int8_t phase;            /* rk_table_phase */
     int8_t player, dealer, n_players;
     uint8_t opened, played;  /* seat bit masks */
+    uint8_t absent;          /* seats out of the hand (eliminated from a match): no cards, never to move */
     int8_t taken;            /* the type taken from the pile this turn, or -1 */
     int8_t taken_card;       /* the physical card taken from the pile this turn, or -1 (of type taken) */
     int8_t must;             /* a type that must go on the table before the discard, or -1 */
@@ -205,6 +206,12 @@ rk_status rk_table_rules_check(const rk_table_rules *rules);
  * the upcard, the rest is the stock; the player left of the dealer draws. */
 rk_status rk_table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, uint64_t shuffle_seed,
                         rk_table_state *state);
+
+/* rk_table_deal without the seats of the mask absent (a match's eliminated players): they are
+ * dealt no cards and never move; the deal and the turn go round the other seats in seat order.
+ * The dealer must be present, and at least two seats. */
+rk_status rk_table_deal_present(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
+                                uint64_t shuffle_seed, rk_table_state *state);
 
 /* RK_OK if state is a position these functions can work on: cards in the
  * deck and in one place each, seats, slots and counts in range, table melds

@@ -21,16 +21,36 @@ from rummykit.errors import InvalidOptionError
 if TYPE_CHECKING:
     from rummykit.engine.protocol import GameState
 
-__all__ = ["RESERVED_OPTION_NAMES", "Game", "family_of", "set_resolver"]
+__all__ = ["RESERVED_OPTION_NAMES", "Game", "family_of", "games_for", "set_resolver"]
 
 #: game name -> family name (``"knock"``, ``"table"``); raises for an unknown name
 _resolver: Callable[[object], str] | None = None
 
 
-def set_resolver(resolver: Callable[[object], str]) -> None:
-    """Install the function that tells the family of a game name."""
-    global _resolver
+#: the canonical game and preset names (``rummykit.game_names(aliases=False)``)
+_names: Callable[[], list[str]] | None = None
+
+
+def set_resolver(resolver: Callable[[object], str], names: Callable[[], list[str]] | None = None) -> None:
+    """Install the function that tells the family of a game name (and the one that lists
+    the canonical game and preset names)."""
+    global _resolver, _names
     _resolver = resolver
+    if names is not None:
+        _names = names
+
+
+def games_for(family: str, players: int) -> list[str]:
+    """The canonical game and preset names of ``family`` that seat ``players`` (for messages)."""
+    fits = []
+    for name in _names() if _names is not None else []:
+        try:
+            made = Game(name, num_players=players)
+        except InvalidOptionError:
+            continue
+        if made.family == family:
+            fits.append(name)
+    return fits
 
 
 def family_of(game: object) -> str:

@@ -4,13 +4,11 @@ Only numpy and rummykit are imported here.  Both the Gymnasium and the PettingZo
 an :class:`Episode`; the match rules (targets, bonuses, boxes, Kaluki eliminations, the dealer's
 rotation) are the engine's :class:`rummykit.Match`, never a copy.
 
-A match drives its hands through agents it calls (``agent(state) -> action``), while an
-environment is stepped from outside.  :class:`_MatchDriver` turns one into the other with the
-match's own guarantees: ``Match.play_hand`` restores the match generator and records nothing
-when an agent raises, so the driver's agent raises at the first decision to hand the dealt state
-to the environment; once the environment has played the hand to its end, the same hand is played
-again through ``play_hand`` (same seed, same deal), the agents replaying its actions, and the
-match records it as if its agents had played.
+A match episode plays the engine's step-wise match: ``match.deal()`` hands the environment a
+hand to step, ``match.finish_hand()`` scores it.  Seats are the match's for the whole match (a
+Kaluki seat put out is absent from the later hands, never renumbered).  The environment's own
+opponents are handed their seat's copy of the hand (:meth:`Episode.seat_state`), never the
+real state.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ from rummykit.engine.game import Game
 from rummykit.engine.match import Match
 from rummykit.engine.protocol import GameState
 from rummykit.envs._common import hand_rewards
-from rummykit.errors import InvalidOptionError, RummykitError, clip
+from rummykit.errors import InvalidOptionError, clip
 
 __all__ = ["EPISODES", "Episode", "check_episode", "check_seat"]
 
@@ -47,77 +45,34 @@ def check_seat(name: str, seat: object, n: int) -> int | None:
     return int(seat)
 
 
-class _Dealt(Exception):
-    """Raised by the driver's agent at the first decision of a hand, carrying its state."""
-
-    def __init__(self, state: GameState) -> None:
-        super().__init__("dealt")
-        self.state = state
-
-
-class _MatchDriver:
-    """A :class:`rummykit.Match` whose hands are played from outside (see the module docstring)."""
-
-    def __init__(self, game: Game, seed: int, first_dealer: int | None) -> None:
-        self._replay: list[int] | None = None
-        self.match: Any = Match(game, [self._agent] * game.num_players, seed=seed, first_dealer=first_dealer)
-
-    def _agent(self, state: GameState) -> int:
-        if self._replay is None:
-            raise _Dealt(state)
-        return self._replay[len(state.history)]
-
-    def deal(self) -> GameState | None:
-        """The next hand, dealt and waiting for its first decision; None once the match is over.
-        A hand that ends before any decision is recorded by the match itself."""
-        while not self.match.is_over:
-            self._replay = None
-            try:
-                self.match.play_hand()
-            except _Dealt as dealt:
-                return dealt.state
-        return None
-
-    def record(self, state: GameState) -> None:
-        """Record the finished ``state`` (dealt by :meth:`deal`) in the match."""
-        self._replay = list(state.history)
-        try:
-            result = self.match.play_hand()
-        finally:
-            self._replay = None
-        if result != state.result:  # the replay is the same deal and the same actions
-            raise RummykitError(f"the match replayed the hand differently: {result} != {state.result}")
-
-
 class Episode:
     """One episode of ``game``: a hand (``kind="hand"``) or a match (``kind="match"``).
 
-    Seats are the match's (the game's seats): ``seats[i]`` is the seat playing seat ``i`` of the
-    hand in progress (Kaluki deals the hands after an elimination to the remaining seats only).
-    ``dealer`` None draws the (first) dealer per episode from the generator given to
-    :meth:`start`.  Rewards (:data:`rummykit.envs.REWARDS`) come when a seat's episode ends:
-    for a hand, ``hand_rewards``; for a match, ``win_loss`` +1 to the match winner (with
-    partnerships: its side), -1 to every other seat, 0 to all when nobody wins; ``points`` what
-    the match pays the seat: in a knock match settled between two parties its settlement total
-    (bonuses included) minus the other party's (Hollywood: ``hollywood_net``), else its
-    ``MatchResult.totals`` entry; a Rummy total, or minus a penalty total (Kaluki, penalty Rummy).  A Kaluki seat
-    is done when it is eliminated (-1, or minus its penalty total); the match goes on without it.
+    Seats are the match's (the game's seats) in every hand. ``dealer`` None draws the (first) dealer
+    per episode from the generator given to :meth:`start`. Rewards (:data:`rummykit.envs.REWARDS`)
+    come when a seat's episode ends: for a hand, ``hand_rewards``; for a match, ``win_loss`` +1 to
+    the match winner (with partnerships: its side), -1 to every other seat, 0 to all when nobody
+    wins; ``points`` what the match pays the seat: in a knock match settled between two parties its
+    settlement total (bonuses included) minus the other party's (Hollywood: ``hollywood_net``), else
+    its ``MatchResult.totals`` entry; a Rummy total, or minus a penalty total (Kaluki, penalty
+    Rummy). A Kaluki seat is done when it is eliminated (-1, or minus its penalty total); the match
+    goes on without it.
     """
 
     def __init__(self, game: Game, kind: str, reward: str, dealer: int | None) -> None:
         self.game, self.kind, self.reward_kind = game, check_episode(kind), reward
         self.dealer = check_seat("dealer", dealer, game.num_players)
         self.state: Any = None
-        self.seats: tuple[int, ...] = tuple(range(game.num_players))
         #: per seat whose episode has ended, its reward
         self.final: dict[int, float] = {}
         self.hands = 0
-        self._driver: _MatchDriver | None = None
+        self._match: Any = None
+        self._copies = np.random.default_rng(0)
 
     @property
     def match(self) -> Any:
         """The :class:`rummykit.Match` of a match episode (None for a hand)."""
-        return None if self._driver is None else self._driver.match
+        return self._match
 
     @property
     def over(self) -> bool:
@@ -128,26 +83,31 @@ class Episode:
         """Begin a new episode, every draw (dealer, deal, match seed) from ``rng``."""
         n = self.game.num_players
         self.final, self.hands = {}, 0
-        self.seats = tuple(range(n))
+        self._copies = np.random.default_rng(0)  # the seats' copies: drawn from the public information only
         if self.kind == "hand":
             dealer = self.dealer if self.dealer is not None else int(rng.integers(n))
-            self._driver = None
+            self._match = None
             self.state = self.game.new_hand(seed=rng, dealer=dealer)
             if self.state.is_terminal():
                 self._finish_hand()
             return
-        self._driver = _MatchDriver(self.game, int(rng.integers(2**63)), self.dealer)
+        self._match = Match(self.game, seed=int(rng.integers(2**63)), first_dealer=self.dealer)
         self._next_hand()
 
     def current_seat(self) -> int | None:
-        """The seat to act (a match seat), None when the episode is over."""
+        """The seat to act, None when the episode is over."""
         if self.over:
             return None
-        return self.seats[int(self.state.current_player)]
+        return int(self.state.current_player)
 
     def hand_seat(self, seat: int) -> int | None:
-        """The hand seat of ``seat`` in the hand in progress (None if it is not playing it)."""
-        return self.seats.index(seat) if seat in self.seats else None
+        """``seat`` if it plays the hand in progress (None if it is out of it: Kaluki)."""
+        return None if getattr(self.state, "absent", 0) >> seat & 1 else seat
+
+    def seat_state(self, seat: int) -> GameState:
+        """What an agent of ``seat`` is handed: its seat's copy of the hand (a determinization)."""
+        copy: GameState = self.state.determinize(seat, self._copies)
+        return copy
 
     def apply(self, action_id: int) -> list[int]:
         """Apply the legal engine action ``action_id`` for the seat to act; the seats whose
@@ -170,11 +130,11 @@ class Episode:
 
     def _finish_hand(self) -> None:
         self.hands += 1
-        if self._driver is None:
+        match = self._match
+        if match is None:
             self.final = dict(enumerate(hand_rewards(self.state, self.reward_kind)))
             return
-        self._driver.record(self.state)
-        match = self._driver.match
+        match.finish_hand()
         active = match.seats_in_play  # Kaluki puts players out: their episodes are done
         for seat in range(self.game.num_players):
             if seat not in active and seat not in self.final and not match.is_over:
@@ -182,19 +142,20 @@ class Episode:
         self._next_hand()
 
     def _next_hand(self) -> None:
-        assert self._driver is not None
-        state = self._driver.deal()
-        match = self._driver.match
-        if state is None:
-            for seat in range(self.game.num_players):
-                if seat not in self.final:
-                    self.final[seat] = self._match_reward(seat, eliminated=False)
-            return
-        self.state = state
-        self.seats = match.seats_in_play
+        match = self._match
+        assert match is not None
+        while not match.is_over:
+            state = match.deal()
+            if not state.is_terminal():
+                self.state = state
+                return
+            match.finish_hand()  # a hand that ends before any decision
+        for seat in range(self.game.num_players):
+            if seat not in self.final:
+                self.final[seat] = self._match_reward(seat, eliminated=False)
 
     def _match_reward(self, seat: int, eliminated: bool) -> float:
-        match = self._driver.match if self._driver is not None else None
+        match = self._match
         assert match is not None
         result = match.result
         if self.reward_kind == "win_loss":

@@ -113,7 +113,7 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         while self.seat not in episode.final and episode.current_seat() != self.seat:
             seat = episode.current_seat()
             assert seat is not None
-            episode.play(self._agents[seat](episode.state))
+            episode.play(self._agents[seat](episode.seat_state(seat)))
 
     def _mask(self) -> npt.NDArray[np.int8]:
         if self._over or self.seat in self.episode.final:

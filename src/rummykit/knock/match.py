@@ -37,18 +37,15 @@ True
 from __future__ import annotations
 
 import copy
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rummykit._random import as_generator
-from rummykit.errors import IllegalActionError, InvalidOptionError, clip
+from rummykit.errors import InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
 from rummykit.engine.game import Game
-from rummykit.engine.hand_loop import play_out
 from rummykit.engine.match import Match as AnyMatch
 from rummykit.knock.actions import Action
 from rummykit.knock.game import KnockGame
@@ -143,8 +140,28 @@ class MatchResult:
     match_points: tuple[int, ...] | None = None
     payout: tuple[int, ...] | None = None
 
+    # the names every game's match result has (rummykit.table.match.TableMatchResult too)
 
-def _build_game(game: KnockGame | str, options: dict[str, Any]) -> KnockGame:
+    #: what ``scores`` count: ``"points"`` (``"penalties"`` in Kaluki and penalty Rummy)
+    score_kind = "points"
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Per seat, the points scored over the match (``scores``)."""
+        return self.scores
+
+    @property
+    def penalties(self) -> None:
+        """None: the knock games score points."""
+        return None
+
+    @property
+    def ranking(self) -> tuple[tuple[int, ...], ...]:
+        """The places, best first, one seat each (``standings``)."""
+        return tuple((seat,) for seat in self.standings)
+
+
+def _build_game(game: object, options: dict[str, Any]) -> KnockGame:
     if isinstance(game, str):
         built = Game(game, **options)
     elif isinstance(game, KnockGame):
@@ -166,15 +183,15 @@ def _unique_best(values: Sequence[int]) -> int | None:
 
 
 class KnockMatch(AnyMatch):
-    """A match of a knock game between agents, one per seat (``rummykit.Match(game, ...)``
-    makes one for a knock game; this module's ``Match`` is this class).
+    """A match of a knock game (``rummykit.Match(game, ...)`` makes one for a knock game;
+    this module's ``Match`` is this class), played step by step or by agents
+    (:mod:`rummykit.engine.match`).
 
     ``game`` is a :class:`KnockGame` or a game name (then ``Game(game, **options)``; with a
-    KnockGame, ``options`` are added to its own).  ``agents[i]`` plays seat i: it is called with
-    the hand's :class:`KnockState` whenever seat i is to act and returns an action id, text or
-    :class:`Action`, which is applied with the checked ``state.play``.  Agents get the real
-    state, which shows every hand: an agent must look only at what its seat may know (its hand,
-    the discard pile, ``known``, ``upcard``...) and must not change the state.
+    KnockGame, ``options`` are added to its own).  ``agents[i]`` (optional) plays seat i: it is
+    called with its seat's copy of the hand (a :class:`KnockState`) whenever seat i is to act
+    and returns an action id, text or :class:`Action`, which is applied to the real hand with
+    the checked ``state.play``.
 
     ``seed`` (an int, a numpy Generator or None) drives the match: the first dealer (unless
     ``first_dealer`` is given) and then every hand's seed.  ``pool`` (minor currency units) asks
@@ -200,36 +217,25 @@ class KnockMatch(AnyMatch):
     """
 
     family = "knock"
+    game: KnockGame
 
     def __init__(
         self,
         game: KnockGame | str,
-        agents: Sequence[Agent],
+        agents: Sequence[Agent] | None = None,
         *,
+        num_players: int | None = None,
         seed: int | np.random.Generator | None = None,
         first_dealer: int | None = None,
         pool: int | None = None,
+        trusted: bool = False,
         **options: Any,
     ) -> None:
-        self.game: KnockGame = _build_game(game, options)
+        first_dealer = self._setup(game, agents, num_players, seed, first_dealer, trusted, options)
         rules = self.rules
         n = rules.num_players
-        if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
-            raise InvalidOptionError(f"agents must be a sequence of {n} callables, got {clip(agents)}")
-        if len(agents) != n or not all(callable(a) for a in agents):
-            raise InvalidOptionError(f"{rules.name} needs {n} agents (callables), one per seat, got {len(agents)}")
-        self.agents: tuple[Agent, ...] = tuple(agents)
         self._check_options(rules, pool)
         self.pool: int | None = pool
-        self._rng = as_generator(seed)
-        if first_dealer is None:
-            first_dealer = int(self._rng.integers(n))
-        elif (
-            isinstance(first_dealer, numbers.Integral) and not isinstance(first_dealer, bool) and 0 <= first_dealer < n
-        ):
-            first_dealer = int(first_dealer)
-        else:
-            raise InvalidOptionError(f"first_dealer must be a seat 0..{n - 1} or None, got {clip(first_dealer)}")
         self._n = n
         self._dealer: int = first_dealer
         self._num_hands = rules.num_hands if rules.num_hands is not None else 2 * n
@@ -257,6 +263,29 @@ class KnockMatch(AnyMatch):
         self._won = [0] * n
         self._game_hands = 0
         self._game_counted = 0
+
+    def _build_game(self, game: object, options: dict[str, Any]) -> KnockGame:
+        return _build_game(game, options)
+
+    def _next_dealer(self) -> int:
+        return self._dealer
+
+    def _standing_extras(self) -> dict[str, Any]:
+        extras: dict[str, Any] = {
+            "boxes": list(self._boxes),
+            "total_scores": list(self._total_scores),
+            "games_won": [sum(1 for g in self._games if g.winner == seat) for seat in range(self._n)],
+        }
+        if self._match_points is not None:
+            extras["match_points"] = list(self._match_points)
+        result = self._result
+        if result is not None:
+            extras["totals"] = list(result.totals)
+            extras["standings"] = list(result.standings)
+        return extras
+
+    def _match_options(self) -> dict[str, Any]:
+        return {} if self.pool is None else {"pool": self.pool}
 
     @staticmethod
     def _check_options(rules: KnockRules, pool: int | None) -> None:
@@ -354,66 +383,19 @@ class KnockMatch(AnyMatch):
         """The result once the match is over, else None."""
         return self._result
 
-    def __repr__(self) -> str:
-        state = "over" if self.is_over else f"dealer={self._dealer}"
-        return f"<Match {self.rules.name} hands={len(self._hands)} scores={list(self._scores)} {state}>"
-
     # --- playing ------------------------------------------------------------
 
-    def play(self, max_hands: int = 10_000) -> MatchResult:
-        """Play hands until the match is over and return its result.
-
-        A hand still going after the game's ``max_turns`` turns (1,000 by default) is dead;
-        agents that never end a hand would redeal for ever, so after ``max_hands`` hands in
-        this call :class:`IllegalActionError` is raised (the match stays playable).
-        """
-        if not isinstance(max_hands, numbers.Integral) or isinstance(max_hands, bool) or max_hands < 1:
-            raise InvalidOptionError(f"max_hands must be an int >= 1, got {clip(max_hands)}")
-        for _ in range(int(max_hands)):
-            if self._result is not None:
-                return self._result
-            self.play_hand()
-        if self._result is None:
-            raise IllegalActionError(f"the match did not end within {max_hands} hands (agents never end a hand?)")
-        return self._result
-
-    def play_hand(self) -> HandResult:
-        """Deal the next hand (its seed drawn from the match generator), let the agents play it
-        to the end, record it and return its result.
-
-        An agent's illegal action raises :class:`IllegalActionError` naming the seat; then, as
-        for any error raised by an agent, nothing is recorded and the match generator is
-        restored, so the match is unchanged.  After the end of the match it raises
-        IllegalActionError.  Agents with a ``new_hand`` method are told the match so far first
-        (:class:`rummykit.agents.MatchInfo`).
-        """
-        if self._result is not None:
-            raise IllegalActionError("the match is over")
-        self._tell_agents()
-        saved = self._rng.bit_generator.state
-        try:
-            seed = int(self._rng.integers(2**62))
-            state = self.game.new_hand(seed=seed, dealer=self._dealer)
-            result = self._play_out(state)
-        except BaseException:
-            self._rng.bit_generator.state = saved
-            raise
-        self._record(result, seed)
-        return result
-
-    def _play_out(self, state: KnockState) -> HandResult:
-        play_out(state, self.agents)
-        assert state.result is not None
-        return state.result
+    def _new_hand(self, seed: int) -> KnockState:
+        return self.game.new_hand(seed=seed, dealer=self._dealer)
 
     # --- bookkeeping --------------------------------------------------------
 
-    def _record(self, result: HandResult, seed: int) -> None:
+    def _record(self, result: HandResult) -> None:
         rules, n = self.rules, self._n
         dealer = self._dealer
         self._hands.append(result)
         self._dealers.append(dealer)
-        self._seeds.append(seed)
+        self._seeds.append(self._hand_seed)
         self._game_hands += 1
         if self._sheet is not None:
             for column, closed in enumerate(self._sheet.closed):

@@ -60,6 +60,17 @@ class HandResult:
     def is_dead(self) -> bool:
         return self.outcome == "dead"
 
+    @property
+    def returns(self) -> tuple[int, ...]:
+        """Each seat's return for the hand (``state.returns()``): its points, as in every game."""
+        return self.points
+
+    @property
+    def penalties(self) -> tuple[int, ...]:
+        """What each seat is charged (the knock games score points: ``charges``), the name the
+        table games' results use."""
+        return self.charges
+
     def reorder(self, order: list[int], n: int) -> HandResult:
         """The same result with per-player lists moved from knock order to
         seats (``order[i]`` is the seat of knock-order player i)."""

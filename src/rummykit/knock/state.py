@@ -259,6 +259,14 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
         text: str = self.game.family_record.observe.information_state_string(self.clone(), player)
         return text
 
+    def view(self, seat: int | None = None, since: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know of the hand as plain JSON data, one
+        schema for every game (:mod:`rummykit.engine.views`); ``since``: an action index,
+        for the ``events`` since then."""
+        from rummykit.engine.views import hand_view
+
+        return hand_view(self, seat, since)
+
     def determinize(self, player: int, rng: Any = None) -> KnockState:
         """A full state that looks exactly the same to ``player``, the hidden
         cards resampled with ``rng`` (seed or numpy Generator).  It cannot be

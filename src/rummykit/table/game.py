@@ -80,22 +80,46 @@ class TableGame(Game):
         return sum(self.geo.values[t] for t in types)
 
     def new_hand(
-        self, seed: Any = None, dealer: int | None = None, deck: Sequence[int | str] | None = None
+        self,
+        seed: Any = None,
+        dealer: int | None = None,
+        deck: Sequence[int | str] | None = None,
+        *,
+        absent: Iterable[int] = (),
     ) -> TableState:
         """Deal a hand.  ``seed`` is an int, a ``numpy.random.Generator`` or
         None; ``deck`` gives the card order explicitly, top first, as
         physical ids or card text (the k-th copy of a card in the text is
-        deck k's, ``Jk`` the next joker); ``dealer`` defaults to a seeded draw."""
+        deck k's, ``Jk`` the next joker); ``dealer`` defaults to a seeded draw.
+        ``absent``: seats out of the hand (a match's eliminated players): they are
+        dealt nothing and never move, the others keep their seat numbers."""
         rng = as_generator(seed)
         n = self.rules.num_players
+        mask = self._absent_mask(absent)
         if dealer is None:
             dealer = int(rng.integers(n))
         elif not isinstance(dealer, numbers.Integral) or isinstance(dealer, bool) or not 0 <= int(dealer) < n:
             raise InvalidOptionError(f"dealer must be a seat 0..{n - 1}, got {clip(dealer)}")
         dealer = int(dealer)
+        if mask >> dealer & 1:
+            raise InvalidOptionError(f"dealer {dealer} is absent from the hand: the dealer must be a seat in it")
         size = self.rules.deck_size
         order = rng.permutation(size).tolist() if deck is None else self.physical_deck(deck)
-        return TableState(self, order, dealer, int(rng.integers(2**62)))
+        return TableState(self, order, dealer, int(rng.integers(2**62)), mask)
+
+    def _absent_mask(self, absent: Iterable[int]) -> int:
+        """The seats ``absent`` as a mask, checked: seats of the game, two at least left."""
+        n = self.rules.num_players
+        if isinstance(absent, (str, bytes)) or not isinstance(absent, Iterable):
+            raise InvalidOptionError(f"absent must be a collection of seats, got {clip(absent)}")
+        mask = 0
+        for seat in absent:
+            if not isinstance(seat, numbers.Integral) or isinstance(seat, bool) or not 0 <= int(seat) < n:
+                raise InvalidOptionError(f"absent seats must be seats 0..{n - 1}, got {clip(seat)}")
+            mask |= 1 << int(seat)
+        if n - mask.bit_count() < 2:
+            raise InvalidOptionError(f"a hand needs two seats at least: {n - mask.bit_count()} left")
+        return mask
 
     def physical_deck(self, deck: Sequence[int | str]) -> list[int]:
         """A deck given as physical ids or card text, as physical ids,

@@ -28,21 +28,18 @@ True
 ``rummykit.Match`` makes a TableMatch for Rummy and Kaluki:
 
 >>> import rummykit as rk
->>> type(rk.Match("kaluki", [agent] * 3, seed=2, num_players=3)).__name__
+>>> type(rk.Match("kaluki", [agent] * 3, seed=2)).__name__
 'TableMatch'
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rummykit._random import as_generator
-from rummykit.engine.hand_loop import play_out
 from rummykit.engine.match import Match
-from rummykit.errors import IllegalActionError, InvalidOptionError, clip
+from rummykit.errors import InvalidOptionError, clip
 from rummykit.table.game import TableGame
 from rummykit.table.rules import TableRules
 from rummykit.table.scoring import TableResult
@@ -57,9 +54,12 @@ TableAgent = Callable[[TableState], Any]
 @dataclass(frozen=True)
 class TableMatchResult:
     """The end of a table-game match.  ``scores``: per seat, Rummy points
-    (winner-collects) or penalty totals (penalty scoring, Kaluki);
+    (winner-collects) or penalty totals (penalty scoring, Kaluki), as ``score_kind``
+    says, also under the name ``points`` or ``penalties`` (the other is None);
     ``bonuses``: Kaluki bonus tallies; ``ranking``: places best first, each
-    a tuple of seats sharing it."""
+    a tuple of seats sharing it (``standings``: the seats in that order); ``totals``:
+    what each seat nets, its points or minus its penalties.  The knock games' result
+    (:class:`rummykit.knock.match.MatchResult`) has the same names."""
 
     winner: int | None
     scores: tuple[int, ...]
@@ -67,17 +67,37 @@ class TableMatchResult:
     ranking: tuple[tuple[int, ...], ...]
     hand_count: int
     dead_hands: int
+    score_kind: str = "points"
+
+    @property
+    def points(self) -> tuple[int, ...] | None:
+        """Per seat, the points scored (None in a penalty game)."""
+        return self.scores if self.score_kind == "points" else None
+
+    @property
+    def penalties(self) -> tuple[int, ...] | None:
+        """Per seat, the penalty total (None in a points game)."""
+        return self.scores if self.score_kind == "penalties" else None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Per seat, what it nets: its points, or minus its penalties."""
+        return self.scores if self.score_kind == "points" else tuple(-s for s in self.scores)
+
+    @property
+    def standings(self) -> tuple[int, ...]:
+        """The seats, best first (``ranking`` flattened)."""
+        return tuple(seat for place in self.ranking for seat in place)
 
 
 class TableMatch(Match):
-    """A Rummy or Kaluki game between agents, one per seat (``rummykit.Match(game, ...)``
-    makes one for a table game).
+    """A Rummy or Kaluki game (``rummykit.Match(game, ...)`` makes one for a table game),
+    played step by step or by agents (:mod:`rummykit.engine.match`).
 
-    ``game`` is a :class:`TableGame` or a name (then ``TableGame(game,
-    **options)``).  Agents get the real state; like the knock ``Match`` they
-    must look only at what their seat may know.  In Kaluki, hands after an
-    elimination are dealt to the remaining players: the state's seat i is
-    match seat ``match.active[i]`` (:attr:`seats` of the hand).
+    ``game`` is a :class:`TableGame` or a name (then ``TableGame(game, **options)``).
+    Seats are the match's for the whole match: in Kaluki an eliminated seat stays in
+    every later hand's state as a seat absent from it (``state.absent``: no cards,
+    never to move); :attr:`active` lists the seats still playing.
     """
 
     family = "table"
@@ -86,47 +106,31 @@ class TableMatch(Match):
     def __init__(
         self,
         game: TableGame | str,
-        agents: Sequence[TableAgent],
+        agents: Sequence[TableAgent] | None = None,
         *,
+        num_players: int | None = None,
         seed: Any = None,
         first_dealer: int | None = None,
+        trusted: bool = False,
         **options: Any,
     ) -> None:
-        if isinstance(game, str):
-            self.game = TableGame(game, **options)
-        elif isinstance(game, TableGame):
-            self.game = TableGame(game.rules.name, **{**dict(game.rules.given), **options}) if options else game
-        else:
-            raise InvalidOptionError(f"game must be a table game or its name, got {clip(game)}")
-        rules = self.game.rules
-        n = rules.num_players
-        if (
-            isinstance(agents, (str, bytes))
-            or not isinstance(agents, Sequence)
-            or len(agents) != n
-            or not all(callable(a) for a in agents)
-        ):
-            raise InvalidOptionError(f"{rules.name} needs {n} agents (callables), one per seat")
-        self.agents = tuple(agents)
-        self._rng = as_generator(seed)
-        if first_dealer is None:
-            first_dealer = int(self._rng.integers(n))
-        elif (
-            isinstance(first_dealer, numbers.Integral) and not isinstance(first_dealer, bool) and 0 <= first_dealer < n
-        ):
-            first_dealer = int(first_dealer)
-        else:
-            raise InvalidOptionError(f"first_dealer must be a seat 0..{n - 1} or None, got {clip(first_dealer)}")
-        self.dealer = first_dealer
+        self.dealer = self._setup(game, agents, num_players, seed, first_dealer, trusted, options)
+        n = self.rules.num_players
         self.active: list[int] = list(range(n))
-        self.scores = [0] * n
-        self.bonuses = [0] * n
+        self._scores = [0] * n
+        self._bonuses = [0] * n
         self.hands: list[TableResult] = []
         self.hand_seats: list[tuple[int, ...]] = []
         self._dead = 0
         self._eliminated: list[list[int]] = []  # per elimination event, in order
-        self._games: dict[int, TableGame] = {n: self.game}
-        self.result: TableMatchResult | None = None
+        self._result: TableMatchResult | None = None
+
+    def _build_game(self, game: object, options: dict[str, Any]) -> TableGame:
+        if isinstance(game, str):
+            return TableGame(game, **options)
+        if isinstance(game, TableGame):
+            return TableGame(game.rules.name, **{**dict(game.rules.given), **options}) if options else game
+        raise InvalidOptionError(f"game must be a table game or its name, got {clip(game)}")
 
     @property
     def rules(self) -> TableRules:
@@ -139,49 +143,44 @@ class TableMatch(Match):
 
     @property
     def is_over(self) -> bool:
-        return self.result is not None
+        return self._result is not None
 
-    def play(self, max_hands: int = 10_000) -> TableMatchResult:
-        """Play hands until the game is over; IllegalActionError after ``max_hands`` hands."""
-        if not isinstance(max_hands, numbers.Integral) or isinstance(max_hands, bool) or max_hands < 1:
-            raise InvalidOptionError(f"max_hands must be an int >= 1, got {clip(max_hands)}")
-        for _ in range(int(max_hands)):
-            if self.result is not None:
-                return self.result
-            self.play_hand()
-        if self.result is None:
-            raise IllegalActionError(f"the game did not end within {max_hands} hands")
-        return self.result
+    @property
+    def result(self) -> TableMatchResult | None:
+        """The result once the match is over, else None."""
+        return self._result
 
-    def _hand_game(self) -> TableGame:
-        k = len(self.active)
-        if k not in self._games:
-            self._games[k] = TableGame(self.rules.name, **{**dict(self.rules.given), "num_players": k})
-        return self._games[k]
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Per seat: Rummy points (winner-collects), or penalty totals (penalty scoring, Kaluki)."""
+        return tuple(self._scores)
 
-    def play_hand(self) -> TableResult:
-        """Deal and play the next hand, record it and return its result (in match seats);
-        agents with a ``new_hand`` method are told the match so far first
-        (:class:`rummykit.agents.MatchInfo`)."""
-        if self.result is not None:
-            raise IllegalActionError("the match is over")
-        self._tell_agents()
-        seats = tuple(self.active)
-        saved = self._rng.bit_generator.state
-        try:
-            seed = int(self._rng.integers(2**62))
-            state = self._hand_game().new_hand(seed=seed, dealer=seats.index(self.dealer))
-            result = self._play_out(state, seats)
-        except BaseException:
-            self._rng.bit_generator.state = saved
-            raise
-        self._record(result, seats)
-        return result
+    @property
+    def bonuses(self) -> tuple[int, ...]:
+        """Per seat, the Kaluki bonus tallies."""
+        return tuple(self._bonuses)
 
-    def _play_out(self, state: TableState, seats: tuple[int, ...]) -> TableResult:
-        play_out(state, [self.agents[s] for s in seats], [f"seat {s}" for s in seats])
-        assert state.result is not None
-        return state.result
+    @property
+    def eliminated(self) -> tuple[tuple[int, ...], ...]:
+        """The seats eliminated (Kaluki), one tuple per hand that put seats out, in order."""
+        return tuple(tuple(group) for group in self._eliminated)
+
+    def _next_dealer(self) -> int:
+        return self.dealer
+
+    def _standing_extras(self) -> dict[str, Any]:
+        extras: dict[str, Any] = {
+            "bonuses": list(self._bonuses),
+            "active": list(self.active),
+            "eliminated": [list(group) for group in self._eliminated],
+        }
+        if self._result is not None:
+            extras["ranking"] = [list(place) for place in self._result.ranking]
+        return extras
+
+    def _new_hand(self, seed: int) -> TableState:
+        absent = [s for s in range(self.rules.num_players) if s not in self.active]
+        return self.game.new_hand(seed=seed, dealer=self.dealer, absent=absent)
 
     def _next_active(self, seat: int) -> int:
         n = self.rules.num_players
@@ -190,8 +189,9 @@ class TableMatch(Match):
                 return (seat + i) % n
         return seat
 
-    def _record(self, result: TableResult, seats: tuple[int, ...]) -> None:
+    def _record(self, result: TableResult) -> None:
         rules = self.rules
+        seats = tuple(self.active)
         self.hands.append(result)
         self.hand_seats.append(seats)
         if result.outcome == "dead":
@@ -200,13 +200,13 @@ class TableMatch(Match):
                 self.dealer = self._next_active(self.dealer)
             return
         subtract = rules.is_kaluki and rules.kaluki_bonus_accounting == "subtract_from_penalty"
-        for i, seat in enumerate(seats):
+        for seat in seats:
             if rules.is_kaluki or rules.rummy_scoring == "penalty":
-                self.scores[seat] += result.penalties[i] - (result.bonuses[i] if subtract else 0)
+                self._scores[seat] += result.penalties[seat] - (result.bonuses[seat] if subtract else 0)
             else:
-                self.scores[seat] += result.points[i]
-            self.bonuses[seat] += result.bonuses[i]
-        winner = None if result.winner is None else seats[result.winner]
+                self._scores[seat] += result.points[seat]
+            self._bonuses[seat] += result.bonuses[seat]
+        winner = result.winner
         if rules.dealer_rotation == "winner_deals" and winner is not None:
             self.dealer = winner
         else:
@@ -219,10 +219,9 @@ class TableMatch(Match):
     def _eliminate(self) -> None:
         rules = self.rules
         limit = rules.elimination_threshold
+        scores = self._scores
         out = [
-            s
-            for s in self.active
-            if (self.scores[s] >= limit if rules.elimination_compare == "ge" else self.scores[s] > limit)
+            s for s in self.active if (scores[s] >= limit if rules.elimination_compare == "ge" else scores[s] > limit)
         ]
         if not out:
             return
@@ -233,23 +232,25 @@ class TableMatch(Match):
         if len(self.active) <= 1:
             ranking: list[tuple[int, ...]] = [tuple(self.active)] if self.active else []
             for group in reversed(self._eliminated):
-                keys = sorted({(self.scores[s], -self.bonuses[s]) for s in group})
+                keys = sorted({(scores[s], -self._bonuses[s]) for s in group})
                 for key in keys:
-                    ranking.append(tuple(s for s in group if (self.scores[s], -self.bonuses[s]) == key))
+                    ranking.append(tuple(s for s in group if (scores[s], -self._bonuses[s]) == key))
             winner = self.active[0] if self.active else None
             self._finish(winner, tuple(ranking))
 
     def _check_rummy_end(self) -> None:
         target = self.rules.target_score
-        if max(self.scores) < target:
+        if max(self._scores) < target:
             return
         penalty = self.rules.rummy_scoring == "penalty"
-        order = sorted(set(self.scores), reverse=not penalty)
-        ranking = tuple(tuple(s for s in range(len(self.scores)) if self.scores[s] == v) for v in order)
+        order = sorted(set(self._scores), reverse=not penalty)
+        ranking = tuple(tuple(s for s in range(len(self._scores)) if self._scores[s] == v) for v in order)
         winner = ranking[0][0] if len(ranking[0]) == 1 else None
         self._finish(winner, ranking)
 
     def _finish(self, winner: int | None, ranking: tuple[tuple[int, ...], ...]) -> None:
-        self.result = TableMatchResult(
-            winner, tuple(self.scores), tuple(self.bonuses), ranking, len(self.hands), self._dead
+        rules = self.rules
+        kind = "penalties" if rules.is_kaluki or rules.rummy_scoring == "penalty" else "points"
+        self._result = TableMatchResult(
+            winner, tuple(self._scores), tuple(self._bonuses), ranking, len(self.hands), self._dead, kind
         )

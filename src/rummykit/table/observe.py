@@ -262,9 +262,10 @@ def _expand(counts: Iterable[int]) -> tuple[int, ...]:
 
 
 def _dealt(state: TableState, seat: int) -> list[int]:
-    """The physical cards dealt to ``seat``, in deal order."""
-    n = state.n
-    return [state.deck[i] for i in range((seat - state.dealer - 1) % n, state.rules.hand_size * n, n)]
+    """The physical cards dealt to ``seat``, in deal order (none to a seat absent from the hand)."""
+    order = state.deal_seats
+    k = len(order)
+    return [] if seat not in order else [state.deck[i] for i in range(order.index(seat), state.rules.hand_size * k, k)]
 
 
 # --- the observation ---------------------------------------------------------------
@@ -410,7 +411,7 @@ def information_state_string(state: TableState, player: int) -> str:
     size, n = state.rules.hand_size, state.n
     lines = [
         f"{_rules_text(state)} seat {player} of {n}, dealer {state.dealer}, "
-        f"upcard {type_text(card_type(state.deck[size * n]))}",
+        f"upcard {type_text(card_type(state.deck[size * len(state.deal_seats)]))}",
         "dealt " + _types_text(sorted(card_type(c) for c in _dealt(state, player))),
     ]
     turned = " turned over" if state.rules.restock_method == "turn_over" else ""
@@ -492,8 +493,10 @@ def _world_deck(
         if step[_CAME] != _NO_CARD:  # a hidden draw has its place; the others are known to player
             stocks[-1].append(drawn[time] if time in drawn else step[_CAME])
     stocks[-1].extend(card_type(c) for c in reversed(stock))
-    deck = [dealt[(state.dealer + 1 + i) % n][i // n] for i in range(size * n)]
-    deck.append(card_type(state.deck[size * n]))
+    order = state.deal_seats
+    k = len(order)
+    deck = [dealt[order[i % k]][i // k] for i in range(size * k)]
+    deck.append(card_type(state.deck[size * k]))
     deck.extend(stocks[0])
     if len(deck) != rules.deck_size:
         raise RummykitError(f"inconsistent state: the rebuilt deck has {len(deck)} cards, not {rules.deck_size}")
@@ -511,6 +514,6 @@ def determinize(state: TableState, player: int, rng: object = None) -> TableStat
     if not sampled:
         types = _real_places(state, lists.places)
     deck, orders = _world_deck(state, player, lists.places, list(types), stock)
-    other = TableState(state.game, _physical(deck), state.dealer, shuffle_seed)
+    other = TableState(state.game, _physical(deck), state.dealer, shuffle_seed, state.absent)
     _core.table_replay(other, state.history, orders)
     return other

@@ -19,6 +19,7 @@ line::
      "deck": ["7H", "Jk", "KS", ...],
      "shuffle_seed": 4230288999919739692,
      "actions": ["draw", "meld 7H 8H 9H", "discard KS"],
+     "absent": [1],   (only in a hand with seats out of it: a match's eliminated players)
      "result": {"outcome": "call_off", "winner": 0, "hand_values": [...], "points": [...],
                 "penalties": [...], "bonuses": [...]}
     }
@@ -81,7 +82,7 @@ def _result_dict(state: TableState) -> dict[str, Any] | None:
 
 def to_record(state: TableState) -> dict[str, Any]:
     """The record of ``state`` as a dict (see the module docstring)."""
-    return {
+    record = {
         "format": FORMAT,
         "version": VERSION,
         "family": "table",
@@ -93,6 +94,9 @@ def to_record(state: TableState) -> dict[str, Any]:
         "actions": [state.action_text(a) for a in state.history],  # table slots keep their rank
         "result": _result_dict(state),
     }
+    if state.absent:  # only then: the seats out of the hand (a match's eliminated players)
+        record["absent"] = [s for s in range(state.n) if state.absent >> s & 1]
+    return record
 
 
 def to_json(state: TableState) -> str:
@@ -151,9 +155,9 @@ def _from_record(record: object) -> TableState:
         _bad("not a JSON object")
     if record.get("format") == FORMAT and record.get("family") != "table":
         _bad(f"family must be 'table', got {record.get('family')!r} (rummykit.from_json reads every game's records)")
-    if tuple(sorted(record)) != tuple(sorted(_KEYS)):
+    if tuple(sorted(set(record) - {"absent"})) != tuple(sorted(_KEYS)):
         missing = sorted(set(_KEYS) - set(record))
-        extra = sorted(set(record) - set(_KEYS))
+        extra = sorted(set(record) - set(_KEYS) - {"absent"})
         _bad(f"keys: missing {missing}, unknown {extra}")
     if record["format"] != FORMAT or record["family"] != "table":
         _bad(f"format must be {FORMAT!r} and family 'table'")
@@ -170,7 +174,10 @@ def _from_record(record: object) -> TableState:
         _bad("actions must be a list of action text")
     try:
         game = TableGame(record["game"], **record["options"])
-        state = game.new_hand(dealer=record["dealer"], deck=deck)
+        absent = record.get("absent", [])
+        if not isinstance(absent, list) or not all(_is_int(s) for s in absent):
+            _bad("absent must be a list of seats")
+        state = game.new_hand(dealer=record["dealer"], deck=deck, absent=absent)
     except RummykitError as err:
         raise type(err)(f"bad hand record: {err}") from None
     state.shuffle_seed = record["shuffle_seed"]

@@ -107,11 +107,11 @@ class TableState(TableCore, CheckedVerbs):
     rules: TableRules
     geo: Geometry
 
-    def __init__(self, game: TableGame, deck: list[int], dealer: int, shuffle_seed: int) -> None:
+    def __init__(self, game: TableGame, deck: list[int], dealer: int, shuffle_seed: int, absent: int = 0) -> None:
         rules = game.rules
         self.game, self.rules, self.geo, self.n, self.dealer = game, rules, game.geo, rules.num_players, dealer
         self.deck = tuple(deck)
-        self._deal(game.spec, deck, dealer, shuffle_seed)
+        self._deal(game.spec, deck, dealer, shuffle_seed, absent)
 
     def _start_turn(self) -> None:
         """Reset the per-turn fields (for positions built by hand)."""
@@ -191,6 +191,12 @@ class TableState(TableCore, CheckedVerbs):
         discards = self.discards
         return type_card(card_type(discards[-1])) if discards else None
 
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats in this hand, in turn order from seat 0 (all of them, but the seats
+        ``absent`` from it: a match's eliminated players, who hold no cards and never move)."""
+        return tuple(s for s in range(self.n) if not self.absent >> s & 1)
+
     def is_opened(self, seat: int) -> bool:
         return bool(self.opened >> check_seat(seat, self.n) & 1)
 
@@ -216,6 +222,14 @@ class TableState(TableCore, CheckedVerbs):
         """Everything ``player`` has seen, with perfect recall, as text."""
         text: str = self.game.family_record.observe.information_state_string(self, player)
         return text
+
+    def view(self, seat: int | None = None, since: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know of the hand as plain JSON data, one
+        schema for every game (:mod:`rummykit.engine.views`); ``since``: an action index,
+        for the ``events`` since then."""
+        from rummykit.engine.views import hand_view
+
+        return hand_view(self, seat, since)
 
     def determinize(self, player: int, rng: Any = None) -> TableState:
         """A full state that looks exactly the same to ``player``, the hidden

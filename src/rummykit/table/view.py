@@ -45,9 +45,7 @@ _END_WORD = re.compile(r"^(lay off \S+ on \d+) (?:low|high)\b")
 
 def _held(state: TableState, names: list[str]) -> str:
     """How many cards each player holds."""
-    return "cards held: " + ", ".join(
-        f"{names[s]} {plural(state.hands[s].bit_count(), 'card')}" for s in range(state.n)
-    )
+    return "cards held: " + ", ".join(f"{names[s]} {plural(state.hands[s].bit_count(), 'card')}" for s in state.seats)
 
 
 def _table_lines(state: TableState, names: list[str]) -> list[str]:
@@ -56,7 +54,7 @@ def _table_lines(state: TableState, names: list[str]) -> list[str]:
     top = table_card_markup(state.discards[-1]) if state.discards else "empty"
     lines = [f"stock {len(state.stock)} | discard pile: {top} ({plural(len(state.discards), 'card')})"]
     if state.rules.is_kaluki:
-        opened = ", ".join(f"{names[s]} {'yes' if state.is_opened(s) else 'no'}" for s in range(state.n))
+        opened = ", ".join(f"{names[s]} {'yes' if state.is_opened(s) else 'no'}" for s in state.seats)
         lines.append(f"opened: {opened} (first melds worth {state.rules.initial_meld_min}+ points)")
     lines.append(_held(state, names))
     if not state.table:
@@ -129,12 +127,10 @@ class TableView:
         self.states: list[TableState] = []  # every hand seen, for the match record
         self.hand_number = 0
 
-        self.names: list[str] = []  # by seat of the hand being played (Kaluki deals only to active players)
+        self.names: list[str] = names  # by seat: a Kaluki seat put out keeps its number
 
     def seen(self, state: TableState) -> None:
         if state is not self.state:
-            assert self.match is not None
-            self.names = [self.match_names[s] for s in self.match.active]  # before anyone is put out
             self.state = state
             self.states.append(state)
             self.hand_number += 1
@@ -199,7 +195,7 @@ class TableView:
         if result.outcome == "dead":
             console.print("[bold]the hand is dead[/]: the stock ran out; no points")
             return
-        for seat in range(state.n):
+        for seat in state.seats:
             left = table_hand_markup(state.hands[seat])
             console.print(f"{names[seat]}: left {left} (value {result.hand_values[seat]})")
         who = "nobody" if result.winner is None else names[result.winner]
