@@ -22,6 +22,8 @@ static int kaluki_consistent(const rk_table_rules *r) {
     return r->values[RK_JOKER] == r->joker_penalty;
 }
 
+/* The one schema of the options the engine reads (type, range, choices): rummykit.table.rules builds
+ * their option records from it, adding the docs and the narrower sets each game plays. */
 #define FIELD(name, member, type, lo, hi, text) {name, offsetof(rk_table_rules, member), type, lo, hi, text}
 static const rk_field fields[] = {
     FIELD("is_kaluki", kaluki, RK_FIELD_FLAG, 0, 1, NULL),
@@ -46,7 +48,7 @@ static const rk_field fields[] = {
     FIELD("first_turn_upcard_free", first_turn_upcard_free, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("ace_low_runs", ace_low_runs, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("joker_penalty", joker_penalty, RK_FIELD_INT, 0, 255, NULL),
-    FIELD("two_joker_set_release", two_joker_release_one_natural, RK_FIELD_IS, 0, 1, "one_natural"),
+    FIELD("two_joker_set_release", two_joker_release_one_natural, RK_FIELD_CHOICE, 0, 1, "two_naturals|one_natural"),
     FIELD("max_build_per_run_end", max_build_per_run_end, RK_FIELD_INT, -1, 1000000, NULL),
     FIELD("unopened_may_release_joker", unopened_may_release_joker, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("hunt_allows_building", hunt_allows_building, RK_FIELD_FLAG, 0, 1, NULL),

@@ -111,6 +111,7 @@ def knock_hide(spec: PlayoutSpec, state: KnockCore, player: int) -> None: ...
 
 # ---- table games (csrc/src/table.c) ----
 
+TABLE_RULES_FIELDS: tuple[tuple[str, int, int, int, str | None], ...]
 TABLE_RULE_FIELDS: tuple[str, ...]
 TABLE_REASONS: tuple[str, ...]
 TABLE_OUTCOMES: tuple[str | None, ...]

@@ -16,11 +16,16 @@ FIELD_INT, FIELD_INT_OR_NONE, FIELD_FLAG, FIELD_IS, FIELD_CHOICE = (
     RK_FIELD_INT, RK_FIELD_INT_OR_NONE, RK_FIELD_FLAG, RK_FIELD_IS, RK_FIELD_CHOICE)
 
 
+cdef tuple field_rows(const rk_field *f, size_t n):
+    """A C field table as rows (option, type, lo, hi, text), in struct order."""
+    return tuple([(sys.intern(f[i].name.decode()), <int>f[i].type, f[i].lo, f[i].hi,
+                   f[i].text.decode() if f[i].text != NULL else None) for i in range(n)])
+
+
 cdef tuple _knock_fields():
     cdef size_t n = 0
     cdef const rk_field *f = rk_knock_rules_fields(&n)
-    return tuple([(sys.intern(f[i].name.decode()), <int>f[i].type, f[i].lo, f[i].hi,
-                   f[i].text.decode() if f[i].text != NULL else None) for i in range(n)])
+    return field_rows(f, n)
 
 
 #: rk_knock_rules_fields(): (option, type, lo, hi, text) per field of

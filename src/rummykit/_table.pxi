@@ -12,15 +12,16 @@ _TABLE_UINT64_MAX = int("18446744073709551615")
 _TABLE_MASK_MAX = (int(1) << int(RK_TABLE_MAX_CARDS)) - 1
 
 
-#: the int fields of rk_table_rules (TableSpec's ``fields``)
 cdef tuple _table_fields():
     cdef size_t n = 0
     cdef const rk_field *f = rk_table_rules_fields(&n)
-    return tuple([sys.intern(f[i].name.decode()) for i in range(n)])
+    return field_rows(f, n)
 
 
-#: the options rk_table_rules is filled from (rk_table_rules_fields(), in struct order)
-TABLE_RULE_FIELDS = _table_fields()
+#: rk_table_rules_fields(): (option, type, lo, hi, text) per int field of rk_table_rules, in struct order
+TABLE_RULES_FIELDS = _table_fields()
+#: the options rk_table_rules is filled from (TableSpec's ``fields``), in struct order
+TABLE_RULE_FIELDS = tuple([row[0] for row in TABLE_RULES_FIELDS])
 #: the table outcomes by their code (rk_table_outcome_name; None: the hand is not over)
 TABLE_OUTCOMES = (None,) + tuple([rk_table_outcome_name(i).decode() for i in range(1, RK_TABLE_CALL_OFF + 1)])
 #: the table action id blocks (table.h)

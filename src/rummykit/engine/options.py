@@ -129,7 +129,8 @@ def field_option(row: FieldRow, declared: Option) -> Option:
     unlimited = not nullable and low == UNLIMITED
     least = 0 if nullable or unlimited else low
     if declared.choices is not None and not all(
-        (c is None and nullable) or (type(c) is int and least <= c <= high) for c in declared.choices
+        (c is None and nullable) or (type(c) is int and (least <= c <= high or (unlimited and c == UNLIMITED)))
+        for c in declared.choices
     ):
         raise ValueError(f"{name}: the declared choices must lie in {least}..{high}")
     return replace(declared, type=int, minimum=least, maximum=high, unlimited=unlimited, nullable=nullable)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rummykit import _core
 from rummykit.engine.options import (
     DEALER_AFTER_DEAD_HAND,
     DEALER_ROTATION,
@@ -24,9 +25,11 @@ from rummykit.engine.options import (
     MAX_POINTS,
     MAX_TURNS,
     UNLIMITED,
+    FieldRow,
     Option,
     check_value,
     coerce,
+    field_option,
     players_error,
     unknown_name_error,
 )
@@ -123,10 +126,11 @@ class TableRules:
 
 
 #: The options both table games have (docs/rules.md, Dealing and turn options; the accepted values of num_players and
-#: restock_method differ by game: see SCHEMA).  No defaults here: they are TableRules' field
-#: defaults with each base game's and preset's overrides.
+#: restock_method differ by game: see SCHEMA), as declared: the docs of every option, and the accepted values
+#: of those the C engine does not read.  No defaults here: they are TableRules' field defaults with each
+#: base game's and preset's overrides.
 _COMMON: tuple[Option, ...] = (
-    Option("num_players", minimum=2, maximum=6, doc="Players at the table (Rummy 2-6, Kaluki 2-5)."),
+    Option("num_players", doc="Players at the table (Rummy 2-6, Kaluki 2-5)."),
     DEALER_ROTATION,
     DEALER_AFTER_DEAD_HAND,
     Option(
@@ -138,23 +142,18 @@ _COMMON: tuple[Option, ...] = (
     FORBID_DISCARDING_TAKEN_CARD,
     Option(
         "restock_method",
-        choices=("reshuffle_keep_top", "turn_over", "block"),
-        type=str,
         doc="When the stock is empty: shuffle the discards except the top one into a new stock "
         "(reshuffle_keep_top); turn the pile over unshuffled (turn_over, Rummy); or end the hand "
         "with no winner (block, Rummy).",
     ),
     Option(
         "max_restocks",
-        minimum=0,
-        unlimited=True,
         doc="How many times the stock may be rebuilt; -1 or 'unlimited' for no limit, else the hand is "
         "dead when the stock runs out again.",
     ),
     MAX_TURNS,
     Option(
         "go_out_requires_discard",
-        type=bool,
         doc="You must keep a card to discard when you go out (false: you may go out by melding and "
         "laying off everything).",
     ),
@@ -170,27 +169,21 @@ _RUMMY: tuple[Option, ...] = (
     Option("allow_wraparound", type=bool, doc="Runs may go round the corner, e.g. K-A-2."),
     Option(
         "rummy_bonus",
-        choices=("double", "flat_25", "flat_10", "none"),
-        type=str,
         doc="Going rummy (all cards played in one turn, nothing melded before): double the winner's "
         "points, add 25 or 10, or nothing.",
     ),
-    Option("no_go_out_first_turn", type=bool, doc="Nobody may go out on their first turn."),
+    Option("no_go_out_first_turn", doc="Nobody may go out on their first turn."),
     Option(
         "max_melds_per_turn",
         choices=(UNLIMITED, 1),
-        unlimited=True,
         doc="New melds a player may lay down per turn: 1, or -1/'unlimited' for any number.",
     ),
     Option(
         "taken_discard_must_be_melded",
-        type=bool,
         doc="A card taken from the discard pile must be melded or laid off in the same turn.",
     ),
     Option(
         "rummy_scoring",
-        choices=("winner_collects", "penalty"),
-        type=str,
         doc="winner_collects: the winner scores the cards left in the other hands, first to target_score "
         "wins; penalty: each loser adds their own cards to a penalty total and when someone reaches "
         "target_score the lowest total wins.",
@@ -206,34 +199,27 @@ _KALUKI: tuple[Option, ...] = (
     ),
     Option(
         "building_counts_toward_opening",
-        type=bool,
         doc="Cards added to melds on the table count toward the opening total.",
     ),
     Option(
         "unopened_discard_draw",
-        choices=("only_if_used_in_opening", "forbidden", "free"),
-        type=str,
         doc="Before opening, you may take the discard only to use it in your opening at once "
         "(only_if_used_in_opening), never (forbidden), or freely (free).",
     ),
     Option(
         "first_turn_upcard_free",
-        type=bool,
         doc="The first player may take the upcard on their first turn without opening with it.",
     ),
-    Option("ace_low_runs", type=bool, doc="Runs may also be A-2-3 (the ace low, counting 1 there)."),
+    Option("ace_low_runs", doc="Runs may also be A-2-3 (the ace low, counting 1 there)."),
     Option("joker_penalty", choices=(15, 25), doc="Penalty points for a joker left in the hand."),
     Option(
         "two_joker_set_release",
-        choices=("two_naturals", "one_natural"),
-        type=str,
         doc="Taking a joker from a 3-card set with two jokers: add two missing naturals (two_naturals), "
         "or one natural for one joker (one_natural).",
     ),
     Option(
         "max_build_per_run_end",
         choices=(UNLIMITED, 2),
-        unlimited=True,
         doc="Cards you may add to the same end of one run in one turn: 2, or -1/'unlimited'.",
     ),
     Option(
@@ -244,7 +230,6 @@ _KALUKI: tuple[Option, ...] = (
     ),
     Option(
         "unopened_may_release_joker",
-        type=bool,
         doc="A player who has not opened may take a joker from the table by putting the natural card in its place.",
     ),
     Option("call_off_bonus", choices=(20,), doc="Bonus points for going out (fixed at 20)."),
@@ -253,12 +238,10 @@ _KALUKI: tuple[Option, ...] = (
     ),
     Option(
         "hunt_penalty_mode",
-        choices=("double", "plus_25"),
-        type=str,
         doc="After a Hunt the others' penalties are doubled (double) or get 25 more (plus_25).",
     ),
-    Option("hunt_allows_building", type=bool, doc="A Hunt may include cards added to other players' melds."),
-    Option("hunt_requires_opening_min", type=bool, doc="A Hunt must still meet the opening total (initial_meld_min)."),
+    Option("hunt_allows_building", doc="A Hunt may include cards added to other players' melds."),
+    Option("hunt_requires_opening_min", doc="A Hunt must still meet the opening total (initial_meld_min)."),
     Option("elimination_threshold", minimum=1, doc="Penalty points at which a player is out of the game."),
     Option(
         "elimination_compare",
@@ -268,8 +251,6 @@ _KALUKI: tuple[Option, ...] = (
     ),
     Option(
         "kaluki_bonus_accounting",
-        choices=("separate", "subtract_from_penalty"),
-        type=str,
         doc="Bonus points are kept as their own tally (separate) or taken off the caller's penalty "
         "total (subtract_from_penalty).",
     ),
@@ -281,21 +262,31 @@ _KALUKI: tuple[Option, ...] = (
     ),
     Option(
         "joker_discard_allowed",
-        type=bool,
         doc="A joker from the hand may be discarded (a joker just taken from the table never may).",
     ),
 )
-#: Every option of each table game once: accepted values and meaning (docs/rules.md, Dealing and turn options, Kaluki
-#: options, Rummy options).
+#: the C field table (rk_table_rules_fields) by name: the type, range and choices of every option the
+#: engine reads (and of the values the rules derive, which are no options)
+FIELDS: dict[str, FieldRow] = {row[0]: row for row in _core.TABLE_RULES_FIELDS}
+
+
+def _schema(declared: tuple[Option, ...]) -> tuple[Option, ...]:
+    return tuple(field_option(FIELDS[o.name], o) if o.name in FIELDS else o for o in declared)
+
+
+#: Every option of each table game once: its meaning (docs/rules.md, Dealing and turn options, Kaluki
+#: options, Rummy options) and accepted values, which for the options the engine reads are their C
+#: field table's (FIELDS), narrowed where a game plays fewer (Kaluki's players and restock method,
+#: the choices declared above).
 SCHEMA: dict[str, tuple[Option, ...]] = {
-    "rummy": (*_COMMON, *_RUMMY),
+    "rummy": _schema((*_COMMON, *_RUMMY)),
     "kaluki": tuple(
         replace(o, maximum=5)
         if o.name == "num_players"
         else replace(o, choices=("reshuffle_keep_top",))
         if o.name == "restock_method"
         else o
-        for o in (*_COMMON, *_KALUKI)
+        for o in _schema((*_COMMON, *_KALUKI))
     ),
 }
 #: the options each game accepts, by name
