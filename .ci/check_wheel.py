@@ -21,6 +21,7 @@ with tempfile.TemporaryDirectory() as out:
         "rummykit/docs/rules.md",
         "rummykit/engine/view.schema.json",
     }
+    required |= {f"rummykit/serve/static/{name}" for name in ("index.html", "table.js", "table.css")}
     missing = required - names
     compiled = [n for n in names if n.startswith("rummykit/_core.") and n.endswith((".so", ".pyd"))]
     sources = [n for n in names if n.endswith((".c", ".h", ".pyx", ".pxd"))]

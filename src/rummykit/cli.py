@@ -4,7 +4,8 @@ Subcommands: ``play`` (a match against an agent in the terminal), ``tournament``
 against each other, with statistics), ``league`` (whole games, round robin, with ratings),
 ``agents`` (the agents and their settings), ``analyse`` (melds, deadwood and the best discard of a
 hand; Kaluki hands with jokers too), ``replay`` (step through a hand or match record),
-``rules`` (the games, presets and each game's options) and ``bench`` (a quick speed report).
+``rules`` (the games, presets and each game's options), ``bench`` (a quick speed report) and
+``serve`` (the game server and browser table; the ``serve`` extra).
 """
 
 from __future__ import annotations
@@ -521,6 +522,15 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from rummykit.serve import serve
+
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"rummykit: serving on {args.host}: anyone who can reach it can open tables", file=sys.stderr)
+    serve(host=args.host, port=args.port, db=args.db, log_level=args.log_level)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from rummykit import __version__
     from rummykit.agents import AGENT_NAMES
@@ -642,6 +652,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="a quick speed report of the core and playouts")
     bench.set_defaults(run=_bench)
+
+    serve = commands.add_parser(
+        "serve", help="the game server and browser table (pip install 'rummykit[serve]'; docs/serve.md)"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", default="rummykit.sqlite3", help="the SQLite database of tables (default rummykit.sqlite3)")
+    serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    serve.set_defaults(run=_serve)
     return parser
 
 

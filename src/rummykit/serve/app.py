@@ -1,0 +1,350 @@
+"""The web layer: a Starlette application over :class:`~rummykit.serve.tables.Tables`.
+
+HTTP JSON API (errors are ``{"error": message}`` with status 400, 403 for a token that is not
+the table's, 404 for no such table, 413 for a body over :data:`MAX_BODY` bytes):
+
+* ``POST /api/tables`` ``{"game", "options", "seats", "seed"}`` -> ``{"table", "tokens"}``
+* ``GET /api/tables/ID/view?token=T`` -> that seat's view (no token: the spectator's; with
+  ``since=K`` its ``events`` list the hand's actions from index K on)
+* ``POST /api/tables/ID/moves`` ``{"token", "move": TEXT}`` or ``{"token", "action": ID}`` -> the
+  seat's new view
+* ``WS /ws/tables/ID?token=T`` -> the seat's view now and after every change
+* ``GET /api/tables/ID?token=T`` -> the seats, the version, the seat's gin actions and the last
+  finished hand as the seat saw it at its end (for the page)
+* ``GET /api/games`` -> the games, their options and the bots (for the lobby)
+* ``GET /`` the browser table; ``/static/...`` its files
+
+Every call into the tables runs in a worker thread, so a long bot move or a slow disk never
+holds up the event loop.  Bots move as soon as it is their turn: one driver task per table plays
+them one at a time.  Pushes: a change made by this process is pushed at once with the views
+computed in the same step; a change made by another process on the same database is noticed by
+a poll of the tables' versions every :data:`POLL_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rummykit.errors import RummykitError
+from rummykit.games import game_options
+from rummykit.records import load
+from rummykit.serve.storage import SQLiteStorage, Storage
+from rummykit.serve.tables import BOT_AGENTS, ServeError, Tables, warm_up
+
+__all__ = ["MAX_BODY", "POLL_SECONDS", "create_app"]
+
+#: the largest request body accepted, in bytes
+MAX_BODY = 16_384
+#: how often the versions of watched tables are read, for changes made by other processes
+POLL_SECONDS = 1.0
+
+_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # join links carry tokens
+    "Cache-Control": "no-store",
+}
+_PAGE_HEADERS = {
+    **_HEADERS,
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+}
+
+
+class TooLarge(ServeError):
+    """A request body over MAX_BODY bytes."""
+
+    status = 413
+
+
+@dataclass(eq=False)
+class _Watcher:
+    """One WebSocket: the seat it shows and the last version sent to it."""
+
+    socket: WebSocket
+    seat: int | None
+    version: int = -1
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def send(self, version: int, view: dict[str, Any]) -> None:
+        async with self.lock:
+            if version <= self.version:
+                return
+            self.version = version
+            with contextlib.suppress(Exception):  # a closed socket: its handler removes it
+                await self.socket.send_text(json.dumps(view))
+
+
+class Hub:
+    """The WebSockets of this process by table, the bot drivers and the poll for others' changes."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.watchers: dict[str, set[_Watcher]] = {}
+        self.drivers: dict[str, asyncio.Task[None]] = {}
+
+    def seats(self, table_id: str) -> list[int | None]:
+        return sorted({w.seat for w in self.watchers.get(table_id, ())}, key=lambda s: -1 if s is None else s)
+
+    async def push(self, table_id: str, version: int, views: dict[int | None, dict[str, Any]]) -> None:
+        for watcher in list(self.watchers.get(table_id, ())):
+            if watcher.seat in views:
+                await watcher.send(version, views[watcher.seat])
+
+    async def refresh(self, table_id: str) -> None:
+        """Push the table's current views to its watchers that have not had them."""
+        seats = self.seats(table_id)
+        if seats:
+            version, views = await run(self.tables.views, table_id, seats)
+            await self.push(table_id, version, views)
+
+    def drive(self, table_id: str) -> None:
+        """Make sure the table's bots are playing (one driver task per table)."""
+        task = self.drivers.get(table_id)
+        if task is None or task.done():
+            self.drivers[table_id] = asyncio.get_running_loop().create_task(self._drive(table_id))
+
+    async def _drive(self, table_id: str) -> None:
+        try:
+            while True:
+                moved = await run(self.tables.bot_move, table_id, self.seats(table_id))
+                if moved is None:
+                    return
+                await self.push(table_id, *moved)
+        finally:
+            if self.drivers.get(table_id) is asyncio.current_task():
+                del self.drivers[table_id]
+
+    async def poll(self) -> None:
+        """Forever: push what other processes changed at the watched tables, and drive their bots."""
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            watched = list(self.watchers)
+            if not watched:
+                continue
+            with contextlib.suppress(Exception):
+                versions = await run(self.tables.storage.versions, watched)
+                for table_id, version in versions.items():
+                    if any(w.version < version for w in self.watchers.get(table_id, ())):
+                        await self.refresh(table_id)
+                        self.drive(table_id)
+
+
+async def run(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` in a worker thread."""
+    return await anyio.to_thread.run_sync(function, *args)
+
+
+def _error(error: Exception) -> JSONResponse:
+    status = getattr(error, "status", 400)
+    return JSONResponse({"error": str(error)}, status_code=status, headers=_HEADERS)
+
+
+async def _body(request: Request) -> object:
+    """The request's JSON body, at most MAX_BODY bytes (read no further), checked by the
+    library's JSON reader (no duplicate keys, NaN or huge numbers)."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise TooLarge(f"the request body is over {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise TooLarge(f"the request body is over {MAX_BODY} bytes")
+    if not body:
+        raise ServeError("the request body must be a JSON object")
+    return load(bytes(body), MAX_BODY)
+
+
+def _handler(
+    endpoint: Callable[[Request, Hub], Awaitable[Response]], hub: Hub
+) -> Callable[[Request], Awaitable[Response]]:
+    async def handle(request: Request) -> Response:
+        try:
+            return await endpoint(request, hub)
+        except RummykitError as error:
+            return _error(error)
+
+    return handle
+
+
+async def _create(request: Request, hub: Hub) -> Response:
+    table_id, tokens = await run(hub.tables.create, await _body(request))
+    hub.drive(table_id)
+    return JSONResponse({"table": table_id, "tokens": tokens}, headers=_HEADERS)
+
+
+async def _view(request: Request, hub: Hub) -> Response:
+    table_id = request.path_params["table"]
+    tables = hub.tables
+    token = request.query_params.get("token")
+    since_text = request.query_params.get("since")
+    if since_text is not None and not (since_text.isdigit() and len(since_text) <= 6):
+        raise ServeError(f"since must be an action index (a small int), got {since_text[:20]!r}")
+    since = None if since_text is None else int(since_text)
+    view = await run(lambda: tables.view(table_id, tables.seat(table_id, token), since))
+    hub.drive(table_id)  # after a restart: a bot whose turn it was moves now
+    return JSONResponse(view, headers=_HEADERS)
+
+
+async def _info(request: Request, hub: Hub) -> Response:
+    table_id = request.path_params["table"]
+    seat = await run(hub.tables.seat, table_id, request.query_params.get("token"))
+    return JSONResponse(await run(hub.tables.info, table_id, seat), headers=_HEADERS)
+
+
+async def _move(request: Request, hub: Hub) -> Response:
+    table_id = request.path_params["table"]
+    body = await _body(request)
+    if not isinstance(body, dict) or "token" not in body or ("move" in body) == ("action" in body):
+        raise ServeError('a move is {"token": T, "move": "draw"} or {"token": T, "action": 104}')
+    if set(body) - {"token", "move", "action"}:
+        raise ServeError(f"unknown keys {sorted(set(body) - {'token', 'move', 'action'})} in a move")
+    move = body["move"] if "move" in body else body["action"]
+    if "action" in body and (isinstance(move, bool) or not isinstance(move, int)):
+        raise ServeError(f"action must be an action id (an int), got {move!r:.40}")
+    tables = hub.tables
+
+    def play() -> tuple[int, dict[str, Any], dict[int | None, dict[str, Any]]]:
+        seat = tables.seat(table_id, body["token"])
+        if seat is None:
+            raise ServeError("a move needs the seat's token")
+        return tables.move(table_id, seat, move, hub.seats(table_id))
+
+    version, view, views = await run(play)
+    await hub.push(table_id, version, views)
+    hub.drive(table_id)
+    return JSONResponse(view, headers=_HEADERS)
+
+
+async def _games(request: Request, hub: Hub) -> Response:
+    return JSONResponse(await run(_game_list), headers={**_HEADERS, "Cache-Control": "max-age=3600"})
+
+
+def _game_list() -> dict[str, Any]:
+    games = {}
+    for name in ("gin", "oklahoma_gin", "oklahoma_rummy", "rummy", "kaluki"):
+        options = game_options(name)
+        games[name] = {
+            o.name: {"default": o.default, "choices": list(o.choices) if o.choices else None, "doc": o.doc}
+            for o in options.values()
+            if isinstance(o.default, (int, str, bool, type(None)))
+        }
+    return {"games": games, "bots": list(BOT_AGENTS)}
+
+
+async def _socket(socket: WebSocket, hub: Hub) -> None:
+    table_id = socket.path_params["table"]
+    try:
+        seat = await run(hub.tables.seat, table_id, socket.query_params.get("token"))
+    except RummykitError as error:
+        # refused before the handshake: the client sees HTTP 403 or 404
+        await socket.send_denial_response(_error(error))
+        return
+    await socket.accept()
+    watcher = _Watcher(socket, seat)
+    hub.watchers.setdefault(table_id, set()).add(watcher)
+    try:
+        version, views = await run(hub.tables.views, table_id, [seat])
+        await watcher.send(version, views[seat])
+        hub.drive(table_id)
+        while True:  # the client sends nothing the server needs: read until it goes
+            await socket.receive_text()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        watchers = hub.watchers.get(table_id)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del hub.watchers[table_id]
+
+
+class _Limits:
+    """Refuses a request whose declared body is too large before any handler reads it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"content-length" and (not value.isdigit() or int(value) > MAX_BODY):
+                    await _error(TooLarge(f"the request body is over {MAX_BODY} bytes"))(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+def create_app(storage: Storage | str) -> Starlette:
+    """The server's ASGI application over ``storage`` (a :class:`Storage`, or the path of a
+    SQLite database file, created if missing)."""
+    store: Storage = SQLiteStorage(storage) if isinstance(storage, str) else storage
+    warm_up()
+    hub = Hub(Tables(store))
+    static = resources.files("rummykit.serve") / "static"
+
+    async def page(request: Request) -> Response:
+        return FileResponse(str(static / "index.html"), headers=_PAGE_HEADERS)
+
+    async def socket(websocket: WebSocket) -> None:
+        await _socket(websocket, hub)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        poller = asyncio.get_running_loop().create_task(hub.poll())
+        try:
+            yield
+        finally:
+            poller.cancel()
+            for task in list(hub.drivers.values()):
+                task.cancel()
+            store.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/games", _handler(_games, hub)),
+            Route("/api/tables", _handler(_create, hub), methods=["POST"]),
+            Route("/api/tables/{table}", _handler(_info, hub)),
+            Route("/api/tables/{table}/view", _handler(_view, hub)),
+            Route("/api/tables/{table}/moves", _handler(_move, hub), methods=["POST"]),
+            WebSocketRoute("/ws/tables/{table}", socket),
+            Mount("/static", StaticFiles(directory=str(static)), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.add_middleware(_Limits)
+    app.state.hub = hub
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "rummykit.sqlite3", log_level: str = "info") -> None:
+    """Run the server (uvicorn) until interrupted."""
+    import uvicorn
+
+    uvicorn.run(
+        create_app(db),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=MAX_BODY,
+        ws_ping_interval=20,
+        timeout_keep_alive=30,
+        h11_max_incomplete_event_size=MAX_BODY,
+    )
