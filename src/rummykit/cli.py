@@ -656,9 +656,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser(
         "serve", help="the game server and browser table (pip install 'rummykit[serve]'; docs/serve.md)"
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument("--db", default="rummykit.sqlite3", help="the SQLite database of tables (default rummykit.sqlite3)")
+    serve.add_argument("--db", default="rummykit.sqlite3", help="the SQLite database of tables (rummykit.sqlite3)")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     serve.set_defaults(run=_serve)
     return parser

@@ -93,7 +93,7 @@ def test_bad_requests_change_nothing(server: Server) -> None:
         ({"game": "gin", "seats": []}, "seats"),
         ({"game": "gin", "seats": [{"type": "human"}, {"type": "alien"}]}, "seat 1"),
         ({"game": "gin", "seats": [{"type": "human"}, {"type": "bot", "agent": "nosuch"}]}, "bots"),
-        ({"game": "gin", "seats": [{"type": "human"}, {"type": "bot", "agent": "ismcts:iterations=10000000"}]}, "5000"),
+        ({"game": "gin", "seats": [{"type": "human"}, {"type": "bot", "agent": "ismcts:iterations=50000"}]}, "5000"),
         ({"game": "gin", "seats": [{"type": "human"}, {"type": "bot", "agent": "greedy:bogus=1"}]}, "bogus"),
         ({"game": "gin", "seats": [{"type": "human"}] * 2, "seed": "x"}, "seed"),
         ({"game": "gin", "seats": [{"type": "human"}] * 2, "seed": -1}, "seed"),
