@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.append(os.path.dirname(__file__))  # after tests/ (whose conftest others import)
 
 from serve_helpers import Server  # noqa: E402
 
