@@ -83,7 +83,14 @@ typedef struct walk {
     int knocker, knock_time, knock_unseen;
 } walk;
 
-size_t rk_knock_work_size(int n_steps) { return n_steps > 0 ? (size_t)n_steps : 1; }
+static size_t align8(size_t x) { return (x + 7) & ~(size_t)7; }
+
+/* work: each step's group; for rk_knock_determinize then each seat's draws (out->drawn points
+ * there) and one seat's places (its dealt cards and draws), however long the hand ran */
+size_t rk_knock_work_size(int n_steps) {
+    size_t n = n_steps > 0 ? (size_t)n_steps : 1, places = RK_NUM_CARDS + n;
+    return align8(n) + align8(RK_MAX_PLAYERS * n) + places * (3 * sizeof(int32_t) + 1);
+}
 
 static int is_knock(int32_t a) {
     return (a >= RK_ACTION_KNOCK && a < RK_ACTION_DRAW_STOCK) || a == RK_ACTION_BIG_GIN;
@@ -254,19 +261,17 @@ static int can_still_knock(const rk_rules *rules, const rk_knock_rules *pr, cons
 
 /* A dealt hand and a draw log for seat q that fit the public history (see knock.h). */
 static rk_status rebuild_seat(const rk_knock_rules *pr, const rk_knock_log *log, const walk *w, int q,
-                              int knock_card, rk_mask unseen, rk_rng *rng, uint8_t *dealt, uint8_t *drawn,
-                              int *n_drawn) {
-    enum { MAX_PLACES = 2 * RK_NUM_CARDS };
+                              int knock_card, rk_mask unseen, rk_rng *rng, int32_t *scratch, int max_places,
+                              uint8_t *dealt, uint8_t *drawn, int *n_drawn) {
     int size = rk__hand_size(pr), n_places = size;
-    int32_t time[MAX_PLACES];
-    uint8_t group[MAX_PLACES];
-    int card[MAX_PLACES];
+    int32_t *time = scratch, *card = scratch + max_places, *slots = scratch + 2 * max_places;
+    uint8_t *group = (uint8_t *)(scratch + 3 * max_places);
     for (int i = 0; i < size; i++) time[i] = -1, group[i] = 0, card[i] = -1;
     for (int i = 0; i < log->n; i++) {
         rk_knock_step s;
         rk_knock_step_decode(log->steps[i], &s);
         if (s.seat != q || !s.drew) continue;
-        if (n_places >= MAX_PLACES) return RK_ERR_CAPACITY;
+        if (n_places >= max_places) return RK_ERR_CAPACITY;
         time[n_places] = i, group[n_places] = w->step_group[i], card[n_places] = -1;
         n_places++;
     }
@@ -275,11 +280,11 @@ static rk_status rebuild_seat(const rk_knock_rules *pr, const rk_knock_log *log,
         rk_knock_step s;
         rk_knock_step_decode(log->steps[i], &s);
         if (s.seat != q || !s.unseen || s.card < 0) continue;
-        int c = i == w->knock_time && knock_card >= 0 ? knock_card : s.card, free[MAX_PLACES], n_free = 0;
+        int c = i == w->knock_time && knock_card >= 0 ? knock_card : s.card, n_free = 0;
         for (int k = 0; k < n_places; k++)
-            if (card[k] < 0 && group[k] == w->step_group[i] && time[k] < i) free[n_free++] = k;
+            if (card[k] < 0 && group[k] == w->step_group[i] && time[k] < i) slots[n_free++] = k;
         if (!n_free) return RK_ERR_ARG;
-        card[free[rk_rng_below(rng, (uint32_t)n_free)]] = c;
+        card[slots[rk_rng_below(rng, (uint32_t)n_free)]] = c;
     }
     /* the unseen cards held fill the rest, group by group, in a random order */
     for (int g = 0; g < w->groups; g++) {
@@ -317,6 +322,10 @@ rk_status rk_knock_determinize(const rk_rules *rules, const rk_knock_rules *pr, 
     if (st == RK_OK) st = hidden_of(pr, pos, &w, player, -1, &known, &hidden);
     if (st != RK_OK) return st;
     int n = pr->num_players, size = rk__hand_size(pr);
+    size_t steps = log->n > 0 ? (size_t)log->n : 1;
+    uint8_t *draws = (uint8_t *)work + align8(steps);
+    int32_t *scratch = (int32_t *)(void *)(draws + align8(RK_MAX_PLAYERS * steps));
+    for (int q = 0; q < RK_MAX_PLAYERS; q++) out->drawn[q] = draws + (size_t)q * steps;
     int mover = pos->phase == RK_PHASE_KNOCK_ONLY && pos->player != player ? pos->player : -1;
     out->kept = 0;
     for (int attempt = 0;; attempt++) {
@@ -337,14 +346,15 @@ rk_status rk_knock_determinize(const rk_rules *rules, const rk_knock_rules *pr, 
         if (q == player) {
             int first = ((q - pos->dealer - 1) % n + n) % n;
             for (int i = 0; i < size; i++) dealt[q][i] = deck[first + i * n];
-            if (n_own_drawn > RK_NUM_CARDS) return RK_ERR_ARG;
+            if (n_own_drawn > log->n) return RK_ERR_ARG;
             memcpy(out->drawn[q], own_drawn, (size_t)n_own_drawn);
             out->n_drawn[q] = n_own_drawn;
             continue;
         }
         rk_mask unseen = out->pos.hands[q] & ~pos->known[q];
         int kc = q == w.knocker && out->knock_time >= 0 ? out->pos.knock_card : -1;
-        st = rebuild_seat(pr, log, &w, q, kc, unseen, rng, dealt[q], out->drawn[q], &out->n_drawn[q]);
+        st = rebuild_seat(pr, log, &w, q, kc, unseen, rng, scratch, RK_NUM_CARDS + (int)steps, dealt[q], out->drawn[q],
+                          &out->n_drawn[q]);
         if (st != RK_OK) return st;
     }
     /* the deck: the deal, the upcard, the draws from the first stock in order, then (no restock) the stock */

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -499,11 +500,13 @@ static void test_determinize(rk_base_game game, int players, int stock_end, int 
     rk_rng_seed(&rng, 5, (uint64_t)(game * 10 + players));
     static int32_t actions[MAX_STEPS];
     static uint32_t steps[MAX_STEPS];
-    static uint8_t work[MAX_STEPS];
+    uint8_t *work = malloc(rk_knock_work_size(MAX_STEPS));
+    CHECK(work != NULL);
     static rk_knock_sample_out out;
     long checked = 0, replayed = 0;
     for (int h = 0; h < hands; h++) {
-        uint8_t deck[52], drawn[RK_MAX_PLAYERS][52];
+        static uint8_t drawn[RK_MAX_PLAYERS][MAX_STEPS];
+        uint8_t deck[52];
         int n_drawn[RK_MAX_PLAYERS] = {0}, n = 0;
         rk_position pos;
         random_deck(&rng, deck);
@@ -566,6 +569,7 @@ static void test_determinize(rk_base_game game, int players, int stock_end, int 
     rk_knock_step back;
     rk_knock_step_decode(steps[0], &back);
     CHECK(memcmp(&back, &bad, sizeof back) == 0);
+    free(work);
 }
 
 int main(void) {

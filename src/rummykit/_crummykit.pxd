@@ -304,7 +304,7 @@ cdef extern from "rummykit/policy.h" nogil:
     ctypedef struct rk_knock_sample_out:
         rk_position pos
         uint8_t deck[52]
-        uint8_t drawn[4][52]
+        uint8_t *drawn[4]
         int n_drawn[4]
         int knock_time
         uint32_t knock_step

@@ -283,7 +283,7 @@ cdef class KnockCore:
         cdef _Log log = _Log(self)
         self._check_edited()
         mine = self.drawn[player]
-        if len(self.deck) != 52 or len(mine) > 52:
+        if len(self.deck) != 52 or len(mine) > len(self.history):
             raise _inconsistent_history()
         for i in range(52):
             deck[i] = self.deck[i]

@@ -136,3 +136,13 @@ def test_tournament_agents_get_copies() -> None:
     honest = rk.tournament(["greedy", "random"], "gin", hands=4, seed=1)
     cheating = rk.tournament([cheat, "random"], "gin", hands=4, seed=1)
     assert [r.points for r in cheating.records] == [r.points for r in honest.records]
+
+
+def test_long_knock_hands_with_restocks_are_played_with_copies() -> None:
+    """A seat that drew more cards than a deck holds (several restocks) still gets a copy, and the
+    hand ends as it does with trusted agents (greedy looks only at what its seat may know)."""
+    game = rk.Game("oklahoma-rummy", num_players=3)
+    copied = rk.play_hand(game, [rk.GreedyAgent()] * 3, seed=0, dealer=0)
+    trusted = rk.play_hand(game, [rk.GreedyAgent()] * 3, seed=0, dealer=0, trusted=True)
+    assert max(len(d) for d in copied.drawn) > 52
+    assert copied.history == trusted.history

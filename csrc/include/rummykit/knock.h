@@ -390,7 +390,7 @@ void rk_knock_sample(const rk_position *known, const rk_hidden *hidden, rk_rng *
 typedef struct rk_knock_sample_out {
     rk_position pos;
     uint8_t deck[RK_NUM_CARDS];
-    uint8_t drawn[RK_MAX_PLAYERS][RK_NUM_CARDS];
+    uint8_t *drawn[RK_MAX_PLAYERS]; /* each seat's draws in order: room in the work buffer */
     int n_drawn[RK_MAX_PLAYERS];
     int knock_time;
     uint32_t knock_step;

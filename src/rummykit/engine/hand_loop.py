@@ -58,8 +58,14 @@ def _check_agents(agents: object) -> None:
 
 
 def _seat_copy(state: GameState, seat: int, rng: np.random.Generator) -> GameState:
-    """What an untrusted agent of ``seat`` is handed: a determinization of ``state`` for the seat."""
-    return state.determinize(seat, rng)
+    """What an untrusted agent of ``seat`` is handed: a determinization of ``state`` for the seat.
+
+    A knock hand long enough to restock several times can have a history the C sampler cannot
+    rebuild (a known limit); the agent then gets a clone: it still cannot change the real state."""
+    try:
+        return state.determinize(seat, rng)
+    except RummykitError:
+        return state.clone()
 
 
 def play_out(
