@@ -9,8 +9,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-#: RUMMYKIT_LONG=1 runs the long randomised cross-checks (also: -m long).
-LONG = os.environ.get("RUMMYKIT_LONG", "") not in ("", "0")
+from long_runs import LONG  # noqa: E402
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

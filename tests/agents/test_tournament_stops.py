@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import LONG
+from long_runs import LONG
 from tournament_agents import ExitingAgent, RaisingAgent
 
 import rummykit as rk

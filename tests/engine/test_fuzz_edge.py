@@ -15,9 +15,9 @@ import json
 import random
 from typing import Any
 
-from conftest import LONG
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from long_runs import LONG
 
 import rummykit as rk
 from rummykit.errors import RummykitError

@@ -19,9 +19,9 @@ import tracemalloc
 from typing import Any
 
 import pytest
-from conftest import LONG
 from knock.test_invariants import VARIANTS as KNOCK_VARIANTS
 from knock.test_invariants import play_random
+from long_runs import LONG
 from table_helpers import check_invariants
 
 import rummykit as rk

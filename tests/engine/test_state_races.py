@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import LONG
+from long_runs import LONG
 
 import rummykit as rk
 

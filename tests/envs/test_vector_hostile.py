@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import LONG
+from long_runs import LONG
 
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError
 from rummykit.vector import VectorGame

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import LONG
+from long_runs import LONG
 
 from rummykit.analysis import deadwood
 from rummykit.errors import IllegalActionError, InvalidOptionError

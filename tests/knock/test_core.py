@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import LONG
+from long_runs import LONG
 from reference.knock import ReferenceKnockState, reference_observation_tensor
 from reference.knock import _knock_greedy as reference_greedy
 

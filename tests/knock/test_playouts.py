@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import LONG as LONG_RUN
+from long_runs import LONG as LONG_RUN
 from reference.knock import ReferenceKnockState, limit_and_multiplier, resolve_knock
 from reference.knock import _knock_greedy as reference_greedy
 

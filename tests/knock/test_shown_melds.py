@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import LONG
+from long_runs import LONG
 from reference.knock import knocker_arrangement, limit_and_multiplier, resolve_knock
 
 import rummykit as rk

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import LONG
+from long_runs import LONG
 from table_helpers import check_invariants, position, random_hand, texts
 
 import rummykit as rk

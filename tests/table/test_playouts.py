@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import LONG
+from long_runs import LONG
 from reference.table_greedy import table_greedy as oracle
 from table_helpers import position
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import LONG
 from engine.test_determinize_uniform import ALPHA, SEED, World, _samples, chi2_critical, table_late
+from long_runs import LONG
 from reference import table_observe as ref
 
 import rummykit as rk

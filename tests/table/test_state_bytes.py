@@ -32,7 +32,7 @@ import pytest
 
 if __name__ == "__main__":  # run as a script by the test below: tests/ holds conftest
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from conftest import LONG  # noqa: E402
+from long_runs import LONG  # noqa: E402
 
 #: (label, game name, options): the geometries (aces low, high, high-or-low with wraparound),
 #: seat counts, and both Kaluki decks
