@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "rummykit/knock.h"
+#include "rummykit/policy.h"
 #include "rummykit/rummykit.h"
 
 #define MAX_HANDS 200000
