@@ -349,3 +349,21 @@ def test_every_knock_variant_has_its_notes() -> None:
     from rummykit.knock.variants_doc import VARIANT_DOCS
 
     assert set(VARIANT_DOCS) == set(BASE_GAMES) | set(PRESETS)
+
+
+def test_plain_option_values_never_look_at_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Options given while another thread is still importing numpy (its module in sys.modules,
+    half made): plain values are read without it, a numpy value still as its Python value."""
+    import sys
+    import types
+
+    import numpy as np
+
+    half = types.ModuleType("numpy")  # what another thread's import has made so far: nothing
+    monkeypatch.setitem(sys.modules, "numpy", half)
+    assert rk.Game("gin", knock_limit=8, big_gin_bonus=50).rules.knock_limit == 8
+    assert rk.Game("kaluki", elimination_threshold=150).rules.elimination_threshold == 150
+    options = rk.game_options("gin")
+    assert engine_options.coerce(options["knock_limit"], 7) == 7
+    monkeypatch.setitem(sys.modules, "numpy", np)
+    assert type(engine_options.coerce(options["knock_limit"], np.int64(7))) is int

@@ -20,7 +20,6 @@ from __future__ import annotations
 import builtins
 import difflib
 import numbers
-import sys
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -233,9 +232,13 @@ def coerce(option: Option, value: object) -> object:
         return UNLIMITED
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
         return int(value)
-    np = sys.modules.get("numpy")  # a numpy value means numpy is imported: no import here
-    if np is not None and isinstance(value, (np.bool_, np.floating)):
-        return value.item()
+    if type(value).__module__ == "numpy":
+        # only a numpy value imports numpy here; the import statement waits for a thread still
+        # importing it (a look into sys.modules would see the half-imported module)
+        import numpy as np
+
+        if isinstance(value, (np.bool_, np.floating)):
+            return value.item()
     return value
 
 

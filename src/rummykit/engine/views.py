@@ -64,6 +64,7 @@ SCHEMA_PATH = Path(__file__).with_name("view.schema.json")
 #: an action line of an information-state string: an optional restock note, the seat, the words
 _LINE = re.compile(r"^(?:(restock [^;]*); )?(\d+): (.*)$")
 _JOKER = 52
+_CARD_TEXTS = (*(str(Card(value)) for value in range(_JOKER)), "Jk")
 
 
 @cache
@@ -77,7 +78,7 @@ def card_text(card: object) -> str:
     """A card (a :class:`~rummykit.cards.Card`, or a card type 0..52 where 52 is the joker) as
     text: ``"7H"``, ``"Jk"``."""
     value = int(card)  # type: ignore[call-overload]
-    return "Jk" if value == _JOKER else str(Card(value))
+    return _CARD_TEXTS[value] if 0 <= value <= _JOKER else str(Card(value))
 
 
 def _texts(cards: Any) -> list[str]:
@@ -134,47 +135,56 @@ def _melds(obs: Any) -> list[dict[str, Any]]:
     return [_meld(seat, m.kind, m.cards) for seat, melds in enumerate(result.melds) for m in melds]
 
 
-def _events(state: GameState, seat: int | None) -> list[dict[str, Any]]:
-    """Every action of the hand in words as ``seat`` saw it (a spectator: as a seat other than
-    the actor saw it), with its id where the words tell it."""
-    history = list(state.history)
-    if not history:
+def _lines(state: GameState, seat: int | None) -> list[tuple[int, str, str]]:
+    """Every action of the hand as ``(actor, words, line)`` as ``seat`` saw it (a spectator:
+    as a seat other than the actor saw it), from the information-state lines; ``line`` is
+    the words with the seat and any restock note."""
+    count = len(state.history)
+    if not count:
         return []
     viewers = [seat] if seat is not None else [0, 1]
-    lines = {v: state.information_state_string(v).splitlines()[2 : 2 + len(history)] for v in viewers}
-    if any(len(got) < len(history) or not all(_LINE.match(line) for line in got) for got in lines.values()):
-        raise RummykitError("the hand changed while its view was made (another thread?): ask again")
-    events = []
-    for index, action in enumerate(history):
-        found = _LINE.match(lines[viewers[0]][index])
-        assert found is not None, "an information-state line per action"
-        actor = int(found.group(2))
+    found = {}
+    for viewer in viewers:
+        lines = state.information_state_string(viewer).splitlines()[2 : 2 + count]
+        found[viewer] = [_LINE.match(line) for line in lines]
+        if len(lines) < count or not all(found[viewer]):
+            raise RummykitError("the hand changed while its view was made (another thread?): ask again")
+    out = []
+    for index in range(count):
+        line = found[viewers[0]][index]
+        assert line is not None, "an information-state line per action"
+        actor = int(line.group(2))
         if seat is None and actor == viewers[0]:
-            found = _LINE.match(lines[viewers[1]][index])
-            assert found is not None
-        restock, words = found.group(1), found.group(3)
+            line = found[viewers[1]][index]
+            assert line is not None
+        restock, words = line.group(1), line.group(3)
+        out.append((actor, words, f"seat {actor}: {words}" + (f" ({restock})" if restock else "")))
+    return out
+
+
+def _events(state: GameState, lines: list[tuple[int, str, str]], since: int) -> list[dict[str, Any]]:
+    """The actions from index ``since`` on (``lines``: :func:`_lines`), each with its id where
+    the words tell it."""
+    history = list(state.history)
+    events = []
+    for index in range(since, len(lines)):
+        actor, words, line = lines[index]
+        action = history[index]
         text = state.action_text(action)
         known = words == text or words.startswith(text + " ")
-        events.append(
-            {
-                "index": index,
-                "seat": actor,
-                "text": f"seat {actor}: {words}" + (f" ({restock})" if restock else ""),
-                "id": int(action) if known else None,
-            }
-        )
+        events.append({"index": index, "seat": actor, "text": line, "id": int(action) if known else None})
     return events
 
 
-def _last_actions(events: list[dict[str, Any]], seat: int | None, n: int) -> list[str]:
+def _last_actions(lines: list[tuple[int, str, str]], seat: int | None, n: int) -> list[str]:
     """The words of the actions since ``seat``'s own last action (a spectator, or a seat
     that has not acted: the last round of ``n`` actions)."""
-    start = max(0, len(events) - n)
+    start = max(0, len(lines) - n)
     if seat is not None:
-        own = [e["index"] for e in events if e["seat"] == seat]
+        own = [index for index, (actor, _, _) in enumerate(lines) if actor == seat]
         if own:
             start = own[-1] + 1
-    return [e["text"] for e in events[start:]]
+    return [line for _, _, line in lines[start:]]
 
 
 def hand_view(state: GameState, seat: int | None = None, since: int | None = None) -> dict[str, Any]:
@@ -194,7 +204,7 @@ def hand_view(state: GameState, seat: int | None = None, since: int | None = Non
         seen = [list(cards) for cards in known]  # a spectator sees no hand: only the known cards
     else:
         seen = [_texts(cards) for cards in obs.seen_cards]
-    events = _events(state, seat)
+    lines = _lines(state, seat)
     to_move = None if over else int(state.current_player)
     legal = []
     if seat is not None and seat == to_move:
@@ -218,8 +228,8 @@ def hand_view(state: GameState, seat: int | None = None, since: int | None = Non
         "melds": _melds(obs),
         "scores": [int(v) for v in state.returns()],
         "result": _result(state),
-        "last_actions": _last_actions(events, seat, n),
-        "events": [] if since is None else events[since:],
+        "last_actions": _last_actions(lines, seat, n),
+        "events": [] if since is None else _events(state, lines, since),
         "legal": legal,
     }
 

@@ -44,7 +44,7 @@ from rummykit.errors import RummykitError
 from rummykit.games import game_options
 from rummykit.records import load
 from rummykit.serve.storage import SQLiteStorage, Storage
-from rummykit.serve.tables import BOT_AGENTS, ServeError, Tables, warm_up
+from rummykit.serve.tables import BOT_AGENTS, ServeError, Tables
 
 __all__ = ["MAX_BODY", "POLL_SECONDS", "create_app"]
 
@@ -295,7 +295,6 @@ def create_app(storage: Storage | str) -> Starlette:
     """The server's ASGI application over ``storage`` (a :class:`Storage`, or the path of a
     SQLite database file, created if missing)."""
     store: Storage = SQLiteStorage(storage) if isinstance(storage, str) else storage
-    warm_up()
     hub = Hub(Tables(store))
     static = resources.files("rummykit.serve") / "static"
 

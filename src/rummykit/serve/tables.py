@@ -376,18 +376,6 @@ class Tables:
         return {seat: self._view(live, seat) for seat in seats}
 
 
-def warm_up() -> None:
-    """Import and run once, in the calling thread, everything a table uses: the modules that
-    the library imports on first use must not be imported by several worker threads at once
-    (a half-imported module is seen by the others)."""
-    for game in ("gin", "kaluki"):
-        match = rummykit.Match(game, num_players=2, seed=0)
-        state = match.deal()
-        for name in BOT_AGENTS:
-            state.play(make_agent(name, seed=0)(state.clone()))
-        rummykit.from_json(match.to_json()).view(0)
-
-
 def _key(seat: int | None) -> str:
     return "spectator" if seat is None else str(seat)
 

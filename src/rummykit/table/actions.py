@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rummykit import _core
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError, clip
@@ -92,6 +93,8 @@ def layoff_id(slot: int, t: int, end: int) -> int:
 
 
 def _is_action_id(value: object) -> bool:
+    if type(value) is int:
+        return 0 <= value <= TAKE or LAYOFF <= value < _SET_END or MELD_RUN <= value < NUM_ACTIONS
     return (
         isinstance(value, numbers.Integral)
         and not isinstance(value, bool)
@@ -212,6 +215,14 @@ class TableAction:
 
     def __repr__(self) -> str:
         return f"TableAction({self.id})"
+
+
+@lru_cache(maxsize=1 << 16)
+def action_text(action_id: int, geo: Geometry, set_rank: int = 0) -> str:
+    """``TableAction(action_id).text(geo, set_rank)``, remembered: every view, record and
+    information-state string spells out the whole hand, so the same few hundred texts are
+    asked for again and again."""
+    return TableAction(action_id).text(geo, set_rank)
 
 
 def _not_an_id(value: object) -> str:

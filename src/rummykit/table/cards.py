@@ -73,7 +73,12 @@ def card_type(physical: int) -> int:
     return JOKER if physical >= FIRST_JOKER else physical % 52
 
 
+_TYPE_TEXTS = (*(str(Card(t)) for t in range(JOKER)), "Jk")
+
+
 def type_text(t: int) -> str:
+    if type(t) is int and 0 <= t <= JOKER:
+        return _TYPE_TEXTS[t]
     return "Jk" if t == JOKER else str(Card(t))
 
 

@@ -57,7 +57,7 @@ from rummykit.engine.family import family_record
 from rummykit.engine.verbs import CheckedVerbs
 from rummykit.errors import IllegalActionError, InvalidOptionError, check_seat, clip
 from rummykit.table import reasons
-from rummykit.table.actions import TableAction, parse_table_action
+from rummykit.table.actions import MELD_SET, NUM_ACTIONS, RELEASE_RUN, TableAction, action_text, parse_table_action
 from rummykit.table.cards import card_type, type_card, type_text, types_of
 from rummykit.table.melds import SET, Geometry, TableMeld, table_spec
 from rummykit.table.rules import TableRules
@@ -254,12 +254,14 @@ class TableState(TableCore, CheckedVerbs):
 
     def action_text(self, action_id: int) -> str:
         """An action id as text (``parse_action`` reads it back in this state)."""
-        a = TableAction.from_id(action_id)
-        if not self._is_action(a.id):
-            raise IllegalActionError(f"not an action of {self.rules.name}: {a.id} (a meld no hand can lay here)")
-        slot = a.slot
-        rank = self.table[slot].key if a.kind == "release" and slot is not None and slot < len(self.table) else 0
-        return a.text(self.geo, rank)
+        i = action_id if type(action_id) is int and 0 <= action_id < NUM_ACTIONS else TableAction.from_id(action_id).id
+        if not self._is_action(i):
+            raise IllegalActionError(f"not an action of {self.rules.name}: {i} (a meld no hand can lay here)")
+        rank = 0
+        if RELEASE_RUN <= i < MELD_SET:
+            slot = TableAction(i).slot
+            rank = self.table[slot].key if slot is not None and slot < len(self.table) else 0
+        return action_text(i, self.geo, rank)
 
     def parse_action(self, text: str) -> int:
         """The id of action text in this state (IllegalActionError if it does not parse)."""
