@@ -22,7 +22,8 @@ from benchutil import compile_c_bench, record, wall_speedup  # benchmarks/benchu
 import rummykit as rk
 from rummykit import _core
 from rummykit.agents import GreedyAgent
-from rummykit.playouts import BIG_GIN, DEAD, GIN, KNOCK, UNDERCUT, exact_spec
+from rummykit.knock.playouts import exact_spec
+from rummykit.playouts import BIG_GIN, DEAD, GIN, KNOCK, UNDERCUT
 
 REPO = Path(__file__).resolve().parent.parent
 

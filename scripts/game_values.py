@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {}
     for name, options in GAMES:
         game = rk.Game(name, **options)
-        assert end_of(game.rules) is not None, name
+        assert end_of(game) is not None, name
         counts = hand_points(game, args.deals, args.per_deal, args.seed)
         data[histogram_key(game.rules)] = {
             "deals": args.deals,

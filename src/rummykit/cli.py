@@ -448,14 +448,13 @@ def _bench(args: argparse.Namespace) -> int:
     from rummykit.agents import GreedyAgent, ISMCTSAgent, RandomAgent, greedy_rollout
     from rummykit.analysis import deadwood_batch
     from rummykit.games import Game
-    from rummykit.knock.game import KnockGame
     from rummykit.playouts import playouts
 
     rng = np.random.default_rng(0)
     rules = core_rules("low")
     masks = np.array([sum(1 << int(c) for c in rng.choice(52, 10, replace=False)) for _ in range(20_000)], np.uint64)
     single = [int(m) for m in masks[:1000]]
-    game = KnockGame("oklahoma-gin")
+    game = Game("oklahoma-gin")
     hands = iter(range(10**9))
 
     def hands_of(agent: Callable[[object], int], of: Any = game) -> Callable[[], int]:

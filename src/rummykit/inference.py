@@ -62,6 +62,7 @@ import numpy.typing as npt
 from rummykit import _core
 from rummykit._random import as_generator
 from rummykit.cards import mask_ids
+from rummykit.engine.family import state_family
 from rummykit.errors import InvalidOptionError, check_seat, clip
 from rummykit.knock import observe
 from rummykit.knock.actions import DRAW_STOCK, KNOCK, PASS, TAKE
@@ -251,8 +252,8 @@ def log_likelihoods(
     """The log-likelihood under ``model`` (default :class:`SoftGreedyModel`) of the other
     seats' choices in each of ``samples`` (determinizations of ``state`` for ``player``)."""
     _check(state, player, 1, model)
-    if not isinstance(samples, (list, tuple)) or not all(isinstance(s, KnockState) for s in samples):
-        raise InvalidOptionError(f"samples must be a list of knock-game states, got {clip(samples)}")
+    if not isinstance(samples, (list, tuple)) or not all(state_family(s) is state_family(state) for s in samples):
+        raise InvalidOptionError(f"samples must be a list of states of the knock game, got {clip(samples)}")
     likelihood = _Likelihood(state, player, model)
     return np.array([likelihood.of_sample(s) for s in samples], dtype=np.float64)
 
@@ -274,8 +275,10 @@ def _count(name: str, value: object, minimum: int) -> int:
 
 
 def _check(state: KnockState, player: int, n: int, model: object) -> None:
-    if not isinstance(state, KnockState):
-        raise InvalidOptionError(f"opponent modelling needs a knock-game state, got {clip(state)}")
+    family = state_family(state)
+    if family is None or not family.knocks:  # the model reads the knock codec's choices
+        game = f"{state.game.name} has no knocking" if family is not None else f"got {clip(state)}"
+        raise InvalidOptionError(f"opponent modelling needs a knock-game state ({game})")
     check_seat(player, state.n)
     _count("n", n, 1)
     if model is not None and not isinstance(model, SoftGreedyModel):

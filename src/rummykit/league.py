@@ -354,9 +354,8 @@ def _sequence_rng(seed: int, *key: int) -> Any:
 
 
 def _hand_points(result: Any) -> tuple[int, ...]:
-    """A hand's points per seat: the table games' returns (minus penalties), the knock games' points."""
-    returns = getattr(result, "returns", None)
-    return tuple(int(x) for x in (returns if returns is not None else result.points))
+    """A hand's points per seat: its returns (points won, or minus the penalty taken)."""
+    return tuple(int(x) for x in result.returns)
 
 
 def _play_one(

@@ -76,18 +76,18 @@ policy does; a state already in the manual showdown is refused
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
+from rummykit.engine.family import state_family
+from rummykit.engine.parallel import split
 from rummykit.errors import InvalidOptionError, clip
-from rummykit.knock.state import END, SHOWDOWN, KnockState
-from rummykit.table.state import TableState
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from rummykit.engine.protocol import GameState
 
 
 __all__ = [
@@ -117,62 +117,8 @@ DEAD, GIN, BIG_GIN, KNOCK, UNDERCUT, BLOCKED, RUMMY, OUT, HUNT, CALL_OFF = range
 _CODES = {name: code for code, name in enumerate(OUTCOMES)}
 #: policy names
 POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}
-
-
-def _position(state: KnockState, hands: tuple[int, ...], stock: tuple[int, ...]) -> tuple[Any, ...]:
-    return (
-        hands,
-        stock,
-        state.discards,
-        state.dealer,
-        state.player,
-        int(state.phase),
-        int(state.upcard),
-        state.taken,
-        state.restocks,
-        state.turns,
-        state.shuffle_seed % 2**64,
-    )
-
-
-def exact_spec(state: KnockState) -> _core.PlayoutSpec:
-    """The state as it is, every card in place (tests: the same deal in both engines)."""
-    _check_state(state)
-    return _core.PlayoutSpec(state.rules, _position(state, state.hands, state.stock))
-
-
-def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
-    """What ``player`` knows of the state, with its hidden cards in groups
-    for the C determinization (rk_knock_hidden, the bookkeeping of
-    ``observe.determinize``)."""
-    _check_state(state)
-    spec = _core.PlayoutSpec(state.rules, _position(state, state.hands, ()))
-    _core.knock_hide(spec, state, player)
-    return spec
-
-
-def stock_spec(state: KnockState) -> _core.PlayoutSpec:
-    """Every hand as it is, the stock cards hidden (one group, all going to the
-    stock): each playout shuffles the stock and draws a new restock seed."""
-    _check_state(state)
-    stock = list(state.stock)
-    position = _position(state, state.hands, ())
-    return _core.PlayoutSpec(state.rules, position, (stock, [-1] * len(stock), [len(stock)]))
-
-
-#: the ``resample`` modes of :func:`playouts`: the spec each builds from a state
-RESAMPLE: dict[str, Callable[[KnockState], _core.PlayoutSpec]] = {
-    "hidden": lambda state: hidden_spec(state, state.player),
-    "stock": stock_spec,
-    "none": exact_spec,
-}
-
-
-def _check_state(state: KnockState) -> None:
-    if not isinstance(state, KnockState):
-        raise InvalidOptionError(f"playouts need a game state (KnockState or TableState), got {clip(state)}")
-    if state.phase == SHOWDOWN:
-        raise InvalidOptionError("playouts: a state in the manual showdown (its declarations under way)")
+#: the ``resample`` modes (see :func:`playouts`)
+RESAMPLE: tuple[str, ...] = ("hidden", "stock", "none")
 
 
 def _seed(seed: Any) -> int:
@@ -202,7 +148,7 @@ def _check_count(name: str, value: Any, minimum: int, maximum: int = 2**31 - 1) 
 
 
 def playouts(
-    state: KnockState | TableState,
+    state: GameState,
     n: int,
     *,
     policy: str = "greedy",
@@ -259,12 +205,14 @@ def playouts(
         knock_at = -1
     else:
         knock_at = _check_count("max_knock_deadwood", max_knock_deadwood, 0)
+    family = state_family(state)
+    if family is None:
+        raise InvalidOptionError(f"playouts need a game state (KnockState or TableState), got {clip(state)}")
+    if knock_at != -1 and not family.knocks:
+        raise InvalidOptionError(
+            f"max_knock_deadwood applies to the knock games only ({state.game.name} has no knocking)"
+        )
     c_seed = _seed(seed)
-    if isinstance(state, TableState):
-        if max_knock_deadwood is not None:
-            raise InvalidOptionError("max_knock_deadwood applies to the knock games only")
-        return _table_playouts(state, n, POLICIES[policy], c_seed, threads, resample)
-    _check_state(state)
     import numpy as np  # on first use: `import rummykit` stays light
 
     try:
@@ -272,59 +220,12 @@ def playouts(
         outcomes = np.zeros(n, dtype=np.uint8)
     except MemoryError:
         raise InvalidOptionError(f"n={n:,} playouts do not fit in memory ({(4 * state.n + 1) * n:,} bytes)") from None
-    if state.phase == END:
-        assert state.result is not None
+    if state.is_terminal():  # a finished hand gives its own result n times
         points[:] = state.returns()
         outcomes[:] = _CODES[state.result.outcome]
         return points, outcomes
-    spec = RESAMPLE[resample](state)
-    _core.playout_check(state._core_rules, spec)
-    code = POLICIES[policy]
-
-    def run(lo: int, hi: int) -> None:
-        _core.run_playouts(state._core_rules, spec, code, knock_at, c_seed, lo, points[lo:hi], outcomes[lo:hi])
-
-    _split(run, n, threads)
-    return points, outcomes
-
-
-def _split(run: Callable[[int, int], None], n: int, threads: int) -> None:
-    """run(lo, hi) over 0..n in ``threads`` threads (results depend only on the playout index)."""
-    if threads == 1 or n < 2 * threads:
-        run(0, n)
-        return
-    bounds = [n * i // threads for i in range(threads + 1)]
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for future in [pool.submit(run, bounds[i], bounds[i + 1]) for i in range(threads)]:
-            future.result()
-
-
-#: rk_table_outcome (1 dead .. 6 call_off) -> outcome code
-_TABLE_CODES = (255, *(OUTCOMES.index(o) for o in _core.TABLE_OUTCOMES[1:]))
-
-
-def _table_playouts(
-    state: TableState, n: int, policy: int, seed: int, threads: int, resample: str
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint8]]:
-    import numpy as np
-
-    from rummykit.table import playouts as table
-
-    try:
-        returns = np.zeros((n, state.n), dtype=np.int32)
-        raw = np.zeros(n, dtype=np.uint8)
-        winners = np.zeros(n, dtype=np.int8)
-    except MemoryError:
-        raise InvalidOptionError(f"n={n:,} playouts do not fit in memory ({(4 * state.n + 2) * n:,} bytes)") from None
-    if state.is_terminal():
-        assert state.result is not None
-        returns[:] = state.returns()
-        raw[:] = _CODES[state.result.outcome]
-        return returns, raw
-    hidden = table.spec(state, resample)
-
-    def run(lo: int, hi: int) -> None:
-        _core.run_table_playouts(state, hidden, policy, seed, lo, returns[lo:hi], raw[lo:hi], winners[lo:hi])
-
-    _split(run, n, threads)
-    return returns, np.asarray(_TABLE_CODES, dtype=np.uint8)[raw]
+    run = family.playouts(state, resample, POLICIES[policy], knock_at, c_seed)
+    split(lambda lo, hi: run(lo, hi, points[lo:hi], outcomes[lo:hi]), n, threads)
+    # the C codes of the family (``family.core_outcomes``) -> the codes of OUTCOMES
+    codes = [255 if name is None else _CODES[name] for name in family.core_outcomes]
+    return points, np.asarray(codes, dtype=np.uint8)[outcomes]

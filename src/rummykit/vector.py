@@ -154,12 +154,11 @@ class VectorGame:
         self._deadwood: npt.NDArray[np.int32] | None = views.get("deadwood")
         self._potential: npt.NDArray[np.float32] | None = None  # phi of each row and seat before the step
         self._hand_points: npt.NDArray[np.float32] | None = None  # hand_points, computed on first use
-        # knock games: the C core's hand scores are the points; table games: the values held, scored here
-        self._table_scoring = isinstance(self._core.spec, _core.TableSpec)
+        family = self.game.family_record
+        # the C core's hand scores: the returns, or the values held (scored here by the family)
+        self._hand_returns = family.hand_returns
         #: the outcome names by code: ``outcome_names[hand_outcome[i]]`` (``hand_outcome`` -1: none)
-        self.outcome_names: tuple[str | None, ...] = (
-            _core.TABLE_OUTCOMES if self._table_scoring else _core.KNOCK_OUTCOMES
-        )
+        self.outcome_names: tuple[str | None, ...] = family.core_outcomes
         # engine ids (knock games): each row's legal ids in increasing order (C writes them), for sample_actions
         self._legal_ids: npt.NDArray[np.int32] | None = views.get("legal_ids")
         self._rows = np.arange(self.batch)
@@ -196,15 +195,13 @@ class VectorGame:
         the penalty games), 0 in the rows whose hand did not end (a new read-only array per step)."""
         if self._hand_points is None:
             points = self._hand_score.astype(np.float32)
-            if self._table_scoring:
-                from rummykit.table.scoring import score_hand
-
+            if self._hand_returns is not None:
                 for row in np.flatnonzero(self.hand_outcome >= 0):
                     outcome = self.outcome_names[int(self.hand_outcome[row])]
                     winner = int(self.hand_winner[row])
                     values = [int(x) for x in self._hand_score[row]]
-                    result = score_hand(self.game.rules, str(outcome), None if winner < 0 else winner, values)
-                    points[row] = result.returns
+                    returns = self._hand_returns(self.game.rules, str(outcome), None if winner < 0 else winner, values)
+                    points[row] = returns
             points.flags.writeable = False
             self._hand_points = points
         return self._hand_points

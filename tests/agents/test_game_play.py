@@ -42,7 +42,7 @@ def test_win_tables_per_rules() -> None:
     for name, options in [("gin_eaai", {}), ("oklahoma_gin", {}), ("kaluki", {"num_players": 2})]:
         game = rk.Game(name, **options)
         table = win_table(game)
-        assert table is not None and table.shape == (end_of(game.rules),) * 2
+        assert table is not None and table.shape == (end_of(game),) * 2
         assert np.allclose(table + table.T, 1) and abs(table[0, 0] - 0.5) < 1e-9
         assert (np.diff(table, axis=0) >= -1e-12).all() and (np.diff(table, axis=1) <= 1e-12).all()
     assert win_table(rk.Game("gin_eaai", target_score=50)).shape == (50, 50)  # solved for any target
@@ -72,9 +72,11 @@ def test_best_learns_how_readily_the_opponent_knocks() -> None:
     assert agent._knock_rate() is None
     greedy, patient = make_agent("greedy"), make_agent("patient:knock_turns=0")
     knocks = passes = 0
+    game = rk.Game("gin_eaai")
     for seed in range(30):
         result = _result("gin_eaai", seed, [greedy, patient])
-        agent.new_hand(MatchInfo(seat=0, scores=(0, 0), target=100, dealer=0, hand=seed, last=result))
+        info = MatchInfo(seat=0, scores=(0, 0), target=100, dealer=0, hand=seed, last=result, game=game)
+        agent.new_hand(info)
         if result.knocker == 1:  # type: ignore[attr-defined]
             knocks += 1
         elif result.knocker == 0 and result.outcome != "big_gin":  # type: ignore[attr-defined]

@@ -79,7 +79,8 @@ def test_a_match_tells_agents_the_match_before_each_hand() -> None:
     match = rk.Match("gin_eaai", [first, second], seed=9)
     match.play()
     assert len(first.told) == len(match.hands) == len(second.told)
-    assert first.told[0] == MatchInfo(seat=0, scores=(0, 0), target=100, dealer=match.dealers[0], hand=0)
+    told = MatchInfo(seat=0, scores=(0, 0), target=100, dealer=match.dealers[0], hand=0, game=match.game)
+    assert first.told[0] == told
     assert first.told[1].last == match.hands[0]
     assert second.told[-1].seat == 1 and max(second.told[-1].scores) < 100
     running = [0, 0]

@@ -21,8 +21,9 @@ from reference.knock import _knock_greedy as reference_greedy
 import rummykit as rk
 from rummykit import _core
 from rummykit.agents import GreedyAgent, RandomAgent
+from rummykit.knock.playouts import exact_spec, hidden_spec
 from rummykit.knock.showdown import score_knock
-from rummykit.playouts import DEAD, OUTCOMES, exact_spec, hidden_spec
+from rummykit.playouts import DEAD, OUTCOMES
 
 SHORT = 150
 LONG = 3_000

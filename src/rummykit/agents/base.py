@@ -48,7 +48,8 @@ class MatchInfo:
     penalty totals of Kaluki and penalty Rummy), ``target`` (the score that ends the game, the
     elimination threshold in Kaluki; None without one), ``dealer`` of the hand to come,
     ``hand``, the hands dealt so far in the match, and ``last``, the result of the last hand
-    (``state.result`` at its end: what the showdown showed everyone; None before the first)."""
+    (``state.result`` at its end: what the showdown showed everyone; None before the first);
+    ``game``, the game played (None: not told)."""
 
     seat: int
     scores: tuple[int, ...]
@@ -56,6 +57,7 @@ class MatchInfo:
     dealer: int
     hand: int
     last: Any = None
+    game: Any = None
 
 
 #: the largest count setting (iterations, rollouts, samples...): a C int

@@ -166,7 +166,8 @@ class BestAgent:
         last hand's showdown, the opponent's knocking (see the class)."""
         self._info = info
         last = info.last
-        if last is None or getattr(last, "knocker", None) is None or len(info.scores) != 2:
+        knocking = info.game is not None and info.game.family_record.knocks
+        if last is None or not knocking or last.knocker is None or len(info.scores) != 2:
             return
         them = 1 - info.seat
         if last.knocker == them:
@@ -245,7 +246,7 @@ class BestAgent:
             return int(legal[0])
         deadline = None if self.time_per_move is None else start + self.time_per_move
         self._values = self._game_values(state)
-        if state.game.family != "knock":
+        if not state.game.family_record.knocks:
             return self._table_move(state, legal, deadline)
         candidates = _candidates(state, legal, self.width)
         if len(candidates) == 1:
@@ -253,17 +254,18 @@ class BestAgent:
         return self._search(state, candidates, deadline)
 
     def _table_move(self, state: Any, legal: list[int], deadline: float | None) -> int:
-        """Rummy, Kaluki: greedy's melds and lay-offs; the draw (stock or discard) and the
-        discard searched on uniform determinizations with C table playouts."""
-        from rummykit.table.actions import DRAW, TAKE
-
+        """Games without knocking (Rummy, Kaluki): greedy's melds and lay-offs; the draw (stock
+        or discard) and the discard searched on uniform determinizations with C playouts."""
+        action = state.game.family_record.action  # the action kinds of the game's codec
         greedy = int(_GREEDY(state))
-        if greedy in (DRAW, TAKE):
-            candidates = [a for a in (DRAW, TAKE) if a in legal]
-        elif greedy <= 52:  # a discard: every legal one (one per card type)
-            candidates = sorted({int(a) for a in legal if a <= 52})
+        kind = action(greedy).kind
+        if kind in ("draw", "take"):
+            wanted: tuple[str, ...] = ("draw", "take")
+        elif kind == "discard":  # every legal discard (one per card type)
+            wanted = ("discard",)
         else:
             return greedy
+        candidates = sorted(int(a) for a in legal if action(int(a)).kind in wanted)
         # a hand past its second restock is usually stuck, its playouts running to max_turns: greedy
         if len(candidates) <= 1 or self.table_samples == 0 or state.restocks >= 2:
             return greedy

@@ -42,20 +42,14 @@ DATA = "game_values.json"
 FALLBACK_DEALS, FALLBACK_PER_DEAL = 400, 10
 
 
-def end_of(rules: Any) -> int | None:
+def end_of(game: Any) -> int | None:
     """The score that ends a two-player game (a player at or above it has reached the end), or
-    None where the game does not end that way (more players, fixed hands, penalty Rummy...)."""
-    if rules.num_players != 2:
+    None where the game does not end that way (more players, fixed hands, penalty Rummy...):
+    ``game.match_end`` for two players."""
+    if game.num_players != 2:
         return None
-    if getattr(rules, "is_kaluki", False):
-        return int(rules.elimination_threshold) + int(rules.elimination_compare == "gt")
-    if getattr(rules, "rummy_scoring", "winner_collects") != "winner_collects":
-        return None
-    if getattr(rules, "game_end", "target") != "target" or getattr(rules, "scoring_sheet", "single") != "single":
-        return None
-    if getattr(rules, "match_mode", "off") != "off" or getattr(rules, "losers_charged", False):
-        return None
-    return int(rules.target_score)
+    end: int | None = game.match_end
+    return end
 
 
 def histogram_key(rules: Any) -> str:
@@ -111,7 +105,7 @@ def _extended(game: Any) -> npt.NDArray[np.float64] | None:
     """The solved table of ``game`` with its terminal rows and columns (``2 * end + 1``
     square), or None where the game does not end at a score."""
     rules = game.rules
-    end = end_of(rules)
+    end = end_of(game)
     if end is None or end < 1:
         return None
     counts = _shipped().get(histogram_key(rules))

@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 __all__ = ["LEVELS", "EAAISimpleAgent", "NoisyGreedyAgent", "PatientAgent"]
 
 
-def _knock_family(state: Any, name: str) -> None:
-    if state.game.family != "knock":
-        raise InvalidOptionError(f"{name} plays the knock games (Gin, Oklahoma), not {state.game.name}")
+def _needs_knocking(state: Any, name: str) -> None:
+    """The style is written for games with knocking (the knock action codec): raise for others."""
+    if not state.game.family_record.knocks:
+        raise InvalidOptionError(f"{name} plays the knock games (Gin, Oklahoma), not {state.game.name} (no knocking)")
 
 
 class EAAISimpleAgent:
@@ -68,7 +69,7 @@ class EAAISimpleAgent:
     def __call__(self, state: Any) -> int:
         from rummykit.knock.actions import DRAW_STOCK, KNOCK, PASS, TAKE
 
-        _knock_family(state, "eaai-simple")
+        _needs_knocking(state, "eaai-simple")
         history = list(state.history)
         if history[: len(self._history)] != self._history:  # another hand
             self._pairs.clear()
@@ -122,7 +123,7 @@ class PatientAgent:
         return f"PatientAgent(knock_turns={self.knock_turns}, late_knock={self.late_knock})"
 
     def __call__(self, state: Any) -> int:
-        _knock_family(state, "patient")
+        _needs_knocking(state, "patient")
         early = state.turns < self.knock_turns * state.n  # its own first turns
         return int(state._greedy_action(-1 if early else self.late_knock))
 

@@ -69,7 +69,7 @@ def can_track(state: Any) -> bool:
     upcards or a manual showdown (the deck order then says every card's place)."""
     rules = state.rules
     return (
-        state.game.family == "knock"
+        state.game.family_record.knocks
         and rules.num_players == 2
         and rules.stock_end_rule != "reshuffle"
         and not rules.refused_upcard_set_aside

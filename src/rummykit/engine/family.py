@@ -60,6 +60,19 @@ class Family:
     environments); ``posterior(state, seat, count, rng, model, moves=...)``: ``count``
     determinizations weighted by an opponent model (``ISMCTSAgent(model="soft-greedy")``),
     None where the model does not apply (no such model: ``posterior`` is None).
+
+    ``knocks``: whether a hand ends by a knock and a showdown, its actions being the knock
+    codec's (discard, knock with a discard, stock draw, take, pass, big gin): strategies
+    written for knocking (``BestAgent``'s particle filter, the ``eaai-simple`` and
+    ``patient`` styles, the server's gin hint, ``max_knock_deadwood``) check it and raise
+    naming the game where it is False.  ``core_outcomes``: the outcome names by the C
+    engine's code (None: no outcome), as its playouts and batched games report them;
+    ``playouts(state, resample, policy, knock_at, seed)`` -> ``run(lo, hi, points,
+    outcomes)``: the C playouts ``lo .. hi - 1`` of a hand not over (:func:`rummykit.playouts`
+    checks the arguments, splits the work over threads and names the outcomes);
+    ``hand_returns(rules, outcome, winner, values)``: each seat's returns of a hand from the
+    values the seats hold, where the C batched engine reports those values (None: it
+    reports the returns themselves).
     """
 
     name: str
@@ -79,7 +92,11 @@ class Family:
     observe_module: str
     records_module: str
     view: str
+    knocks: bool
+    core_outcomes: tuple[str | None, ...]
+    playouts: Callable[[Any, str, int, int, int], Callable[[int, int, Any, Any], None]]
     posterior: Callable[..., list[Any] | None] | None = None
+    hand_returns: Callable[[Any, str, int | None, list[int]], tuple[int, ...]] | None = None
 
     def __post_init__(self) -> None:
         if self.action_index not in ACTION_INDEX_KINDS:

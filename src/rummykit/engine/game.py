@@ -149,6 +149,13 @@ class Game:
         return int(self.rules.target_score)
 
     @property
+    def match_end(self) -> int | None:
+        """The score whose reaching ends the match (points won, or in a ``"penalties"`` game
+        the penalty taken: a player at or above it has reached the end), where the match ends
+        so; None where it ends otherwise (a number of games or hands, boxes, sheets...)."""
+        return int(self.rules.target_score)
+
+    @property
     def hand_analysis(self) -> str | None:
         """The hand analysis ``rummykit analyse`` does for this game: ``"one_deck"`` (least
         deadwood of a 52-card hand), ``"two_decks"`` (Kaluki: two decks and jokers) or None."""

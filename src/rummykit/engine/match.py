@@ -347,8 +347,7 @@ class Match:
         last hand's result), so that it can play the game, not only the hand."""
         from rummykit.agents.base import MatchInfo
 
-        rules = self.rules
-        target = rules.elimination_threshold if getattr(rules, "is_kaluki", False) else rules.target_score
+        target = self.game.match_target
         scores = tuple(int(x) for x in self.scores)
         hands = self.hands  # type: ignore[attr-defined]
         last = hands[-1] if hands else None
@@ -356,4 +355,4 @@ class Match:
         for seat, agent in enumerate(self._need_agents()):
             hook = getattr(agent, "new_hand", None)
             if callable(hook):
-                hook(MatchInfo(seat, scores, target, dealer, len(hands), last))
+                hook(MatchInfo(seat, scores, target, dealer, len(hands), last, self.game))

@@ -62,6 +62,9 @@ class GameState(Protocol):
     def current_player(self) -> int: ...
 
     @property
+    def seats(self) -> tuple[int, ...]: ...  # the seats in the hand (a match's eliminated players sit out)
+
+    @property
     def top_discard(self) -> Card | None: ...
 
     def legal_actions(self) -> list[int]: ...

@@ -102,7 +102,7 @@ class Episode:
 
     def hand_seat(self, seat: int) -> int | None:
         """``seat`` if it plays the hand in progress (None if it is out of it: Kaluki)."""
-        return None if getattr(self.state, "absent", 0) >> seat & 1 else seat
+        return seat if seat in self.state.seats else None
 
     def seat_state(self, seat: int) -> GameState:
         """What an agent of ``seat`` is handed: its seat's copy of the hand (a determinization)."""

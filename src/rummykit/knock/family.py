@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rummykit import _core
 from rummykit.engine.family import Family
-from rummykit.knock import rules
+from rummykit.knock import playouts, rules
 from rummykit.knock.actions import NUM_ACTIONS, Action
 from rummykit.knock.game import KnockGame
 from rummykit.knock.match import KnockMatch
@@ -60,5 +61,8 @@ KNOCK = Family(
     observe_module="rummykit.knock.observe",
     records_module="rummykit.knock.record",
     view="rummykit.knock.view:KnockView",
+    knocks=True,
+    core_outcomes=_core.KNOCK_OUTCOMES,
+    playouts=playouts.runner,
     posterior=_posterior,
 )

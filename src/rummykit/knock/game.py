@@ -58,6 +58,15 @@ class KnockGame(Game):
         self.spec = _core.KnockSpec(self.core_rules, self.rules)  # the rules as the C engine reads them
 
     @property
+    def match_end(self) -> int | None:
+        rules = self.rules
+        if rules.game_end != "target" or rules.scoring_sheet != "single":
+            return None
+        if rules.match_mode != "off" or rules.losers_charged:
+            return None
+        return int(rules.target_score)
+
+    @property
     def hand_analysis(self) -> str:
         return "one_deck"
 

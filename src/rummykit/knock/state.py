@@ -137,6 +137,12 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
     # --- views ----------------------------------------------------------
 
     @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats in this hand, in turn order from seat 0 (every seat: nobody sits out a
+        knock-game hand)."""
+        return tuple(range(self.n))
+
+    @property
     def upcard(self) -> Card:
         """The hand's original upcard (knock limit, ace rule, spade multiplier)."""
         return Card(self._upcard)

@@ -395,7 +395,7 @@ def _advance(match: Any, n: int) -> dict[str, Any] | None:
 def _gin_actions(match: Any, seat: int | None) -> list[int]:
     """The legal knock actions of ``seat`` that leave no deadwood (gin), in a knock game."""
     state = match.state
-    if seat is None or match.is_over or state.game.family != "knock" or state.current_player != seat:
+    if seat is None or match.is_over or not state.game.family_record.knocks or state.current_player != seat:
         return []
     hand = to_mask(state.hand(seat))
     aces = state.rules.aces

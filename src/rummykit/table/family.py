@@ -7,10 +7,11 @@ from typing import Any
 
 from rummykit import _core
 from rummykit.engine.family import Family
-from rummykit.table import rules
+from rummykit.table import playouts, rules
 from rummykit.table.actions import TableAction
 from rummykit.table.game import TableGame
 from rummykit.table.match import TableMatch
+from rummykit.table.scoring import score_hand
 from rummykit.table.state import OUTCOMES, TableState
 
 __all__ = ["TABLE"]
@@ -25,6 +26,11 @@ def _match_points(match: Any, seat: int) -> float:
     """The seat's match score, as points (a penalty counts against it)."""
     score = match.scores[seat]
     return float(-score if match.game.score_kind == "penalties" else score)
+
+
+def _hand_returns(rules: Any, outcome: str, winner: int | None, values: list[int]) -> tuple[int, ...]:
+    """Each seat's returns of a hand from the values the seats hold (the C scoring)."""
+    return score_hand(rules, outcome, winner, values).returns
 
 
 TABLE = Family(
@@ -45,4 +51,8 @@ TABLE = Family(
     observe_module="rummykit.table.observe",
     records_module="rummykit.table.record",
     view="rummykit.table.view:TableView",
+    knocks=False,
+    core_outcomes=_core.TABLE_OUTCOMES,
+    playouts=playouts.runner,
+    hand_returns=_hand_returns,
 )

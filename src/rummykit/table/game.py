@@ -52,6 +52,13 @@ class TableGame(Game):
         return int(self.rules.elimination_threshold if self.rules.is_kaluki else self.rules.target_score)
 
     @property
+    def match_end(self) -> int | None:
+        rules = self.rules
+        if rules.is_kaluki:
+            return int(rules.elimination_threshold) + int(rules.elimination_compare == "gt")
+        return int(rules.target_score) if rules.rummy_scoring == "winner_collects" else None
+
+    @property
     def deck_size(self) -> int:
         return int(self.rules.deck_size)
 

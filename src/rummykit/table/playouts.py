@@ -20,18 +20,23 @@ sampler of tests/reference/table_observe.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from rummykit import _core
 from rummykit.errors import RummykitError
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from rummykit.table.state import TableState
 
 __all__ = [
     "HiddenLists",
     "hidden_lists",
     "hidden_spec",
+    "runner",
     "spec",
     "spec_of",
     "stock_spec",
@@ -107,3 +112,20 @@ def spec(state: TableState, resample: str) -> _core.TableHidden | None:
     except RummykitError:
         raise _inconsistent() from None
     return hidden
+
+
+def runner(
+    state: TableState, resample: str, policy: int, knock_at: int, seed: int
+) -> Callable[[int, int, npt.NDArray[np.int32], npt.NDArray[np.uint8]], None]:
+    """``run(lo, hi, returns, outcomes)``: playouts ``lo .. hi - 1`` of a hand not over into the
+    arrays (outcome codes: ``_core.TABLE_OUTCOMES``), in C with the GIL released; the table
+    games have no knocking (``knock_at`` -1)."""
+    import numpy as np
+
+    hidden = spec(state, resample)
+
+    def run(lo: int, hi: int, returns: npt.NDArray[np.int32], outcomes: npt.NDArray[np.uint8]) -> None:
+        winners = np.zeros(hi - lo, dtype=np.int8)
+        _core.run_table_playouts(state, hidden, policy, seed, lo, returns, outcomes, winners)
+
+    return run
