@@ -16,7 +16,8 @@ the table's, 404 for no such table, 413 for a body over :data:`MAX_BODY` bytes):
 
 Every call into the tables runs in a worker thread, so a long bot move or a slow disk never
 holds up the event loop.  Bots move as soon as it is their turn: one driver task per table plays
-them one at a time.  Pushes: a change made by this process is pushed at once with the views
+them one at a time, in at most :data:`BOT_THREADS` threads at once (so that many bots thinking
+never crowd out a person's move).  Pushes: a change made by this process is pushed at once with the views
 computed in the same step; a change made by another process on the same database is noticed by
 a poll of the tables' versions every :data:`POLL_SECONDS`.
 """
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -46,12 +48,14 @@ from rummykit.records import load
 from rummykit.serve.storage import SQLiteStorage, Storage
 from rummykit.serve.tables import BOT_AGENTS, ServeError, Tables
 
-__all__ = ["MAX_BODY", "POLL_SECONDS", "create_app"]
+__all__ = ["BOT_THREADS", "MAX_BODY", "POLL_SECONDS", "create_app"]
 
 #: the largest request body accepted, in bytes
 MAX_BODY = 16_384
 #: how often the versions of watched tables are read, for changes made by other processes
 POLL_SECONDS = 1.0
+#: the worker threads the bots think in at once (the people's requests have threads of their own)
+BOT_THREADS = 2
 
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -82,13 +86,26 @@ class _Watcher:
     version: int = -1
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def send(self, version: int, view: dict[str, Any]) -> None:
+    async def send(self, version: int, text: str) -> None:
         async with self.lock:
             if version <= self.version:
                 return
             self.version = version
             with contextlib.suppress(Exception):  # a closed socket: its handler removes it
-                await self.socket.send_text(json.dumps(view))
+                await self.socket.send_text(text)
+
+
+Texts = dict[int | None, str]
+
+
+def _json(value: object) -> str:
+    """JSON text as the answers carry it (compact; the same as Starlette's JSONResponse)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def _texts(views: dict[int | None, dict[str, Any]]) -> Texts:
+    """The views as JSON text, each encoded once for its answer and every push (in the worker thread)."""
+    return {seat: _json(view) for seat, view in views.items()}
 
 
 class Hub:
@@ -98,21 +115,26 @@ class Hub:
         self.tables = tables
         self.watchers: dict[str, set[_Watcher]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
+        self.bot_threads: anyio.CapacityLimiter | None = None
 
     def seats(self, table_id: str) -> list[int | None]:
         return sorted({w.seat for w in self.watchers.get(table_id, ())}, key=lambda s: -1 if s is None else s)
 
-    async def push(self, table_id: str, version: int, views: dict[int | None, dict[str, Any]]) -> None:
+    async def push(self, table_id: str, version: int, texts: Texts) -> None:
         for watcher in list(self.watchers.get(table_id, ())):
-            if watcher.seat in views:
-                await watcher.send(version, views[watcher.seat])
+            if watcher.seat in texts:
+                await watcher.send(version, texts[watcher.seat])
+
+    def views(self, table_id: str, seats: list[int | None]) -> tuple[int, Texts]:
+        """(In a worker thread.) The table's version and the views of ``seats`` as JSON text."""
+        version, views = self.tables.views(table_id, seats)
+        return version, _texts(views)
 
     async def refresh(self, table_id: str) -> None:
         """Push the table's current views to its watchers that have not had them."""
         seats = self.seats(table_id)
         if seats:
-            version, views = await run(self.tables.views, table_id, seats)
-            await self.push(table_id, version, views)
+            await self.push(table_id, *await run(self.views, table_id, seats))
 
     def drive(self, table_id: str) -> None:
         """Make sure the table's bots are playing (one driver task per table)."""
@@ -121,15 +143,21 @@ class Hub:
             self.drivers[table_id] = asyncio.get_running_loop().create_task(self._drive(table_id))
 
     async def _drive(self, table_id: str) -> None:
+        if self.bot_threads is None:
+            self.bot_threads = anyio.CapacityLimiter(BOT_THREADS)
         try:
             while True:
-                moved = await run(self.tables.bot_move, table_id, self.seats(table_id))
+                moved = await run(self._bot_move, table_id, self.seats(table_id), limiter=self.bot_threads)
                 if moved is None:
                     return
                 await self.push(table_id, *moved)
         finally:
             if self.drivers.get(table_id) is asyncio.current_task():
                 del self.drivers[table_id]
+
+    def _bot_move(self, table_id: str, seats: list[int | None]) -> tuple[int, Texts] | None:
+        moved = self.tables.bot_move(table_id, seats)
+        return None if moved is None else (moved[0], _texts(moved[1]))
 
     async def poll(self) -> None:
         """Forever: push what other processes changed at the watched tables, and drive their bots."""
@@ -146,9 +174,9 @@ class Hub:
                         self.drive(table_id)
 
 
-async def run(function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)`` in a worker thread."""
-    return await anyio.to_thread.run_sync(function, *args)
+async def run(function: Callable[..., Any], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
+    """``function(*args)`` in a worker thread (one of ``limiter``'s, if given)."""
+    return await anyio.to_thread.run_sync(function, *args, limiter=limiter)
 
 
 def _error(error: Exception) -> JSONResponse:
@@ -221,16 +249,18 @@ async def _move(request: Request, hub: Hub) -> Response:
         raise ServeError(f"action must be an action id (an int), got {move!r:.40}")
     tables = hub.tables
 
-    def play() -> tuple[int, dict[str, Any], dict[int | None, dict[str, Any]]]:
+    def play() -> tuple[int, str, Texts]:
         seat = tables.seat(table_id, body["token"])
         if seat is None:
             raise ServeError("a move needs the seat's token")
-        return tables.move(table_id, seat, move, hub.seats(table_id))
+        version, _, views = tables.move(table_id, seat, move, hub.seats(table_id))
+        texts = _texts(views)
+        return version, texts[seat], texts
 
-    version, view, views = await run(play)
-    await hub.push(table_id, version, views)
+    version, text, texts = await run(play)
+    await hub.push(table_id, version, texts)
     hub.drive(table_id)
-    return JSONResponse(view, headers=_HEADERS)
+    return Response(text, media_type="application/json", headers=_HEADERS)
 
 
 async def _games(request: Request, hub: Hub) -> Response:
@@ -261,8 +291,8 @@ async def _socket(socket: WebSocket, hub: Hub) -> None:
     watcher = _Watcher(socket, seat)
     hub.watchers.setdefault(table_id, set()).add(watcher)
     try:
-        version, views = await run(hub.tables.views, table_id, [seat])
-        await watcher.send(version, views[seat])
+        version, texts = await run(hub.views, table_id, [seat])
+        await watcher.send(version, texts[seat])
         hub.drive(table_id)
         while True:  # the client sends nothing the server needs: read until it goes
             await socket.receive_text()

@@ -3,10 +3,13 @@
 A table is a step-wise :class:`rummykit.Match` with seats (a person holding a token, or a bot
 named by an agent spec), kept in a :class:`~rummykit.serve.storage.Storage`.  Every change (a
 person's move, a bot's move, the next hand dealt) is one storage transaction that reads the
-table, applies the change and writes the match record back (``Match.to_json()``), so any number
-of server processes can share the database.  Each process keeps the live :class:`Match` of the
-tables it serves in memory, tagged with the version it was read at, and reads the record again
-only when another process has changed the table.
+table, applies the change and stores it: the move alone (seat and action id), or at the end of
+a hand and every :data:`SNAPSHOT_EVERY` moves the whole match record (``Match.to_json()``); a
+table is read back as its last record with the moves since replayed.  So any number of server
+processes can share the database.  Each process keeps the live :class:`Match` of the tables it
+serves in memory, tagged with the version it was read at, and reads the table again only when
+another process has changed it.  The views of the live match are computed when a seat asks or
+is pushed to, once per seat and version.
 
 Everything here is synchronous and thread-safe: the web layer (:mod:`rummykit.serve.app`) calls
 it from worker threads, off the event loop.  Bad requests raise :class:`ServeError` subclasses
@@ -51,6 +54,8 @@ MAX_BOT_SETTING = 5000
 MAX_SEATS = 8
 #: the tables whose live match a process keeps in memory (the least recently used are dropped)
 CACHE_SIZE = 2048
+#: the most moves stored after a table's last full match record (the end of a hand writes one too)
+SNAPSHOT_EVERY = 32
 
 
 class ServeError(RummykitError):
@@ -93,6 +98,8 @@ class _Live:
     match: Any = None
     #: the last finished hand as each seat saw it at its end ("spectator": the spectator's)
     last_hand: dict[str, Any] | None = None
+    #: the views of the match at ``version`` computed so far, by seat (None: the spectator)
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -206,6 +213,8 @@ class Tables:
         live = self._table(table_id)
         with live.lock:
             self._fresh(table_id, live)
+            if since is None:
+                return self._views(live, [seat])[seat]
             view: dict[str, Any] = live.match.view(seat, since)
             return view
 
@@ -228,13 +237,14 @@ class Tables:
             raise ServeError(f"move text is at most 200 characters, got {clip(move)}")
         live = self._table(table_id)
 
-        def change(match: Any) -> None:
+        def change(match: Any) -> int:
             if match.is_over:
                 raise IllegalActionError("the match is over")
             mover = match.state.current_player
             if mover != seat:
                 raise IllegalActionError(f"not your turn: seat {mover} is to move")
             match.state.play(move, player=seat)
+            return seat
 
         with live.lock:
             self._change(table_id, live, change)
@@ -276,8 +286,9 @@ class Tables:
             agent = make_agent(spec, seed=(live.bot_seed + version * 0x9E3779B1) % 2**63)
             action = int(agent(state))
 
-            def change(match: Any, seat: int = seat, action: int = action) -> None:
+            def change(match: Any, seat: int = seat, action: int = action) -> int:
                 match.state.play(action, player=seat)
+                return seat
 
             with live.lock:
                 if self._change(table_id, live, change, expect=version):
@@ -325,38 +336,48 @@ class Tables:
 
     @staticmethod
     def _load(live: _Live, row: TableRow) -> None:
-        live.match, live.version = rummykit.from_json(row.match), row.version
+        match: Any = rummykit.from_json(row.match)
+        for seat, action in row.moves:
+            match.state.play(action, player=seat)
+        live.match, live.version, live.views = match, row.version, {}
         live.last_hand = json.loads(row.last_hand) if row.last_hand else None
 
-    def _change(self, table_id: str, live: _Live, change: Callable[[Any], None], expect: int | None = None) -> bool:
-        """Apply ``change`` to the table's match and store it, in one transaction; on any error
-        the table is as it was (caller holds live.lock).  With ``expect``, only a table still at
-        that version is changed (else False)."""
+    def _change(self, table_id: str, live: _Live, change: Callable[[Any], int], expect: int | None = None) -> bool:
+        """Apply ``change`` (it plays a move and returns the seat that played it) to the table's
+        match and store it, in one transaction; on any error the table is as it was (caller
+        holds live.lock).  With ``expect``, only a table still at that version is changed (else
+        False)."""
 
         def apply(row: TableRow) -> TableRow | None:
             if expect is not None and row.version != expect:
                 return None
             if row.version != live.version:
                 self._load(live, row)
-            change(live.match)
+            state = live.match.state
+            before = len(state.history)
+            seat = change(live.match)
+            played = state.history[before:]
             last_hand = _advance(live.match, len(live.seats))
+            if last_hand is None and len(played) == 1 and len(row.moves) + 1 < SNAPSHOT_EVERY:
+                return replace(row, moves=(*row.moves, (seat, int(played[0]))))
             if last_hand is not None:
                 live.last_hand = last_hand
             return replace(
                 row,
                 match=str(live.match.to_json()),
                 last_hand=row.last_hand if last_hand is None else json.dumps(last_hand),
+                moves=(),
             )
 
         try:
             new = self.storage.update(table_id, apply)
         except BaseException:
             live.version = -1  # the live match may hold the refused change: read it again
-            live.match = None
+            live.match, live.views = None, {}
             raise
         if new is None:
             return False
-        live.version = new.version
+        live.version, live.views = new.version, {}
         return True
 
     @staticmethod
@@ -368,12 +389,12 @@ class Tables:
         return seat if 0 <= seat < len(live.seats) and live.seats[seat].type == "bot" else None
 
     @staticmethod
-    def _view(live: _Live, seat: int | None) -> dict[str, Any]:
-        view: dict[str, Any] = live.match.view(seat)
-        return view
-
-    def _views(self, live: _Live, seats: Collection[int | None]) -> dict[int | None, dict[str, Any]]:
-        return {seat: self._view(live, seat) for seat in seats}
+    def _views(live: _Live, seats: Collection[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The views of ``seats`` at the live version, each computed once (caller holds live.lock)."""
+        for seat in seats:
+            if seat not in live.views:
+                live.views[seat] = live.match.view(seat)
+        return {seat: live.views[seat] for seat in seats}
 
 
 def _key(seat: int | None) -> str:
