@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import rummykit as rk
@@ -44,9 +45,40 @@ def test_table_action_reads_text_and_a_bare_card_discards() -> None:
     assert TableAction("release 7H 7S from 1").kind == "release"
     with pytest.raises(rk.IllegalActionError, match="depends on the game"):
         TableAction("meld 7H 8H 9H")
+    kaluki, rummy = rk.Game("kaluki"), rk.Game("rummy")
+    assert TableAction("meld 7H 8H 9H", kaluki) != TableAction("meld 7H 8H 9H", rummy)  # other run positions
+    with pytest.raises(rk.IllegalActionError, match="too many jokers"):
+        TableAction("meld 7H 7D Jk", rummy)
+    with pytest.raises(rk.IllegalActionError, match="needs the state"):
+        TableAction("release 7H from 1")
+    with pytest.raises(rk.InvalidOptionError, match="game must be a table game"):
+        TableAction("meld 7H 8H 9H", rk.Game("gin"))
     for game in ("rummy", "kaluki"):
         state = rk.Game(game).new_hand(seed=3)
         state.play("draw")
         card = state.hand(state.player)[0]
         state.play(str(card))
         assert state.history[-1] == int(card)
+
+
+@pytest.mark.parametrize("game", ["rummy", "kaluki"])
+def test_table_action_text_with_the_game_is_the_state_parse(game: str) -> None:
+    """Every legal action's text reads, with the game and no state, as the state reads it;
+    releasing one natural (a run's or a set's: only the table says) raises naming the state."""
+    rng = np.random.default_rng(5)
+    seen = set()
+    for seed in range(6):
+        state = rk.Game(game).new_hand(seed=seed)
+        while not state.is_terminal():
+            for action_id in state.legal_actions():
+                text = state.action_text(action_id)
+                kind = TableAction(action_id).kind
+                seen.add(kind)
+                if kind == "release" and len(text.split()) == 4:
+                    with pytest.raises(rk.IllegalActionError, match="needs the state"):
+                        TableAction(text, state.game)
+                else:
+                    assert TableAction(text, state.game).id == action_id == state.parse_action(text), text
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert {"discard", "draw", "take", "meld", "lay off"} <= seen

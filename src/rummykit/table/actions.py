@@ -35,11 +35,12 @@ the bound.
 from __future__ import annotations
 
 import numbers
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
+from typing import Any
 from functools import lru_cache
 
 from rummykit import _core
-from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError, clip
+from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError, InvalidOptionError, clip
 from rummykit.table.cards import JOKER, parse_type, type_text
 from rummykit.table.melds import RUN, SET, Geometry, Pattern, _interned, parse_meld
 
@@ -109,25 +110,40 @@ class TableAction:
     use :meth:`text` (the state's ``action_text``) for those.
 
     ``TableAction(id)`` takes an action id (the table above; an int or a numpy
-    integer) and ``TableAction(text)`` action text, read as the state's
-    ``parse_action`` reads it (``"3C"`` alone is ``discard 3C``), but for the
-    two things only a game knows: a run meld's id (run positions differ between
-    Rummy and Kaluki) and which table meld is a set (one natural released is a
-    run release, several a set release); give such text to ``state.play`` or
-    ``state.parse_action``.  Anything else raises
+    integer) and ``TableAction(text)`` or ``TableAction(text, game)`` action text,
+    read as the state's ``parse_action`` reads it (``"3C"`` alone is ``discard
+    3C``).  A run meld's id depends on the game (run positions differ between
+    Rummy and Kaluki, and with the ace options): give the game
+    (``TableAction("meld 7H 8H 9H", rk.Game("kaluki"))``); the game also limits
+    the jokers of a meld (none in Rummy; without a game up to 4).  Releasing one
+    natural needs the state (whether the table meld is a run or a set): give
+    such text to ``state.play`` or ``state.parse_action``.  Anything else raises
     :class:`~rummykit.errors.IllegalActionError`.
+
+    >>> import rummykit as rk
+    >>> TableAction("3C") == TableAction("discard 3c") == TableAction(2)
+    True
+    >>> TableAction("meld 7H 8H 9H", rk.Game("kaluki")).kind
+    'meld'
     """
 
     id: int
+    game: InitVar[Any] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, game: Any = None) -> None:
         value = self.id
         if type(value) is int and (0 <= value <= TAKE or LAYOFF <= value < _SET_END or MELD_RUN <= value < NUM_ACTIONS):
             return
         if isinstance(value, TableAction):
             value = value.id
         elif isinstance(value, str):
-            value = parse_table_action(value, None, 4)
+            if game is None:
+                value = parse_table_action(value, None, 4)
+            else:
+                geo = getattr(game, "geo", None)
+                if not isinstance(geo, Geometry):
+                    raise InvalidOptionError(f"game must be a table game (Rummy, Kaluki), got {clip(game)}")
+                value = parse_table_action(value, geo, game.max_meld_jokers)
         elif not _is_action_id(value):
             raise IllegalActionError(_not_an_id(value))
         object.__setattr__(self, "id", int(value))
@@ -242,8 +258,8 @@ def _slot(word: str) -> int:
 
 def parse_table_action(text: str, geo: Geometry | None, max_jokers: int, set_rank: object = None) -> int:
     """The id of action text.  ``set_rank(slot)`` gives the rank of a table
-    set (to check a set release's naturals); without ``geo`` (no game) a run
-    meld raises.  Raises IllegalActionError."""
+    set, or None for a run (without it, no state, releasing one natural raises);
+    without ``geo`` (no game) a run meld raises.  Raises IllegalActionError."""
     if not isinstance(text, str):
         raise IllegalActionError(
             f"not action text: {clip(text)} (expected a string such as 'meld 7H 8H 9H', got {type(text).__name__})"
@@ -279,7 +295,15 @@ def parse_table_action(text: str, geo: Geometry | None, max_jokers: int, set_ran
             cards = [parse_type(w) for w in words[1:-2]]
             if slot < 0 or JOKER in cards:
                 raise IllegalActionError(f"not an action: {clip(text)} (expected 'release 7H from 1', a natural)")
-            rank = set_rank(slot) if callable(set_rank) else (cards[0] % 13 if len(cards) > 1 else None)
+            if callable(set_rank):
+                rank = set_rank(slot)
+            elif len(cards) > 1:  # several naturals: a set's
+                rank = cards[0] % 13
+            else:
+                raise IllegalActionError(
+                    f"{clip(text)}: one natural released goes to a run or a set, and which table meld {slot + 1} "
+                    "is needs the state: give the text to state.parse_action or state.play"
+                )
             if rank is None:
                 if len(cards) != 1:
                     raise IllegalActionError(f"{clip(text)}: table meld {slot + 1} is not a set")
@@ -311,7 +335,7 @@ def _meld_id(geo: Geometry | None, cards: str, max_jokers: int, text: str) -> in
     if len({t % 13 for t in naturals if t != JOKER}) != 1:
         raise IllegalActionError(
             f"{clip(text)}: a run's action id depends on the game (its run positions): "
-            "give the text to state.parse_action or state.play"
+            "give the game, TableAction(text, game), or the text to state.parse_action or state.play"
         )
     return pattern_id(parse_meld(_SET_GEOMETRY, cards, max_jokers))
 

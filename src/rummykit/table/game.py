@@ -66,8 +66,10 @@ class TableGame(Game):
     def hand_analysis(self) -> str | None:
         return "two_decks" if self.rules.is_kaluki else None
 
-    def _max_jokers(self) -> int:
-        return self.rules.kaluki_jokers if self.rules.is_kaluki else 0
+    @property
+    def max_meld_jokers(self) -> int:
+        """The most jokers a meld may hold (none in Rummy)."""
+        return int(self.rules.kaluki_jokers) if self.rules.is_kaluki else 0
 
     def meld_value(self, meld: str) -> int:
         """The count of one meld (a joker at the card it stands for; the
@@ -77,7 +79,7 @@ class TableGame(Game):
             raise InvalidMeldError(
                 f"meld must be card text such as '7H 8H 9H', got {type(meld).__name__}: {clip(meld)}"
             )
-        return parse_meld(self.geo, meld, self._max_jokers()).value(self.geo)
+        return parse_meld(self.geo, meld, self.max_meld_jokers).value(self.geo)
 
     def card_penalty(self, cards: str | Sequence[str | int]) -> int:
         """The value of cards left in a hand (a joker at ``joker_penalty``)."""

@@ -271,7 +271,7 @@ class TableState(TableCore, CheckedVerbs):
                 return self.table[slot].key
             return None
 
-        return parse_table_action(text, self.geo, self.rules.kaluki_jokers if self.rules.is_kaluki else 0, set_rank)
+        return parse_table_action(text, self.geo, self.game.max_meld_jokers, set_rank)
 
     # --- the checked verbs' hooks (rummykit.engine.verbs) -----------------
 
