@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import InitVar, dataclass
-from typing import Any
 from functools import lru_cache
+from typing import Any
 
 from rummykit import _core
 from rummykit.errors import IllegalActionError, InvalidCardError, InvalidMeldError, InvalidOptionError, clip
