@@ -69,27 +69,33 @@ uint32_t rk_knock_public_step(const rk_position *before, const rk_position *afte
 
 /* ---- the public history, walked once ------------------------------------ */
 
-#define MAX_GROUPS RK_NUM_CARDS /* restocks + 1 (rk_hidden's group_end holds one entry per group) */
-
 /* What the history says of the hidden cards: per card the group it was last
- * seen going into (0: never), per seat and group the cards it holds that
+ * seen going into (0: never), per group and seat the cards it holds that
  * nobody saw go in, and per step the group of a stock draw or of an unseen
- * card let go (work: rk_knock_work_size bytes). */
+ * card let go (in the work buffer: a hand may restock any number of times). */
 typedef struct walk {
     int groups; /* restocks + 1 */
-    uint8_t group[RK_NUM_CARDS];
-    int hidden[RK_MAX_PLAYERS][MAX_GROUPS];
-    uint8_t *step_group; /* per step */
+    int32_t group[RK_NUM_CARDS];
+    int32_t *hidden;     /* hidden[g * RK_MAX_PLAYERS + seat], g < groups */
+    int32_t *step_group; /* per step */
     int knocker, knock_time, knock_unseen;
 } walk;
 
+#define HIDDEN(w, g, q) ((w)->hidden[(size_t)(g) * RK_MAX_PLAYERS + (size_t)(q)])
+
 static size_t align8(size_t x) { return (x + 7) & ~(size_t)7; }
 
-/* work: each step's group; for rk_knock_determinize then each seat's draws (out->drawn points
- * there) and one seat's places (its dealt cards and draws), however long the hand ran */
+static size_t steps_room(int n_steps) { return n_steps > 0 ? (size_t)n_steps : 1; }
+
+/* The walk's part of the work buffer: each step's group, then the hidden counts of up to
+ * n + 1 groups (every restock is a step). */
+static size_t walk_size(size_t n) { return align8(n * sizeof(int32_t)) + (n + 1) * RK_MAX_PLAYERS * sizeof(int32_t); }
+
+/* work: the walk's; for rk_knock_determinize then each seat's draws (out->drawn points there)
+ * and one seat's places (its dealt cards and draws), however long the hand ran */
 size_t rk_knock_work_size(int n_steps) {
-    size_t n = n_steps > 0 ? (size_t)n_steps : 1, places = RK_NUM_CARDS + n;
-    return align8(n) + align8(RK_MAX_PLAYERS * n) + places * (3 * sizeof(int32_t) + 1);
+    size_t n = steps_room(n_steps), places = RK_NUM_CARDS + n;
+    return walk_size(n) + align8(RK_MAX_PLAYERS * n) + places * 4 * sizeof(int32_t);
 }
 
 static int is_knock(int32_t a) {
@@ -103,27 +109,29 @@ static rk_status walk_log(const rk_knock_rules *pr, const rk_position *pos, cons
     if (log->n < 0 || (log->n && (!log->actions || !log->steps || !work))) return RK_ERR_ARG;
     if (pos->upcard < 0 || pos->upcard >= RK_NUM_CARDS) return RK_ERR_ARG;
     memset(w, 0, sizeof *w);
-    w->step_group = (uint8_t *)work;
+    w->step_group = (int32_t *)work;
+    w->hidden = (int32_t *)(void *)((uint8_t *)work + align8(steps_room(log->n) * sizeof(int32_t)));
     w->knocker = w->knock_time = -1;
     pile[0] = (uint8_t)pos->upcard;
-    for (int q = 0; q < n; q++) w->hidden[q][0] = size;
+    for (int q = 0; q < RK_MAX_PLAYERS; q++) HIDDEN(w, 0, q) = q < n ? size : 0;
     for (int i = 0; i < log->n; i++) {
         rk_knock_step s;
         rk_knock_step_decode(log->steps[i], &s);
         if (s.seat >= n || s.card >= RK_NUM_CARDS) return RK_ERR_ARG;
         w->step_group[i] = 0;
         if (s.restocked) {
-            if (++restocks >= MAX_GROUPS) return RK_ERR_ARG;
-            for (int k = 0; k < n_pile - 1; k++) w->group[pile[k]] = (uint8_t)restocks;
+            if (++restocks > log->n) return RK_ERR_ARG;
+            for (int q = 0; q < RK_MAX_PLAYERS; q++) HIDDEN(w, restocks, q) = 0;
+            for (int k = 0; k < n_pile - 1; k++) w->group[pile[k]] = restocks;
             pile[0] = pile[n_pile - 1];
             n_pile = 1;
         }
         if (s.drew) {
-            w->hidden[s.seat][restocks]++;
-            w->step_group[i] = (uint8_t)restocks;
+            HIDDEN(w, restocks, s.seat)++;
+            w->step_group[i] = restocks;
         }
         if (s.unseen && s.card >= 0) {
-            w->hidden[s.seat][w->group[s.card]]--;
+            HIDDEN(w, w->group[s.card], s.seat)--;
             w->step_group[i] = w->group[s.card];
         }
         if (is_knock(log->actions[i])) {
@@ -140,7 +148,7 @@ static rk_status walk_log(const rk_knock_rules *pr, const rk_position *pos, cons
             pile[n_pile++] = (uint8_t)s.card;
         }
     }
-    if (restocks != pos->restocks || restocks >= RK_NUM_CARDS) return RK_ERR_ARG;
+    if (restocks != pos->restocks) return RK_ERR_ARG;
     w->groups = restocks + 1;
     return RK_OK;
 }
@@ -174,12 +182,12 @@ static rk_status hidden_of(const rk_knock_rules *pr, const rk_position *pos, con
     for (int q = 0; q < n; q++)
         if (q != player) known->hands[q] = seen[q];
     memset(hidden, 0, sizeof *hidden);
-    int k = 0;
+    int k = 0, n_groups = 0; /* groups without a hidden card are left out: at most 52 are not */
     for (int g = 0; g < w->groups; g++) {
         int start = k;
         for (int q = 0; q < n; q++) {
             if (q == player || q == keep) continue;
-            int places = w->hidden[q][g];
+            int places = HIDDEN(w, g, q);
             for (rk_mask m = seen[q] & ~pos->known[q]; m; m &= m - 1)
                 if (w->group[rk__ctz(m)] == g) places--;
             if (places < 0 || k + places > RK_NUM_CARDS) return RK_ERR_ARG;
@@ -200,10 +208,10 @@ static rk_status hidden_of(const rk_knock_rules *pr, const rk_position *pos, con
                 hidden->cards[c++] = (uint8_t)card;
             }
         if (c != k) return RK_ERR_ARG;
-        hidden->group_end[g] = (uint8_t)k;
+        if (k > start) hidden->group_end[n_groups++] = (uint8_t)k;
     }
     hidden->n_slots = k;
-    hidden->n_groups = w->groups;
+    hidden->n_groups = n_groups;
     return RK_OK;
 }
 
@@ -219,11 +227,11 @@ rk_status rk_knock_hidden(const rk_knock_rules *pr, const rk_position *pos, cons
 }
 
 rk_status rk_knock_card_groups(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log, void *work,
-                               uint8_t *group) {
+                               int32_t *group) {
     walk w;
     if (!pr || !pos || !log || !group || rk__knock_rules_check(pr) != RK_OK) return RK_ERR_ARG;
     rk_status st = walk_log(pr, pos, log, work, &w);
-    if (st == RK_OK) memcpy(group, w.group, RK_NUM_CARDS);
+    if (st == RK_OK) memcpy(group, w.group, sizeof w.group);
     return st;
 }
 
@@ -265,7 +273,7 @@ static rk_status rebuild_seat(const rk_knock_rules *pr, const rk_knock_log *log,
                               uint8_t *dealt, uint8_t *drawn, int *n_drawn) {
     int size = rk__hand_size(pr), n_places = size;
     int32_t *time = scratch, *card = scratch + max_places, *slots = scratch + 2 * max_places;
-    uint8_t *group = (uint8_t *)(scratch + 3 * max_places);
+    int32_t *group = scratch + 3 * max_places;
     for (int i = 0; i < size; i++) time[i] = -1, group[i] = 0, card[i] = -1;
     for (int i = 0; i < log->n; i++) {
         rk_knock_step s;
@@ -292,6 +300,7 @@ static rk_status rebuild_seat(const rk_knock_rules *pr, const rk_knock_log *log,
         int n_mine = 0, at = 0;
         for (rk_mask m = unseen; m; m &= m - 1)
             if (w->group[rk__ctz(m)] == g) mine[n_mine++] = (uint8_t)rk__ctz(m);
+        if (!n_mine) continue; /* its places, if any, are left free: refused below */
         rk_rng_shuffle(rng, mine, (size_t)n_mine);
         for (int k = 0; k < n_places; k++) {
             if (card[k] >= 0 || group[k] != g) continue;
@@ -300,6 +309,8 @@ static rk_status rebuild_seat(const rk_knock_rules *pr, const rk_knock_log *log,
         }
         if (at != n_mine) return RK_ERR_ARG;
     }
+    for (int k = 0; k < n_places; k++)
+        if (card[k] < 0) return RK_ERR_ARG;
     for (int i = 0; i < size; i++) dealt[i] = (uint8_t)card[i];
     rk_rng_shuffle(rng, dealt, (size_t)size);
     *n_drawn = n_places - size;
@@ -322,8 +333,8 @@ rk_status rk_knock_determinize(const rk_rules *rules, const rk_knock_rules *pr, 
     if (st == RK_OK) st = hidden_of(pr, pos, &w, player, -1, &known, &hidden);
     if (st != RK_OK) return st;
     int n = pr->num_players, size = rk__hand_size(pr);
-    size_t steps = log->n > 0 ? (size_t)log->n : 1;
-    uint8_t *draws = (uint8_t *)work + align8(steps);
+    size_t steps = steps_room(log->n);
+    uint8_t *draws = (uint8_t *)work + walk_size(steps);
     int32_t *scratch = (int32_t *)(void *)(draws + align8(RK_MAX_PLAYERS * steps));
     for (int q = 0; q < RK_MAX_PLAYERS; q++) out->drawn[q] = draws + (size_t)q * steps;
     int mover = pos->phase == RK_PHASE_KNOCK_ONLY && pos->player != player ? pos->player : -1;

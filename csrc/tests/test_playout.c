@@ -572,12 +572,65 @@ static void test_determinize(rk_base_game game, int players, int stock_end, int 
     free(work);
 }
 
+/* A hand that never knocks (turn cap lifted) restocks far more often than a deck has cards,
+ * and its seats draw hundreds of times: every seat's determinization along the way keeps what
+ * the seat sees and its own draws. */
+static void test_determinize_long(void) {
+    enum { MAX_STEPS = 12000 };
+    rk_knock_rules pr;
+    CHECK(rk_knock_rules_init(&pr, RK_GAME_OKLAHOMA_RUMMY, 4) == RK_OK);
+    pr.stock_end = RK_STOCK_RESHUFFLE;
+    pr.max_turns = -1;
+    rk_rng rng;
+    rk_rng_seed(&rng, 11, 4);
+    int32_t *actions = malloc(MAX_STEPS * sizeof *actions);
+    uint32_t *steps = malloc(MAX_STEPS * sizeof *steps);
+    uint8_t(*drawn)[MAX_STEPS] = malloc(RK_MAX_PLAYERS * sizeof *drawn);
+    uint8_t *work = malloc(rk_knock_work_size(MAX_STEPS));
+    static rk_knock_sample_out out;
+    CHECK(actions && steps && drawn && work);
+    if (!actions || !steps || !drawn || !work) return;
+    uint8_t deck[52];
+    int n_drawn[RK_MAX_PLAYERS] = {0}, n = 0, checked = 0;
+    rk_position pos;
+    random_deck(&rng, deck);
+    CHECK(rk_position_deal(&pr, deck, 0, rk_rng_next(&rng), &pos) == RK_OK);
+    while (pos.phase != RK_PHASE_END && n < MAX_STEPS) {
+        int legal[RK_MAX_LEGAL], k = rk_legal_actions(&rules, &pr, &pos, legal), plain = 0;
+        CHECK(k > 0);
+        if (k <= 0) break;
+        for (int i = 0; i < k; i++)
+            if (legal[i] < RK_ACTION_KNOCK || legal[i] >= RK_ACTION_DRAW_STOCK) legal[plain++] = legal[i];
+        int a = legal[rk_rng_below(&rng, (uint32_t)plain)], card;
+        rk_position before = pos;
+        CHECK(rk_apply_action(&rules, &pr, &pos, a, NULL) == RK_OK);
+        actions[n] = a;
+        steps[n++] = rk_knock_public_step(&before, &pos, a, &card);
+        if (card >= 0) drawn[before.player][n_drawn[before.player]++] = (uint8_t)card;
+        if (n % 997 && n != MAX_STEPS) continue;
+        rk_knock_log log = {actions, steps, n};
+        for (int p = 0; p < 4; p++) {
+            CHECK(rk_knock_determinize(&rules, &pr, &pos, &log, deck, drawn[p], n_drawn[p], p, -1, &rng, work, &out) ==
+                  RK_OK);
+            for (int q = 0; q < 4; q++) CHECK(rk_knock_seen(&out.pos, p, q) == rk_knock_seen(&pos, p, q));
+            CHECK(n_drawn[p] == out.n_drawn[p] && memcmp(out.drawn[p], drawn[p], (size_t)n_drawn[p]) == 0);
+            checked++;
+        }
+    }
+    CHECK(pos.restocks > 100 && n_drawn[0] > 300 && checked >= 40);
+    free(actions);
+    free(steps);
+    free(drawn);
+    free(work);
+}
+
 int main(void) {
     if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
     test_rng();
     test_determinize(RK_GAME_GIN, 2, -1, 12);
     test_determinize(RK_GAME_GIN, 2, RK_STOCK_DEAD_AT_2_LAST_CHANCE, 12);
     test_determinize(RK_GAME_OKLAHOMA_RUMMY, 3, RK_STOCK_RESHUFFLE, 6);
+    test_determinize_long();
     test_deal();
     test_rules_fields();
     test_scoring();

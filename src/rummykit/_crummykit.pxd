@@ -298,7 +298,7 @@ cdef extern from "rummykit/policy.h" nogil:
     rk_status rk_knock_hidden(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log, int player,
                               void *work, rk_position *known, rk_hidden *hidden)
     rk_status rk_knock_card_groups(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log,
-                                   void *work, uint8_t *group)
+                                   void *work, int32_t *group)
     void rk_knock_sample(const rk_position *known, const rk_hidden *hidden, rk_rng *rng, rk_position *out)
 
     ctypedef struct rk_knock_sample_out:

@@ -264,7 +264,7 @@ cdef class KnockCore:
 
     def _card_groups(self):
         """Per card, the restock that last put it into the stock (0: never), from the step log."""
-        cdef uint8_t group[52]
+        cdef int32_t group[52]
         cdef _Log log = _Log(self)
         if rk_knock_card_groups(&self.spec.pr, &self.pos, &log.log, log.work, group) != RK_OK:
             raise _inconsistent_history()
@@ -279,7 +279,7 @@ cdef class KnockCore:
         cdef rk_rng rng
         cdef rk_status st
         cdef uint8_t deck[52]
-        cdef uint8_t own[52]
+        cdef uint8_t *own  # a seat of a long hand draws more than 52 times
         cdef _Log log = _Log(self)
         self._check_edited()
         mine = self.drawn[player]
@@ -287,12 +287,13 @@ cdef class KnockCore:
             raise _inconsistent_history()
         for i in range(52):
             deck[i] = self.deck[i]
-        for i in range(len(mine)):
-            own[i] = mine[i]
-        out = <rk_knock_sample_out *>malloc(sizeof(rk_knock_sample_out))
+        out = <rk_knock_sample_out *>malloc(sizeof(rk_knock_sample_out) + len(mine) + 1)
         if out == NULL:
             raise MemoryError()
+        own = <uint8_t *>(out + 1)
         try:
+            for i in range(len(mine)):
+                own[i] = mine[i]
             rk_rng_seed(&rng, seed, 0)
             st = rk_knock_determinize(self.spec.core.ptr, &self.spec.pr, &self.pos, &log.log, deck, own, len(mine),
                                       player, max_tries, &rng, log.work, out)
@@ -644,7 +645,7 @@ def _knock_state_from(cls, game, deck, bytes raw, list stack, list history, list
     state.history = list(history)
     state._steps = list(steps)
     if (not isinstance(drawn, tuple) or len(drawn) != state.n
-            or any(not isinstance(d, tuple) or len(d) > 52 or any(type(c) is not int or not 0 <= c < 52 for c in d)
+            or any(not isinstance(d, tuple) or len(d) > len(history) or any(type(c) is not int or not 0 <= c < 52 for c in d)
                    for d in drawn)):
         raise RummykitError("a knock state's draw log is not per-seat card ids")
     state.drawn = drawn

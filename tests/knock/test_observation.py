@@ -57,7 +57,7 @@ def play_out(state: KnockState, rng: random.Random, policy: Any = choose) -> Non
         legal = state.legal_actions()
         assert legal, f"no legal action in {state!r}"
         state.apply_action(policy(state, rng))
-        assert len(state.history) < 5_000
+        assert len(state.history) < 25_000  # the turn cap (5,000 turns at most here) ends every hand
 
 
 def hurry(state: KnockState, rng: random.Random) -> int:
@@ -385,6 +385,52 @@ def test_last_chance_taker_can_still_knock(forbid: bool) -> None:
     for q in (k, p):
         check_no_leak(state, q)
         check_determinization(state, q, 5, rng, deep=True)
+
+
+def check_long_hand(options: dict[str, Any], seed: int, every: int, deep_at: int) -> KnockState:
+    """A greedy hand of Oklahoma Rummy replayed from its deal: at every ``every``-th node and
+    the last few, every seat's determinization (``deep_at`` of them deep, the last one
+    included); returns the finished hand."""
+    game = rk.Game("oklahoma-rummy", **options)
+    final = rk.play_hand(game, [rk.GreedyAgent()] * game.num_players, seed=seed, dealer=0, trusted=True)
+    state = game.new_hand(seed=np.random.default_rng(seed), dealer=0)
+    assert state.deck == final.deck
+    rng = random.Random(seed)
+    n = len(final.history)
+    picked = [i for i in range(n + 1) if i % every == 0 or i > n - 3]
+    deep = set(picked[:: max(1, len(picked) // deep_at)][: deep_at - 1]) | {n}
+    for i in range(n + 1):
+        if i in picked:
+            for p in range(game.num_players):
+                check_determinization(state, p, rng.randrange(2**32), rng, deep=i in deep)
+        if i < n:
+            state.apply_action(final.history[i])
+    assert state.history == final.history and state.result == final.result
+    return final
+
+
+@pytest.mark.parametrize(
+    ("options", "seed", "restocks"),
+    [({"num_players": 3}, 0, 30), ({"num_players": 4, "max_turns": 5000}, 6, 200)],
+    ids=["3p-cap", "4p-5000-turns"],
+)
+def test_determinize_long_hands(options: dict[str, Any], seed: int, restocks: int) -> None:
+    """Hands of thousands of actions (2,000: the turn cap; 10,000 with a higher one) and
+    30 to 217 restocks, in which seats draw far more cards than a deck holds: every seat's
+    determinization along the way looks the same to it and fits the whole history."""
+    final = check_long_hand(options, seed, every=250, deep_at=2)
+    assert final.restocks > restocks and max(len(d) for d in final.drawn) > 52
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_long_determinize_long_hands(num_players: int) -> None:
+    """Many greedy hands (1 to 2 in 40 run to the turn cap), nodes every 20 actions."""
+    capped = 0
+    for seed in range(60):
+        final = check_long_hand({"num_players": num_players}, seed, every=20, deep_at=3)
+        capped += len(final.history) >= 1000
+    assert capped > 0
 
 
 def test_restocked_cards_stay_in_their_group() -> None:

@@ -355,7 +355,8 @@ typedef struct rk_hidden {
  * the other hands cut to the cards player sees, no stock and a knock card
  * hidden from player removed; hidden the cards player cannot see in groups
  * (group 0: never seen; group k: last seen going into the stock at restock
- * k), each slot a place the public history fixes: a stock draw of another
+ * k; groups without a hidden card are left out, so there are at most 52
+ * however often the stock was rebuilt), each slot a place the public history fixes: a stock draw of another
  * seat adds a place of the current group, an unseen card it let go removes
  * one of that card's group; the stock holds cards of the latest group; a
  * hidden knock card is one card of its group.  RK_ERR_ARG when the history
@@ -363,9 +364,10 @@ typedef struct rk_hidden {
 rk_status rk_knock_hidden(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log, int player,
                           void *work, rk_position *known, rk_hidden *hidden);
 
-/* The group of every card (group[52], as rk_knock_hidden counts them). */
+/* The group of every card (group[52], as rk_knock_hidden counts them: the restock that last put it into the
+ * stock, 0: never). */
 rk_status rk_knock_card_groups(const rk_knock_rules *pr, const rk_position *pos, const rk_knock_log *log, void *work,
-                               uint8_t *group);
+                               int32_t *group);
 
 /* One uniform deal of hidden over known into out (each group's cards
  * shuffled among its slots) and a fresh shuffle_seed. */

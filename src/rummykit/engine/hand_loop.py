@@ -28,8 +28,6 @@ from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from rummykit.engine.game import Game
 
 __all__ = ["Agent", "play_hand", "play_out"]
@@ -55,17 +53,6 @@ def _check_agents(agents: object) -> None:
     """A sequence of callables (agents), else InvalidOptionError."""
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence) or not all(callable(a) for a in agents):
         raise InvalidOptionError(f"agents must be a sequence of agents (callables), one per seat, got {clip(agents)}")
-
-
-def _seat_copy(state: GameState, seat: int, rng: np.random.Generator) -> GameState:
-    """What an untrusted agent of ``seat`` is handed: a determinization of ``state`` for the seat.
-
-    A knock hand long enough to restock several times can have a history the C sampler cannot
-    rebuild (a known limit); the agent then gets a clone: it still cannot change the real state."""
-    try:
-        return state.determinize(seat, rng)
-    except RummykitError:
-        return state.clone()
 
 
 def play_out(
@@ -95,7 +82,7 @@ def play_out(
     while not state.is_terminal():
         seat = state.current_player
         before = len(state.history)
-        choice = agents[seat](state if gen is None or seats_trusted[seat] else _seat_copy(state, seat, gen))
+        choice = agents[seat](state if gen is None or seats_trusted[seat] else state.determinize(seat, gen))
         if len(state.history) != before or state.current_player != seat:
             who = names[seat] if names is not None else f"seat {seat}"
             raise IllegalActionError(f"{who}: the agent changed the state instead of returning an action")
