@@ -160,7 +160,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         db = os.path.join(scratch, "tables.sqlite3")
-        server = Server(db).start()
+        server = Server(db, flags=["--table-rate", "0"]).start()  # every table is opened from this one address
         assert server.process is not None
         pid = server.process.pid
         try:

@@ -521,12 +521,29 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _per_minute(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < 1e9:
+        raise argparse.ArgumentTypeError(f"a rate is a number of requests a minute, 0 for no limit; got {text!r}")
+    return value
+
+
 def _serve(args: argparse.Namespace) -> int:
     from rummykit.serve import serve
 
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"rummykit: serving on {args.host}: anyone who can reach it can open tables", file=sys.stderr)
-    serve(host=args.host, port=args.port, db=args.db, log_level=args.log_level)
+    serve(
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        log_level=args.log_level,
+        move_rate=args.move_rate,
+        table_rate=args.table_rate,
+    )
     return 0
 
 
@@ -659,6 +676,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--db", default="rummykit.sqlite3", help="the SQLite database of tables (rummykit.sqlite3)")
     serve.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    serve.add_argument(
+        "--move-rate",
+        type=_per_minute,
+        default=600,
+        metavar="N",
+        help="move requests a minute per seat, N at once at most (default 600; 0: no limit); over it: 429",
+    )
+    serve.add_argument(
+        "--table-rate",
+        type=_per_minute,
+        default=30,
+        metavar="N",
+        help="new tables a minute per client address, N at once at most (default 30; 0: no limit); over it: 429",
+    )
     serve.set_defaults(run=_serve)
     return parser
 

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -30,8 +31,9 @@ def free_port() -> int:
 class Server:
     """``python -m rummykit serve`` on 127.0.0.1 with the database ``db``; ``request`` talks JSON to it."""
 
-    def __init__(self, db: str, port: int | None = None) -> None:
+    def __init__(self, db: str, port: int | None = None, flags: Sequence[str] = ()) -> None:
         self.db = db
+        self.flags = list(flags)  # more command-line flags, e.g. ["--move-rate", "3"]
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -49,6 +51,7 @@ class Server:
                 self.db,
                 "--log-level",
                 "warning",
+                *self.flags,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,

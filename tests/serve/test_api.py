@@ -137,3 +137,36 @@ def test_page_and_headers(server: Server) -> None:
     for name in ("table.js", "table.css"):
         with urllib.request.urlopen(f"{server.url}/static/{name}") as answer:
             assert answer.status == 200
+
+
+def test_rate_limits(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Over ``--move-rate`` (per seat token) or ``--table-rate`` (per address): 429 with
+    Retry-After, nothing changed, other seats unaffected."""
+    import urllib.error
+    import urllib.request
+
+    limited = Server(str(tmp_path / "tables.sqlite3"), flags=["--move-rate", "3", "--table-rate", "2"]).start()
+    try:
+        table, tokens = limited.create("gin", [{"type": "human"}, {"type": "human"}], seed=2)
+        limited.create("gin", [{"type": "human"}, {"type": "human"}])
+        status, answer = limited.request("POST", "/api/tables", {"game": "gin", "seats": [{"type": "human"}] * 2})
+        assert status == 429 and "--table-rate" in answer["error"], answer
+        views = [limited.view(table, t) for t in tokens]
+        mover = views[0]["current_player"]
+        idle = tokens[1 - mover]
+        for _ in range(3):  # not this seat's turn: refused, and counted
+            assert limited.move(table, idle, "pass")[0] == 400
+        request = urllib.request.Request(
+            f"{limited.url}/api/tables/{table}/moves",
+            json.dumps({"token": idle, "move": "pass"}).encode(),
+            {"Content-Type": "application/json"},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused.value.code == 429 and 1 <= int(refused.value.headers["Retry-After"]) <= 20
+        assert "--move-rate" in json.loads(refused.value.read())["error"]
+        assert [limited.view(table, t) for t in tokens] == views
+        status, answer = limited.move(table, tokens[mover], views[mover]["legal"][0]["id"], key="action")
+        assert status == 200, answer  # the other seat's own limit
+    finally:
+        assert "Traceback" not in limited.stop()

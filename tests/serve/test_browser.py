@@ -170,3 +170,73 @@ def test_lobby_creates_a_table(browser: Any, server: Server) -> None:
     _until(lambda: "#t=" in browser.current_url, what="the new table")
     _until(lambda: browser.find_elements(By.CSS_SELECTOR, "#hand .card"), what="the hand")
     assert "Oklahoma Gin" in browser.find_element(By.ID, "title").text
+
+
+def _drag(driver: Any, source: Any, target: Any) -> None:
+    """Drag ``source`` onto ``target`` with the mouse: Selenium's ActionChains (press, move,
+    release), which Chromium turns into the HTML5 drag-and-drop events the page listens to."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).drag_and_drop(source, target).perform()
+
+
+def _events(server: Server, table: str, token: str, since: int) -> list[dict[str, Any]]:
+    status, view = server.request("GET", f"/api/tables/{table}/view?token={token}&since={since}")
+    assert status == 200, view
+    return list(view["events"])
+
+
+def test_drag_to_draw_and_to_discard(browser: Any, server: Server) -> None:
+    table, tokens = server.create("gin", [{"type": "human"}, {"type": "bot", "agent": "greedy"}], seed=5)
+    token = tokens[0]
+    browser.get(f"{server.url}/#t={table}&k={token}")
+    # count the HTML5 drop events the page gets: the moves below must come from drops, not clicks
+    browser.execute_script("window.drops = 0; document.addEventListener('drop', () => window.drops++, true);")
+    view = _until(lambda: (v := server.view(table, token))["legal"] and v, what="seat 0's turn")
+    texts = [a["text"] for a in view["legal"]]
+    if "pass" in texts:  # the upcard: take it by dragging the discard pile's top card to the hand
+        _until(lambda: browser.find_element(By.CSS_SELECTOR, "#discard .card[draggable=true]"), what="the upcard")
+        top = browser.find_element(By.CSS_SELECTOR, "#discard .card:last-child")
+        _drag(browser, top, browser.find_element(By.ID, "hand"))
+        taken = "take"
+    else:  # draw by dragging the stock to the hand
+        _until(lambda: browser.find_element(By.ID, "stock").get_attribute("draggable") == "true", what="the stock")
+        _drag(browser, browser.find_element(By.ID, "stock"), browser.find_element(By.ID, "hand"))
+        taken = "draw"
+    first = view["action_count"]
+    view = _until(lambda: (v := server.view(table, token))["legal"][0]["text"].startswith("discard") and v, 10, "")
+    assert _events(server, table, token, first)[0]["text"].startswith(f"seat 0: {taken}")
+    card = _best_discard(view)
+    node = _until(lambda: browser.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{card}"][draggable=true]'))
+    _drag(browser, node, browser.find_element(By.ID, "discard"))
+    _until(lambda: server.view(table, token)["action_count"] > view["action_count"], 10, "the discard")
+    assert _events(server, table, token, view["action_count"])[0]["text"] == f"seat 0: discard {card}"
+    assert browser.execute_script("return window.drops") == 2
+
+
+def test_match_end_screen(browser: Any, server: Server) -> None:
+    """A one-hand match played on the page ends on the match-end screen with the final standings,
+    which stay on the page; the move list numbers the hand's moves."""
+    options = {"game_end": "fixed_hands", "num_hands": 1}
+    seats = [{"type": "human"}, {"type": "bot", "agent": "greedy"}]
+    table, tokens = server.create("gin", seats, options=options, seed=8)
+    _play_hand(server, browser, table, tokens[0])
+    standing = server.view(table, tokens[0])["match"]
+    assert standing["is_over"]
+    assert browser.find_element(By.ID, "overlay-title").text == "The match is over"
+    winner = "You won the match." if standing["winner"] == 0 else "Seat 2 (greedy) won the match."
+    if standing["winner"] is None:
+        winner = "The match is drawn."
+    for screen in ("#overlay-body", "#match-end"):
+        assert winner in browser.find_element(By.CSS_SELECTOR, screen).text
+        rows = browser.find_elements(By.CSS_SELECTOR, f"{screen} table.final tr[data-seat]")
+        assert [int(r.get_attribute("data-seat")) for r in rows] == list(standing["standings"])
+        assert [r.find_elements(By.TAG_NAME, "td")[2].text for r in rows] == [
+            str(standing["scores"][s]) for s in standing["standings"]
+        ]
+        if screen == "#overlay-body":
+            browser.find_element(By.ID, "overlay-close").click()
+    assert browser.find_element(By.ID, "match-end").is_displayed()
+    numbers = [int(li.get_attribute("value")) for li in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+    count = server.view(table, tokens[0])["action_count"]
+    assert count > 10 and numbers == list(range(count - len(numbers) + 1, count + 1))

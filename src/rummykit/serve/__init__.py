@@ -30,11 +30,21 @@ def _app() -> Any:
     return app
 
 
-def create_app(storage: Any) -> Any:
-    """The server's ASGI application (see :func:`rummykit.serve.app.create_app`)."""
-    return _app().create_app(storage)
+def create_app(storage: Any, **limits: float) -> Any:
+    """The server's ASGI application (see :func:`rummykit.serve.app.create_app`; ``limits``:
+    ``move_rate``, ``table_rate``)."""
+    return _app().create_app(storage, **limits)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "rummykit.sqlite3", log_level: str = "info") -> None:
-    """Run the server until interrupted (see :func:`rummykit.serve.app.serve`)."""
-    _app().serve(host=host, port=port, db=db, log_level=log_level)
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "rummykit.sqlite3",
+    log_level: str = "info",
+    move_rate: float = 600,
+    table_rate: float = 30,
+) -> None:
+    """Run the server until interrupted (see :func:`rummykit.serve.app.serve`): ``move_rate``
+    move requests a minute per seat token, ``table_rate`` new tables a minute per client
+    address (0: no limit)."""
+    _app().serve(host=host, port=port, db=db, log_level=log_level, move_rate=move_rate, table_rate=table_rate)

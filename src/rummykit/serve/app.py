@@ -1,7 +1,8 @@
 """The web layer: a Starlette application over :class:`~rummykit.serve.tables.Tables`.
 
 HTTP JSON API (errors are ``{"error": message}`` with status 400, 403 for a token that is not
-the table's, 404 for no such table, 413 for a body over :data:`MAX_BODY` bytes):
+the table's, 404 for no such table, 413 for a body over :data:`MAX_BODY` bytes, 429 over a rate
+limit, see :class:`RateLimit`):
 
 * ``POST /api/tables`` ``{"game", "options", "seats", "seed"}`` -> ``{"table", "tokens"}``
 * ``GET /api/tables/ID/view?token=T`` -> that seat's view (no token: the spectator's; with
@@ -27,6 +28,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
+import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -48,7 +52,7 @@ from rummykit.records import load
 from rummykit.serve.storage import SQLiteStorage, Storage
 from rummykit.serve.tables import BOT_AGENTS, ServeError, Tables
 
-__all__ = ["BOT_THREADS", "MAX_BODY", "POLL_SECONDS", "create_app"]
+__all__ = ["BOT_THREADS", "MAX_BODY", "MOVE_RATE", "POLL_SECONDS", "TABLE_RATE", "RateLimit", "create_app"]
 
 #: the largest request body accepted, in bytes
 MAX_BODY = 16_384
@@ -56,6 +60,10 @@ MAX_BODY = 16_384
 POLL_SECONDS = 1.0
 #: the worker threads the bots think in at once (the people's requests have threads of their own)
 BOT_THREADS = 2
+#: the default limit on move requests: this many a minute per seat token (``--move-rate``)
+MOVE_RATE = 600
+#: the default limit on new tables: this many a minute per client address (``--table-rate``)
+TABLE_RATE = 30
 
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -75,6 +83,45 @@ class TooLarge(ServeError):
     """A request body over MAX_BODY bytes."""
 
     status = 413
+
+
+class TooMany(ServeError):
+    """A request over a rate limit; ``retry_after``: the seconds until one is allowed again."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RateLimit:
+    """At most ``per_minute`` requests a minute per key (a seat token, a client address), as a
+    token bucket: a key may make ``per_minute`` requests at once, then one each
+    ``60 / per_minute`` seconds.  ``per_minute=0``: no limit.  The buckets of at most ``keys``
+    keys are kept (the least recently seen are forgotten, which only ever lets a request in).
+    Used on the event loop only (no lock)."""
+
+    def __init__(self, per_minute: float, what: str, flag: str, keys: int = 100_000) -> None:
+        if per_minute < 0:
+            raise ValueError(f"{flag} must be 0 (no limit) or more, got {per_minute}")
+        self.per_minute, self.what, self.flag, self.keys = per_minute, what, flag, keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # key -> (requests left, when)
+
+    def charge(self, key: str) -> None:
+        """Count a request of ``key``; :class:`TooMany` if it is over the limit (not counted then)."""
+        if not self.per_minute:
+            return
+        now = time.monotonic()
+        left, then = self._buckets.pop(key, (self.per_minute, now))
+        left = min(self.per_minute, left + (now - then) * self.per_minute / 60)
+        if left < 1:
+            self._buckets[key] = (left, now)
+            wait = (1 - left) * 60 / self.per_minute
+            raise TooMany(f"too many {self.what}: at most {self.per_minute:g} a minute ({self.flag})", wait)
+        self._buckets[key] = (left - 1, now)
+        while len(self._buckets) > self.keys:
+            self._buckets.popitem(last=False)
 
 
 @dataclass(eq=False)
@@ -111,8 +158,9 @@ def _texts(views: dict[int | None, dict[str, Any]]) -> Texts:
 class Hub:
     """The WebSockets of this process by table, the bot drivers and the poll for others' changes."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, move_rate: RateLimit, table_rate: RateLimit) -> None:
         self.tables = tables
+        self.move_rate, self.table_rate = move_rate, table_rate
         self.watchers: dict[str, set[_Watcher]] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.bot_threads: anyio.CapacityLimiter | None = None
@@ -181,7 +229,10 @@ async def run(function: Callable[..., Any], *args: Any, limiter: anyio.CapacityL
 
 def _error(error: Exception) -> JSONResponse:
     status = getattr(error, "status", 400)
-    return JSONResponse({"error": str(error)}, status_code=status, headers=_HEADERS)
+    headers = _HEADERS
+    if isinstance(error, TooMany):
+        headers = {**_HEADERS, "Retry-After": str(math.ceil(error.retry_after))}
+    return JSONResponse({"error": str(error)}, status_code=status, headers=headers)
 
 
 async def _body(request: Request) -> object:
@@ -213,6 +264,7 @@ def _handler(
 
 
 async def _create(request: Request, hub: Hub) -> Response:
+    hub.table_rate.charge(request.client.host if request.client else "")
     table_id, tokens = await run(hub.tables.create, await _body(request))
     hub.drive(table_id)
     return JSONResponse({"table": table_id, "tokens": tokens}, headers=_HEADERS)
@@ -244,6 +296,8 @@ async def _move(request: Request, hub: Hub) -> Response:
         raise ServeError('a move is {"token": T, "move": "draw"} or {"token": T, "action": 104}')
     if set(body) - {"token", "move", "action"}:
         raise ServeError(f"unknown keys {sorted(set(body) - {'token', 'move', 'action'})} in a move")
+    if isinstance(body["token"], str):
+        hub.move_rate.charge(body["token"][:100])
     move = body["move"] if "move" in body else body["action"]
     if "action" in body and (isinstance(move, bool) or not isinstance(move, int)):
         raise ServeError(f"action must be an action id (an int), got {move!r:.40}")
@@ -321,11 +375,15 @@ class _Limits:
         await self.app(scope, receive, send)
 
 
-def create_app(storage: Storage | str) -> Starlette:
+def create_app(storage: Storage | str, *, move_rate: float = MOVE_RATE, table_rate: float = TABLE_RATE) -> Starlette:
     """The server's ASGI application over ``storage`` (a :class:`Storage`, or the path of a
-    SQLite database file, created if missing)."""
+    SQLite database file, created if missing).  ``move_rate``: move requests a minute per seat
+    token; ``table_rate``: new tables a minute per client address (0: no limit; see
+    :class:`RateLimit`)."""
+    moves = RateLimit(move_rate, "moves for this seat", "--move-rate")
+    new_tables = RateLimit(table_rate, "new tables from this address", "--table-rate")
     store: Storage = SQLiteStorage(storage) if isinstance(storage, str) else storage
-    hub = Hub(Tables(store))
+    hub = Hub(Tables(store), moves, new_tables)
     static = resources.files("rummykit.serve") / "static"
 
     async def page(request: Request) -> Response:
@@ -363,12 +421,19 @@ def create_app(storage: Storage | str) -> Starlette:
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: str = "rummykit.sqlite3", log_level: str = "info") -> None:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = "rummykit.sqlite3",
+    log_level: str = "info",
+    move_rate: float = MOVE_RATE,
+    table_rate: float = TABLE_RATE,
+) -> None:
     """Run the server (uvicorn) until interrupted."""
     import uvicorn
 
     uvicorn.run(
-        create_app(db),
+        create_app(db, move_rate=move_rate, table_rate=table_rate),
         host=host,
         port=port,
         log_level=log_level,

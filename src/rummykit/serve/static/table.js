@@ -13,9 +13,9 @@ const GAMES = {
 const BOTS = ["greedy", "best", "ismcts", "random"];
 const SUITS = { S: ["\u2660", false], H: ["\u2665", true], D: ["\u2666", true], C: ["\u2663", false] };
 const CARD_RE = /^(10|[2-9TJQKA])([SHDC])$/i;
-const BOT_PAUSE_MS = 450;
+const BOT_PAUSE_MS = 450; // how long each bot move stays on screen
 // the per-seat entries of a match standing shown in the score table, and their column titles
-const STANDING = [["scores", "score"], ["boxes", "boxes"], ["total_scores", "total"], ["games_won", "games"], ["bonuses", "bonus"]]; // how long each bot move stays on screen
+const STANDING = [["scores", "score"], ["boxes", "boxes"], ["total_scores", "total"], ["games_won", "games"], ["bonuses", "bonus"]];
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => {
@@ -461,6 +461,7 @@ function render(view) {
 
   renderActions(view, game);
   renderSide(view, n);
+  renderMatchEnd(view, n);
   if (game.family === "knock" && legal().some((a) => kind(a) === "knock") && !(app.info && app.info.version_seen === legalKey())) {
     refreshInfo().then(() => {
       if (app.info) app.info.version_seen = legalKey();
@@ -562,11 +563,8 @@ function capital(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function renderSide(view, n) {
-  const table = $("scores");
-  table.replaceChildren();
-  // the match standing per seat: score, boxes, game totals, games won, bonuses, who is out
-  const standing = view.match || {};
+// the match standing per seat: score, boxes, game totals, games won, bonuses, who is out
+function standingColumns(standing, n) {
   const columns = [];
   for (const [key, label] of STANDING) {
     const values = standing[key];
@@ -575,6 +573,58 @@ function renderSide(view, n) {
   if (Array.isArray(standing.eliminated) && standing.eliminated.length) {
     columns.push(["out", [...Array(n).keys()].map((seat) => (standing.eliminated.includes(seat) ? "out" : ""))]);
   }
+  return columns;
+}
+
+// the places at the match's end, best first, each a list of seats (a tie shares a place)
+function places(standing, n) {
+  if (Array.isArray(standing.ranking)) return standing.ranking;
+  if (Array.isArray(standing.standings)) return standing.standings.map((seat) => [seat]);
+  return [...Array(n).keys()].map((seat) => [seat]);
+}
+
+// the final standings: place, seat and the standing's figures, best first
+function finalStandings(standing, n) {
+  const columns = standingColumns(standing, n);
+  const table = el("table", "final");
+  const head = el("tr");
+  head.append(el("th", null, "place"), el("th", null, "seat"), ...columns.map(([name]) => el("th", null, name)));
+  table.append(head);
+  places(standing, n).forEach((seats, i) => {
+    for (const seat of seats) {
+      const row = el("tr", seat === standing.winner ? "winner" : "");
+      row.dataset.seat = String(seat);
+      row.append(el("td", null, String(i + 1)), el("td", null, seatName(seat)));
+      row.append(...columns.map(([, values]) => el("td", null, String(values[seat]))));
+      table.append(row);
+    }
+  });
+  return table;
+}
+
+function winnerText(standing) {
+  const winner = standing.winner;
+  return winner === null || winner === undefined ? "The match is drawn." : `${seatName(winner)} won the match.`;
+}
+
+function renderMatchEnd(view, n) {
+  // once the match is over it stays on the page: the winner, the final standings, a new table
+  const standing = view.match || {};
+  const box = $("match-end");
+  box.hidden = !standing.is_over;
+  box.replaceChildren();
+  if (!standing.is_over) return;
+  box.append(el("h2", null, "The match is over"), el("p", "winner", winnerText(standing)), finalStandings(standing, n));
+  const again = el("a", "button", "New table");
+  again.href = "#";
+  box.append(again);
+}
+
+function renderSide(view, n) {
+  const table = $("scores");
+  table.replaceChildren();
+  const standing = view.match || {};
+  const columns = standingColumns(standing, n);
   const head = el("tr");
   head.append(el("th", null, "seat"), ...columns.map(([name]) => el("th", null, name)));
   table.append(head);
@@ -594,7 +644,13 @@ function renderSide(view, n) {
   recent.forEach((line, i) => app.log.set(view.action_count - recent.length + i, line));
   const lines = [...app.log.entries()].sort((a, b) => a[0] - b[0]).slice(-14);
   const log = $("log");
-  log.replaceChildren(...lines.map(([, line]) => el("li", null, words(line))));
+  log.replaceChildren(
+    ...lines.map(([index, line]) => {
+      const item = el("li", null, words(line));
+      item.value = index + 1; // the move's number in the hand
+      return item;
+    }),
+  );
   log.scrollTop = log.scrollHeight;
   const invites = $("invites");
   invites.replaceChildren();
@@ -644,8 +700,8 @@ async function handEnd(view) {
   const over = standing.is_over;
   $("overlay-title").textContent = over ? "The match is over" : "The hand is over";
   if (over) {
-    const winner = standing.winner;
-    body.append(el("p", "winner", winner === null || winner === undefined ? "The match is drawn." : `${seatName(winner)} won the match.`));
+    body.append(el("p", "winner", winnerText(standing)), el("h3", null, "Final standings"));
+    body.append(finalStandings(standing, (view.hand_sizes || []).length));
   }
   $("overlay").hidden = false;
 }
