@@ -511,3 +511,40 @@ def test_c_core(benchmark, figures, c_bench, knocks):
         benchmark.extra_info[f"{fn}_ns"] = ns
         figures.add(key, name, ns, "ns", target=target)
     benchmark.extra_info["deals"] = len(knocks)
+
+
+def test_c_kernels(benchmark, figures, c_bench):
+    """The deadwood and best-discard kernels timed in C (`bench_core kernels`:
+    65,536 hands of each kind drawn in the program, CPU time), each beside
+    the table-lookup floor of the same hands timed in the same run (the
+    run-only tables alone, exact only without a rank held 3+ times)."""
+    if c_bench is None:
+        pytest.skip("no C compiler")
+    out = benchmark.pedantic(
+        lambda: subprocess.run([str(c_bench), "kernels"], capture_output=True, text=True, check=True, timeout=300),
+        rounds=1,
+        iterations=1,
+    ).stdout
+    checked = 0
+    kernels: dict[str, tuple[float, float]] = {}
+    for line in out.splitlines():
+        kind, *rest = line.split()
+        if kind == "khand":
+            size = int(rest[0][-2:])
+            mask, dw, card = int(rest[2], 16), int(rest[3]), int(rest[4])
+            assert len(cards_of(mask)) == size
+            if size == 10:
+                assert dw == rk.deadwood(mask)
+            else:
+                best = rk.best_discard(mask)
+                assert (card, dw) == (int(best.card), best.deadwood)
+            checked += 1
+        elif kind == "kernel":
+            kernels[rest[0]] = (float(rest[1]), float(rest[2]))
+    assert checked == 160
+    for name, (ns, floor) in kernels.items():
+        fn, hands = name.split("/")
+        benchmark.extra_info[f"{name}_ns"] = ns
+        benchmark.extra_info[f"{name}_floor_ns"] = floor
+        figures.add(f"c_{fn}_{hands}", f"C {fn}, {hands}", ns, "ns")
+        figures.add(f"c_{fn}_{hands}_floor", f"  over the lookup floor ({floor:.1f} ns)", ns / floor, "x")

@@ -20,7 +20,22 @@
  * hand per line, "ONE TWO JOKERS" (masks in hexadecimal, see rk_multi_hand).
  * Output: "mhand I PENALTY VALUE" per hand (rk_multi_penalty; the value of
  * rk_multi_best for the value objective), then "time" lines for
- * rk_multi_penalty and rk_multi_best (both objectives). */
+ * rk_multi_penalty and rk_multi_best (both objectives).
+ *
+ * "bench_core kernels [N]" times the deadwood and best-discard kernels on N
+ * (default 65536) hands per kind drawn here from a fixed seed: random 10-
+ * and 11-card hands, and meld-dense ones (all suits on a window of 3-5
+ * adjacent ranks, wrapping past the king).  CPU time (the process clock),
+ * median of 9 passes.  Each kernel is printed beside a baseline timed in
+ * the same run over the same hands: the table-lookup floor, which reads
+ * the rules tables the least any table method can (the run-only deadwood
+ * of each suit, and for a discard each suit's best card to drop) and
+ * ignores sets, so it is exact only for hands with no rank held 3 times.
+ * Output: "khand KIND I MASK DEADWOOD CARD" for the first 40 hands of each
+ * kind (rk_deadwood_batch's deadwood and card -1 for 10 cards,
+ * rk_best_discard_batch's for 11), "kernel NAME NS_PER_HAND BASELINE_NS
+ * RATIO" per kernel, "check KIND ..." (the share of hands with a rank held
+ * 3+ times, the mean result). */
 #define _POSIX_C_SOURCE 199309L
 
 #include <inttypes.h>
@@ -40,9 +55,11 @@ static size_t n_deals;
 static rk_rules rules;
 static volatile long sink;
 
+static clockid_t clock_id = CLOCK_MONOTONIC;
+
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock_id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -156,8 +173,163 @@ static int main_multi(void) {
     return 0;
 }
 
+/* ---- deadwood and best-discard kernels ------------------------------- */
+
+#define MAX_KERNEL_HANDS (1 << 20)
+
+static rk_mask *kernel_hands;
+static size_t n_kernel;
+static int16_t *kernel_dw;
+static int8_t *kernel_card;
+
+static uint64_t seed_state = 20261205;
+static uint64_t splitmix(void) {
+    uint64_t z = (seed_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int count_cards(rk_mask m) {
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+static rk_mask random_hand(int size) {
+    rk_mask m = 0;
+    while (count_cards(m) < size) m |= (rk_mask)1 << (splitmix() % RK_NUM_CARDS);
+    return m;
+}
+
+static rk_mask dense_hand(int size) {
+    int lo = (int)(splitmix() % 13), width = 3 + (int)(splitmix() % 3);
+    if (4 * width < size) width = (size + 3) / 4;
+    rk_mask m = 0;
+    while (count_cards(m) < size)
+        m |= (rk_mask)1 << (13 * (splitmix() % 4) + (lo + splitmix() % (unsigned)width) % 13);
+    return m;
+}
+
+static void run_deadwood_batch(void) {
+    rk_deadwood_batch(&rules, kernel_hands, n_kernel, kernel_dw, NULL);
+    sink += kernel_dw[n_kernel - 1];
+}
+
+static void run_best_discard_batch(void) {
+    rk_best_discard_batch(&rules, kernel_hands, n_kernel, kernel_dw, kernel_card, NULL);
+    sink += kernel_card[n_kernel - 1];
+}
+
+static void run_best_discard_scalar(void) {
+    long s = 0;
+    for (size_t i = 0; i < n_kernel; i++) {
+        int card, dw;
+        rk_best_discard(&rules, kernel_hands[i], -1, &card, &dw, NULL);
+        s += card + dw;
+    }
+    sink += s;
+}
+
+static void run_best_discard_after(void) {
+    long s = 0;
+    int16_t after[RK_NUM_CARDS];
+    for (size_t i = 0; i < n_kernel; i++) {
+        int card, dw;
+        rk_best_discard(&rules, kernel_hands[i], -1, &card, &dw, after);
+        s += card + after[card];
+    }
+    sink += s;
+}
+
+/* The baselines: the same loop shape as the batch kernels (a mask check and
+ * a store per hand), reading only the run-only tables. */
+static void run_floor_deadwood(void) {
+    const uint16_t *rd = rules.run_deadwood;
+    for (size_t i = 0; i < n_kernel; i++) {
+        rk_mask h = kernel_hands[i];
+        if (h & ~RK_DECK_MASK) return;
+        kernel_dw[i] = (int16_t)(rd[h & 0x1FFF] + rd[(h >> 13) & 0x1FFF] + rd[(h >> 26) & 0x1FFF] + rd[h >> 39]);
+    }
+    sink += kernel_dw[n_kernel - 1];
+}
+
+static void run_floor_discard(void) {
+    const uint16_t *rd = rules.run_deadwood;
+    const uint32_t *dk = rules.drop_key;
+    for (size_t i = 0; i < n_kernel; i++) {
+        rk_mask h = kernel_hands[i];
+        if (h & ~RK_DECK_MASK) return;
+        unsigned p0 = (unsigned)(h & 0x1FFF), p1 = (unsigned)((h >> 13) & 0x1FFF),
+                 p2 = (unsigned)((h >> 26) & 0x1FFF), p3 = (unsigned)(h >> 39);
+        uint32_t k0 = dk[p0], k1 = dk[p1] - 13, k2 = dk[p2] - 26, k3 = dk[p3] - 39;
+        uint32_t a = k0 < k1 ? k0 : k1, b = k2 < k3 ? k2 : k3, key = a < b ? a : b;
+        int base = rd[p0] + rd[p1] + rd[p2] + rd[p3];
+        kernel_dw[i] = (int16_t)(base + (int)(key >> 14) - RK_DROP_OFFSET);
+        kernel_card[i] = (int8_t)(63 - (int)(key & 63u));
+    }
+    sink += kernel_card[n_kernel - 1];
+}
+
+static void kernel_line(const char *name, void (*fn)(void), void (*floor)(void)) {
+    double ns = time_n_ns(fn, n_kernel), base = time_n_ns(floor, n_kernel);
+    printf("kernel %s %.2f %.2f %.2f\n", name, ns, base, ns / base);
+}
+
+static int main_kernels(size_t n) {
+    if (n == 0 || n > MAX_KERNEL_HANDS) return 1;
+    if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
+    kernel_hands = malloc(n * sizeof *kernel_hands);
+    kernel_dw = malloc(n * sizeof *kernel_dw);
+    kernel_card = malloc(n * sizeof *kernel_card);
+    if (!kernel_hands || !kernel_dw || !kernel_card) return 1;
+    n_kernel = n;
+    clock_id = CLOCK_PROCESS_CPUTIME_ID;
+    static const struct {
+        const char *name;
+        int size, dense;
+    } kinds[] = {{"random10", 10, 0}, {"dense10", 10, 1}, {"random11", 11, 0}, {"dense11", 11, 1}};
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        long sets = 0, dw_sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            kernel_hands[i] = kinds[k].dense ? dense_hand(kinds[k].size) : random_hand(kinds[k].size);
+            rk_mask h = kernel_hands[i];
+            unsigned a = h & 0x1FFF, b = (h >> 13) & 0x1FFF, c = (h >> 26) & 0x1FFF, d = (unsigned)(h >> 39);
+            sets += ((a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)) != 0;
+        }
+        char name[64];
+        if (kinds[k].size == 10) {
+            run_deadwood_batch();
+            for (size_t i = 0; i < n; i++) dw_sum += kernel_dw[i];
+            for (size_t i = 0; i < n && i < 40; i++)
+                printf("khand %s %zu %" PRIx64 " %d -1\n", kinds[k].name, i, kernel_hands[i], kernel_dw[i]);
+            snprintf(name, sizeof name, "rk_deadwood_batch/%s", kinds[k].name);
+            kernel_line(name, run_deadwood_batch, run_floor_deadwood);
+        } else {
+            run_best_discard_batch();
+            for (size_t i = 0; i < n; i++) dw_sum += kernel_dw[i];
+            for (size_t i = 0; i < n && i < 40; i++)
+                printf("khand %s %zu %" PRIx64 " %d %d\n", kinds[k].name, i, kernel_hands[i], kernel_dw[i],
+                       kernel_card[i]);
+            snprintf(name, sizeof name, "rk_best_discard_batch/%s", kinds[k].name);
+            kernel_line(name, run_best_discard_batch, run_floor_discard);
+            snprintf(name, sizeof name, "rk_best_discard/%s", kinds[k].name);
+            kernel_line(name, run_best_discard_scalar, run_floor_discard);
+            snprintf(name, sizeof name, "rk_best_discard+after/%s", kinds[k].name);
+            kernel_line(name, run_best_discard_after, run_floor_discard);
+        }
+        printf("check %s hands %zu with_a_set %.3f mean_deadwood %.3f\n", kinds[k].name, n, (double)sets / (double)n,
+               (double)dw_sum / (double)n);
+    }
+    free(kernel_hands);
+    free(kernel_dw);
+    free(kernel_card);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "multi") == 0) return main_multi();
+    if (argc > 1 && strcmp(argv[1], "kernels") == 0) return main_kernels(argc > 2 ? (size_t)atol(argv[2]) : 65536);
     uint64_t k, d;
     while (n_deals < MAX_DEALS && scanf("%" SCNx64 " %" SCNx64, &k, &d) == 2) {
         knocker[n_deals] = k;

@@ -11,8 +11,15 @@
  * and mispredictions, not instructions, dominated).  With more, the choices
  * that can matter are combined and the search stops as soon as nothing can
  * be better; very large hands use the exact DP.
- * The best discard enumerates every set choice and, per combination, takes
- * each suit's best card to drop from a table. */
+ * The best discard is one pass, not one least deadwood per card: with a set
+ * choice made at every rank held 3+ times, discarding a card changes only
+ * its suit's lane, and the rules tables give each lane's best card to drop
+ * (drop_key).  No such rank: eight lookups.  One: each choice there (no
+ * set, the set of every card, each 3-set) in closed form, sixteen lookups.
+ * More: each suit's lookups once per subset of the other ranks' cards
+ * given to sets, then the closed form for every combination of their
+ * choices.  A forbidden card that is the best discard, and the per-card
+ * vector, take one least deadwood per card. */
 #include "internal.h"
 
 /* ---- least deadwood ------------------------------------------------- */
@@ -224,121 +231,153 @@ int rk_deadwood(const rk_rules *rules, rk_mask hand) {
 
 /* ---- best discard --------------------------------------------------- */
 
-#define MAX_SET_CHOICES 2048
-
-typedef struct set_options {
-    int n_ranks;
-    int rank[RK_NUM_RANKS];
-    int n_opts[RK_NUM_RANKS];
-    uint8_t opt[RK_NUM_RANKS][6]; /* suits a set takes at that rank; 0 = no set */
-} set_options;
-
-/* Lists every set choice of every rank held in 3+ suits (the 4-set, each
- * 3-set, none): unlike the least deadwood, nothing is pruned, because
- * discarding one card changes what could be.  Returns the number of
- * combinations, capped just above MAX_SET_CHOICES. */
-static long set_choices(rk_lanes l, unsigned three, set_options *o) {
-    long combos = 1;
-    o->n_ranks = 0;
-    for (unsigned bits = three; bits; bits &= bits - 1) {
-        int r = rk__ctz(bits);
-        unsigned held = 0;
-        for (int s = 0; s < RK_NUM_SUITS; s++) held |= ((l.s[s] >> r) & 1u) << s;
-        int k = o->n_ranks, n = 0;
-        o->opt[k][n++] = (uint8_t)held;
-        if (held == 0xFu)
-            for (int s = 0; s < RK_NUM_SUITS; s++) o->opt[k][n++] = (uint8_t)(held & ~(1u << s));
-        o->opt[k][n++] = 0;
-        o->rank[k] = r;
-        o->n_opts[k] = n;
-        o->n_ranks++;
-        combos *= n;
-        if (combos > MAX_SET_CHOICES) combos = MAX_SET_CHOICES + 1;
-    }
-    return combos;
+/* A discard's sortable key, as rk_rules.drop_key: (deadwood + RK_DROP_OFFSET)
+ * << 14 | (255 - value) << 6 | (63 - card id); the smallest is the best
+ * discard.  64 bits: a suit with no card keeps drop_key's UINT32_MAX plus
+ * the deadwood, above every real key, without wrapping. */
+static inline uint64_t card_key(const rk_rules *rules, int deadwood, int card) {
+    return ((uint64_t)(deadwood + RK_DROP_OFFSET) << 14) |
+           ((uint64_t)(255 - rules->values[card % RK_NUM_RANKS]) << 6) | (uint64_t)(63 - card);
 }
 
-static inline int run_sum(const rk_rules *rules, rk_lanes l) {
-    return rules->run_deadwood[l.s[0]] + rules->run_deadwood[l.s[1]] +
-           rules->run_deadwood[l.s[2]] + rules->run_deadwood[l.s[3]];
+static int key_deadwood(uint64_t key) { return (int)(key >> 14) - RK_DROP_OFFSET; }
+static int key_card(uint64_t key) { return 63 - (int)(key & 63u); }
+
+static inline uint64_t min_key(uint64_t a, uint64_t b) { return b < a ? b : a; }
+
+/* The lookups of one suit s for the closed form at rank c: the run-only
+ * deadwood of its lane with (w) and without (x) the card of rank c, and
+ * the key of its best card to drop from each, less 13 s (its card id). */
+typedef struct suit_looks {
+    int w, x;
+    uint64_t gw, gx;
+} suit_looks;
+
+static inline suit_looks look_suit(const rk_rules *rules, unsigned p, unsigned cbit, int s) {
+    suit_looks k;
+    unsigned q = p & ~cbit;
+    k.w = rules->run_deadwood[p];
+    k.x = rules->run_deadwood[q];
+    k.gw = (uint64_t)rules->drop_key[p] - (uint64_t)(13 * s);
+    k.gx = (uint64_t)rules->drop_key[q] - (uint64_t)(13 * s);
+    return k;
 }
 
-static inline rk_lanes remove_set(rk_lanes l, int rank, unsigned suits) {
+/* The best discard key with no set: each suit's best card to drop. */
+static inline uint64_t runs_discard(const rk_rules *rules, const unsigned p[RK_NUM_SUITS]) {
+    const uint16_t *rd = rules->run_deadwood;
+    const uint32_t *dk = rules->drop_key;
+    uint64_t base = (uint64_t)(rd[p[0]] + rd[p[1]] + rd[p[2]] + rd[p[3]]) << 14;
+    return base + min_key(min_key(dk[p[0]], (uint64_t)dk[p[1]] - 13),
+                          min_key((uint64_t)dk[p[2]] - 26, (uint64_t)dk[p[3]] - 39));
+}
+
+/* The best discard key when the only choice left is at rank c: no set
+ * there, the set of every card held (for a suit without the card, with and
+ * without are the same lane), or, when all four suits hold it (four), each
+ * 3-set, leaving suit t's card in its lane, where it may be the discard.
+ * In each, a discard changes one suit's lane, and that suit's best card is
+ * its key.  No branch but on four: which choice is best is data. */
+static inline uint64_t closed_discard(const suit_looks k[RK_NUM_SUITS], int four) {
+    int with = k[0].w + k[1].w + k[2].w + k[3].w, without = k[0].x + k[1].x + k[2].x + k[3].x;
+    uint64_t gx01 = min_key(k[0].gx, k[1].gx), gx23 = min_key(k[2].gx, k[3].gx);
+    uint64_t none = ((uint64_t)with << 14) + min_key(min_key(k[0].gw, k[1].gw), min_key(k[2].gw, k[3].gw));
+    uint64_t best = min_key(none, ((uint64_t)without << 14) + min_key(gx01, gx23));
+    if (!four) return best;
+    uint64_t others[RK_NUM_SUITS] = {min_key(k[1].gx, gx23), min_key(k[0].gx, gx23), min_key(gx01, k[3].gx),
+                                     min_key(gx01, k[2].gx)};
+    for (int t = 0; t < RK_NUM_SUITS; t++)
+        best = min_key(best, ((uint64_t)(without - k[t].x + k[t].w) << 14) + min_key(k[t].gw, others[t]));
+    return best;
+}
+
+/* The best discard key of hand with rank c (bit cbit) in closed form and
+ * the lanes p otherwise as they are. */
+static inline uint64_t one_rank_discard(const rk_rules *rules, const unsigned p[RK_NUM_SUITS], unsigned cbit,
+                                        int four) {
+    suit_looks k[RK_NUM_SUITS];
+    for (int s = 0; s < RK_NUM_SUITS; s++) k[s] = look_suit(rules, p[s], cbit, s);
+    return closed_discard(k, four);
+}
+
+#define MAX_DISCARD_RANKS 4 /* ranks held 3+ times; more (15+ cards) take one deadwood per card */
+#define MAX_DISCARD_COMBOS 216 /* 6^3: the choices at three ranks */
+
+/* Suit s of a 4-bit suit set to bit 4 s. */
+static inline uint16_t nibbles(unsigned suits) {
+    return (uint16_t)((suits & 1u) | (suits & 2u) << 3 | (suits & 4u) << 6 | (suits & 8u) << 9);
+}
+
+/* The set choices at the j-th other rank, held by the suits `held` (4
+ * bits), each as the suits it takes, bit j of each of their nibbles (suit
+ * s: bits 4 s..4 s + 3): the set of every card, each 3-set when all four
+ * are held, no set.  Discarding one card changes what could be best, so
+ * none is left out. */
+static int discard_choices(uint16_t *out, unsigned held, int j) {
+    int n = 0;
+    out[n++] = (uint16_t)(nibbles(held) << j);
+    if (held == 0xFu)
+        for (int s = 0; s < RK_NUM_SUITS; s++) out[n++] = (uint16_t)(nibbles(held & ~(1u << s)) << j);
+    out[n++] = 0;
+    return n;
+}
+
+/* Two to MAX_DISCARD_RANKS ranks held 3+ times: one (held four times if
+ * any) in closed form for every combination of the choices at the others.
+ * Each suit's lookups are made once per subset of the other ranks' cards
+ * given to sets (y, bit j for the j-th other rank), then combined. */
+static uint64_t several_ranks_discard(const rk_rules *rules, rk_lanes l, unsigned three) {
+    unsigned fours = l.s[0] & l.s[1] & l.s[2] & l.s[3] & three;
+    unsigned cbit = 1u << (31 - __builtin_clz(fours ? fours : three)), others = three & ~cbit;
+    int four = fours != 0, rank[MAX_DISCARD_RANKS - 1], m = 0;
+    for (unsigned bits = others; bits; bits &= bits - 1) rank[m++] = rk__ctz(bits);
+    suit_looks looks[RK_NUM_SUITS][1 << (MAX_DISCARD_RANKS - 1)];
     for (int s = 0; s < RK_NUM_SUITS; s++)
-        if ((suits >> s) & 1u) l.s[s] &= (uint16_t)~(1u << rank);
-    return l;
-}
-
-typedef struct discard_search {
-    const rk_rules *rules;
-    int forbidden; /* card id or -1 */
-    uint32_t best_key; /* deadwood << 14 | (255 - value) << 6 | (63 - card id), as drop_key */
-    int16_t *after; /* NULL unless the per-card vector is wanted */
-} discard_search;
-
-static inline uint32_t card_key(const rk_rules *rules, int deadwood, int card) {
-    return ((uint32_t)(deadwood + RK_DROP_OFFSET) << 14) |
-           ((uint32_t)(255 - rules->values[card % RK_NUM_RANKS]) << 6) | (uint32_t)(63 - card);
-}
-
-/* Every card outside the chosen sets is a candidate: removing card c of
- * suit s changes only that suit's lookup, and drop_key gives each suit's
- * best card at once.  The suit of the forbidden card, and the per-card
- * vector, take the slow loop. */
-static void discard_leaf(discard_search *d, rk_lanes l) {
-    const rk_rules *rules = d->rules;
-    int base = run_sum(rules, l);
-    uint32_t best = d->best_key;
-    for (int s = 0; s < RK_NUM_SUITS; s++) {
-        unsigned p = l.s[s];
-        int f = d->forbidden - 13 * s;
-        if (!p) continue;
-        if (!d->after && !(f >= 0 && f < RK_NUM_RANKS && ((p >> f) & 1u))) {
-            /* drop_key holds the gain over this leaf's base */
-            uint32_t key = rules->drop_key[p] + ((uint32_t)base << 14) - (uint32_t)(13 * s);
-            if (key < best) best = key;
-            continue;
+        for (unsigned y = 0; y < (1u << m); y++) {
+            unsigned gone = 0;
+            for (int j = 0; j < m; j++) gone |= ((y >> j) & 1u) << rank[j];
+            looks[s][y] = look_suit(rules, l.s[s] & ~gone, cbit, s);
         }
-        int without_suit = base - rules->run_deadwood[p];
-        for (unsigned bits = p; bits; bits &= bits - 1) {
-            int r = rk__ctz(bits), card = 13 * s + r;
-            int v = without_suit + rules->run_deadwood[p & ~(1u << r)];
-            if (d->after && v < d->after[card]) d->after[card] = (int16_t)v;
-            uint32_t key = card_key(rules, v, card);
-            if (card != d->forbidden && key < best) best = key;
-        }
+    uint16_t combos[MAX_DISCARD_COMBOS];
+    int n = 1;
+    combos[0] = 0;
+    for (int j = 0; j < m; j++) {
+        uint16_t here[6];
+        unsigned held = 0;
+        for (int s = 0; s < RK_NUM_SUITS; s++) held |= ((l.s[s] >> rank[j]) & 1u) << s;
+        int h = discard_choices(here, held, j);
+        for (int a = h - 1; a >= 0; a--) /* a = 0 last: it rewrites combos[0..n) in place */
+            for (int i = 0; i < n; i++) combos[a * n + i] = (uint16_t)(combos[i] | here[a]);
+        n *= h;
     }
-    d->best_key = best;
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < n; i++) {
+        suit_looks k[RK_NUM_SUITS];
+        for (int s = 0; s < RK_NUM_SUITS; s++) k[s] = looks[s][(combos[i] >> (4 * s)) & 15u];
+        best = min_key(best, closed_discard(k, four));
+    }
+    return best;
 }
 
-static int key_deadwood(uint32_t key) { return (int)(key >> 14) - RK_DROP_OFFSET; }
-static int key_card(uint32_t key) { return 63 - (int)(key & 63u); }
-
-static void discard_over_choices(discard_search *d, const set_options *o, int k, rk_lanes l) {
-    if (k == o->n_ranks) {
-        discard_leaf(d, l);
-        return;
+/* Two or more ranks held 3+ times (not inlined: the hot caller stays small). */
+static uint64_t sets_discard_key(const rk_rules *rules, rk_mask hand, rk_lanes l, unsigned three) {
+    if (rk__popcount(three) <= MAX_DISCARD_RANKS) return several_ranks_discard(rules, l, three);
+    uint64_t best = UINT64_MAX; /* very large hands */
+    for (rk_mask bits = hand; bits; bits &= bits - 1) {
+        int card = rk__ctz(bits);
+        best = min_key(best, card_key(rules, deadwood_fast(rules, hand & ~((rk_mask)1 << card)), card));
     }
-    for (int i = 0; i < o->n_opts[k]; i++)
-        discard_over_choices(d, o, k + 1, remove_set(l, o->rank[k], o->opt[k][i]));
+    return best;
 }
 
-static void best_discard_core(discard_search *d, rk_mask hand) {
+/* The key of the best discard of a nonempty hand, no card forbidden. */
+static inline uint64_t best_discard_key(const rk_rules *rules, rk_mask hand) {
     rk_lanes l = rk__split(hand);
     unsigned three = rk__three_of_a_rank(l);
-    set_options o;
-    o.n_ranks = 0;
-    if (!three || set_choices(l, three, &o) <= MAX_SET_CHOICES) {
-        discard_over_choices(d, &o, 0, l);
-        return;
-    }
-    for (rk_mask bits = hand; bits; bits &= bits - 1) { /* very large hands */
-        int card = rk__ctz(bits);
-        int v = deadwood_fast(d->rules, hand & ~((rk_mask)1 << card));
-        if (d->after) d->after[card] = (int16_t)v;
-        uint32_t key = card_key(d->rules, v, card);
-        if (card != d->forbidden && key < d->best_key) d->best_key = key;
-    }
+    if (three & (three - 1)) return sets_discard_key(rules, hand, l, three);
+    unsigned p[RK_NUM_SUITS] = {l.s[0], l.s[1], l.s[2], l.s[3]};
+    if (!three) return runs_discard(rules, p);
+    return one_rank_discard(rules, p, three, (l.s[0] & l.s[1] & l.s[2] & l.s[3] & three) != 0);
 }
 
 rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, int *card,
@@ -347,13 +386,23 @@ rk_status rk_best_discard(const rk_rules *rules, rk_mask hand, int forbidden, in
         return RK_ERR_ARG;
     if (hand & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
     if (forbidden >= 0 && !((hand >> forbidden) & 1u)) return RK_ERR_ARG;
-    if (after)
-        for (int c = 0; c < RK_NUM_CARDS; c++) after[c] = ((hand >> c) & 1u) ? INT16_MAX : -1;
-    discard_search d = {rules, forbidden, UINT32_MAX, after};
     if ((hand & ~(forbidden >= 0 ? (rk_mask)1 << forbidden : 0)) == 0) return RK_ERR_EMPTY;
-    best_discard_core(&d, hand);
-    *card = key_card(d.best_key);
-    *deadwood = key_deadwood(d.best_key);
+    uint64_t best = after ? UINT64_MAX : best_discard_key(rules, hand);
+    /* the keys are a total order: unless the best card is forbidden, it is
+     * the best of the others too; else (or for the per-card vector) one
+     * least deadwood per card */
+    if (after || key_card(best) == forbidden) {
+        best = UINT64_MAX;
+        if (after)
+            for (int c = 0; c < RK_NUM_CARDS; c++) after[c] = -1;
+        for (rk_mask bits = hand; bits; bits &= bits - 1) {
+            int c = rk__ctz(bits), v = deadwood_fast(rules, hand & ~((rk_mask)1 << c));
+            if (after) after[c] = (int16_t)v;
+            if (c != forbidden) best = min_key(best, card_key(rules, v, c));
+        }
+    }
+    *card = key_card(best);
+    *deadwood = key_deadwood(best);
     return RK_OK;
 }
 
@@ -380,10 +429,9 @@ rk_status rk_best_discard_batch(const rk_rules *rules, const rk_mask *hands, siz
             if (bad_index) *bad_index = i;
             return RK_ERR_BAD_MASK;
         }
-        discard_search d = {rules, -1, UINT32_MAX, NULL};
-        if (hands[i]) best_discard_core(&d, hands[i]);
-        deadwood[i] = (int16_t)(hands[i] ? key_deadwood(d.best_key) : 0);
-        card[i] = (int8_t)(hands[i] ? key_card(d.best_key) : -1);
+        uint64_t key = hands[i] ? best_discard_key(rules, hands[i]) : 0;
+        deadwood[i] = (int16_t)(hands[i] ? key_deadwood(key) : 0);
+        card[i] = (int8_t)(hands[i] ? key_card(key) : -1);
     }
     return RK_OK;
 }
