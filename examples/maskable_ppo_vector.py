@@ -1,13 +1,13 @@
 """MaskablePPO (sb3-contrib) learning Gin against greedy on the vector env, evaluated before and after.
 
-    pip install ".[pettingzoo]" sb3-contrib
+    pip install ".[sb3]"
     python examples/maskable_ppo_vector.py --timesteps 300000 --eval-hands 300
 
 The same learner as examples/maskable_ppo.py, trained on rummykit's Gymnasium vector env
 (``rummykit.envs.gymnasium_vector_env``: ``--num-envs`` hands stepped in one C call, the greedy
 opponent played in C, the learner's seat drawn per hand, reward +1 win / -1 loss / 0 dead hand)
-through a small adapter to Stable-Baselines3's ``VecEnv`` interface, which reads the masks from
-``action_masks()``.  The spaces are those of the scalar env, so the policy is evaluated exactly
+through ``rummykit.envs.sb3.vec_env`` (Stable-Baselines3's ``VecEnv`` interface, with the masks
+MaskablePPO reads).  The spaces are those of the scalar env, so the policy is evaluated exactly
 as in examples/maskable_ppo.py: on the same seeded hands of ``rummykit/Gin-v0`` before and after
 training (deterministic actions).  Prints a JSON summary.
 """
@@ -17,57 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import torch
 from maskable_ppo import evaluate
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import VecEnv
 
-from rummykit.envs import gymnasium_vector_env
-
-
-class RummykitSB3VecEnv(VecEnv):
-    """Stable-Baselines3's ``VecEnv`` over a :class:`rummykit.envs._vector.RummykitVectorEnv`
-    (which autoresets ended hands in the same step, as Stable-Baselines3 expects)."""
-
-    def __init__(self, envs: Any) -> None:
-        self.envs = envs
-        self._actions: np.ndarray | None = None
-        super().__init__(envs.num_envs, envs.single_observation_space, envs.single_action_space)
-
-    def reset(self) -> Any:
-        obs, _ = self.envs.reset(seed=self._seeds[0])
-        self._reset_seeds()
-        return obs
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
-
-    def step_wait(self) -> Any:
-        obs, rewards, terminated, _, _ = self.envs.step(self._actions)
-        return obs, rewards, terminated, [{} for _ in range(self.num_envs)]
-
-    def close(self) -> None:
-        self.envs.close()
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        return [getattr(self.envs, attr_name)] * len(self._get_indices(indices))
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        setattr(self.envs, attr_name, value)
-
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        rows = list(self._get_indices(indices))
-        if method_name == "action_masks":  # what MaskablePPO calls, every step
-            masks = self.envs.action_masks()
-            return [masks[i] for i in rows]
-        raise AttributeError(f"the vector env has no per-env method {method_name!r}")
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> Sequence[bool]:
-        return [False] * len(self._get_indices(indices))
+from rummykit.envs.sb3 import vec_env
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -83,8 +40,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
 
-    env = RummykitSB3VecEnv(gymnasium_vector_env("gin", num_envs=args.num_envs, opponent=args.opponent))
-    env.seed(args.seed)
+    env = vec_env("gin", num_envs=args.num_envs, opponent=args.opponent, seed=args.seed)
     rollout = args.num_envs * args.n_steps
     model = MaskablePPO(
         "MultiInputPolicy",

@@ -349,6 +349,12 @@ static int is_legal(const rk_vector *v, int i, int32_t a) {
 /* Row i's (checked) action, the opponents' replies; an ended hand scored and restarted. */
 static rk_status step_row(rk_vector *v, int i, int32_t a, rk_table_memo *memo) {
     float *rewards = v->out.rewards + (size_t)i * (size_t)v->n_players;
+    if (a == RK_VECTOR_SKIP) { /* rk_vector_step_some: the row stays */
+        for (int q = 0; q < v->n_players; q++) rewards[q] = 0.0f;
+        v->out.terminated[i] = 0;
+        write_end(v, i, 0, NULL);
+        return RK_OK;
+    }
     int32_t id = v->table ? v->legal[(size_t)i * (size_t)v->cap + (size_t)a] : a;
     int ended;
     hand_end end;
@@ -386,7 +392,18 @@ static void *run_block(void *arg) {
     return NULL;
 }
 
+static rk_status step_rows(rk_vector *v, const int32_t *actions, int *bad_row, int some);
+
 rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row) {
+    return step_rows(v, actions, bad_row, 0);
+}
+
+rk_status rk_vector_step_some(rk_vector *v, const int32_t *actions, int *bad_row) {
+    return step_rows(v, actions, bad_row, 1);
+}
+
+/* rk_vector_step (some = 0) or rk_vector_step_some (some = 1: RK_VECTOR_SKIP leaves a row alone). */
+static rk_status step_rows(rk_vector *v, const int32_t *actions, int *bad_row, int some) {
     block blocks[RK_VECTOR_MAX_THREADS];
     pthread_t ids[RK_VECTOR_MAX_THREADS];
     int started[RK_VECTOR_MAX_THREADS];
@@ -397,7 +414,7 @@ rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row) {
      * caller that changes its array meanwhile (another thread) cannot slip an unchecked id in */
     memcpy(v->actions, actions, (size_t)v->batch * sizeof *v->actions);
     for (int i = 0; i < v->batch; i++) {
-        if (!is_legal(v, i, v->actions[i])) {
+        if (!(some && v->actions[i] == RK_VECTOR_SKIP) && !is_legal(v, i, v->actions[i])) {
             if (bad_row) *bad_row = i;
             return RK_ERR_ARG;
         }

@@ -480,6 +480,7 @@ cdef extern from "rummykit/table_playouts.h" nogil:
         const int32_t *ban_time
         uint8_t known[6][53]
 
+    int32_t rk_table_hand_value(const rk_table_rules *rules, rk_table_cards cards)
     int32_t rk_table_greedy(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo)
     int32_t rk_table_policy_action(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo,
                                    int policy, rk_rng *rng)
@@ -544,5 +545,7 @@ cdef extern from "rummykit/vector.h" nogil:
     rk_status rk_vector_set_opponents(rk_vector *v, int policy)
     rk_status rk_vector_reset(rk_vector *v, uint64_t seed)
     rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row)
+    rk_status rk_vector_step_some(rk_vector *v, const int32_t *actions, int *bad_row)
+    int RK_VECTOR_SKIP
     rk_status rk_vector_row(const rk_vector *v, int i, const uint8_t **deck, int *deck_size, int *dealer,
                             uint64_t *shuffle_seed, const int32_t **log, int *n_log, int64_t *hands)

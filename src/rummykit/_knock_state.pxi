@@ -124,6 +124,13 @@ cdef class KnockCore:
             check(<rk_status>k)
         return [buf[i] for i in range(k)]
 
+    def _seat_deadwood(self, int seat):
+        """rk_deadwood of ``seat``'s cards now (the reward shaping's deadwood, as
+        rummykit.vector.VectorGame's)."""
+        if not 0 <= seat < self.spec.pr.num_players:
+            raise InvalidOptionError(f"seat must be 0..{self.spec.pr.num_players - 1}, got {seat}")
+        return rk_deadwood(self.spec.core.ptr, self.pos.hands[seat])
+
     def _why(self, int action_id, int seat=-1):
         """rk_knock_why: (the reason's name, detail) for an action id, ``"legal"`` when it is legal now."""
         cdef int detail[2]

@@ -238,6 +238,13 @@ cdef class TableCore:
         """rk_table_is_action: whether an id is an action of this game (its action text exists)."""
         return bool(rk_table_is_action(&self.spec.r, action_id))
 
+    def _seat_deadwood(self, int seat):
+        """rk_table_hand_value: the value of the cards ``seat`` holds now (the reward shaping's
+        deadwood, as rummykit.vector.VectorGame's)."""
+        if not 0 <= seat < self.st.n_players:
+            raise InvalidOptionError(f"seat must be 0..{self.st.n_players - 1}, got {seat}")
+        return rk_table_hand_value(&self.spec.r, self.st.hands[seat])
+
     def _why(self, int action_id, int seat=-1):
         """rk_table_why: (the reason's name, detail) for an action id, ``"legal"`` when it is legal now."""
         cdef int detail[1]

@@ -28,6 +28,7 @@ cdef extern from *:
 KNOCK_NUM_ACTIONS = RK_KNOCK_NUM_ACTIONS
 VECTOR_TABLE_ACTIONS = RK_VECTOR_TABLE_ACTIONS
 VECTOR_MAX_THREADS = RK_VECTOR_MAX_THREADS
+VECTOR_SKIP = RK_VECTOR_SKIP
 MAX_LEGAL = RK_MAX_LEGAL
 
 
@@ -195,9 +196,10 @@ cdef class VectorCore:
             self.busy = False
         check(st)
 
-    def step(self, const int32_t[::1] actions):
+    def step(self, const int32_t[::1] actions, bint some=False):
         """Play actions[i] in row i (GIL released): the C core copies the array before checking
-        it.  IllegalActionError naming the first bad row, nothing changed."""
+        it.  IllegalActionError naming the first bad row, nothing changed.  ``some``: a row whose
+        action is VECTOR_SKIP (-1) stays as it is (rk_vector_step_some)."""
         cdef int bad = -1
         cdef rk_status st
         if actions.shape[0] != self.batch:
@@ -205,7 +207,10 @@ cdef class VectorCore:
         self._enter()
         try:
             with nogil:
-                st = rk_vector_step(self.v, &actions[0], &bad)
+                if some:
+                    st = rk_vector_step_some(self.v, &actions[0], &bad)
+                else:
+                    st = rk_vector_step(self.v, &actions[0], &bad)
         finally:
             self.busy = False
         if st == RK_ERR_ARG and bad >= 0:

@@ -69,7 +69,7 @@ from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 
-__all__ = ["REWARDS", "SHAPINGS", "VectorGame"]
+__all__ = ["REWARDS", "SHAPINGS", "VectorGame", "check_shaping", "deadwood_potential"]
 
 #: ``reward=`` of :class:`VectorGame` (and of the :mod:`rummykit.envs` adapters)
 REWARDS = ("win_loss", "points")
@@ -80,6 +80,31 @@ _POLICIES: dict[str | None, int] = {None: -1, "random": _core.POLICY_RANDOM, "gr
 
 #: The most threads one vector game steps on.
 MAX_THREADS: int = _core.VECTOR_MAX_THREADS
+
+
+def check_shaping(shaping: Any, gamma: Any, scale: Any) -> None:
+    """:class:`~rummykit.errors.InvalidOptionError` unless ``shaping`` is one of
+    :data:`SHAPINGS`, ``gamma`` a number in 0..1 and ``scale`` a positive number."""
+    if not (shaping is None or isinstance(shaping, str)) or shaping not in SHAPINGS:
+        raise InvalidOptionError(f"shaping must be None or 'deadwood', got {clip(shaping)}")
+    for arg, value, lo in (("shaping_gamma", gamma, 0.0), ("shaping_scale", scale, None)):
+        ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(float(value))
+        if not ok or (lo is not None and not lo <= float(value) <= 1.0) or (lo is None and float(value) <= 0):
+            want = "a number in 0..1" if lo is not None else "a positive number"
+            raise InvalidOptionError(f"{arg} must be {want}, got {clip(value)}")
+
+
+def deadwood_potential(state: GameState, seat: int, scale: float) -> float:
+    """The shaping potential ``phi = -deadwood / scale`` of ``seat`` in ``state`` (knock games:
+    the least deadwood of its cards as they lie; table games: the value of the cards it holds),
+    the value :class:`VectorGame` shapes with (0 is for ended hands: the caller's to apply)."""
+    return -float(state._seat_deadwood(seat)) / float(scale)  # type: ignore[attr-defined]
+
+
+def _read_only_view(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _int_arg(name: str, value: object, lo: int, hi: int) -> int:
@@ -125,13 +150,7 @@ class VectorGame:
     ) -> None:
         if not isinstance(reward, str) or reward not in REWARDS:
             raise InvalidOptionError(f"reward must be one of {', '.join(REWARDS)}, got {clip(reward)}")
-        if not (shaping is None or isinstance(shaping, str)) or shaping not in SHAPINGS:
-            raise InvalidOptionError(f"shaping must be None or 'deadwood', got {clip(shaping)}")
-        for arg, value, lo in (("shaping_gamma", shaping_gamma, 0.0), ("shaping_scale", shaping_scale, None)):
-            ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(float(value))
-            if not ok or (lo is not None and not lo <= float(value) <= 1.0) or (lo is None and float(value) <= 0):
-                want = "a number in 0..1" if lo is not None else "a positive number"
-                raise InvalidOptionError(f"{arg} must be {want}, got {clip(value)}")
+        check_shaping(shaping, shaping_gamma, shaping_scale)
         #: the reward scheme, the shaping (None or "deadwood") and its discount and scale
         self.reward: str = reward
         self.shaping: str | None = shaping
@@ -173,6 +192,19 @@ class VectorGame:
         self.hand_outcome: npt.NDArray[np.int32] = views["outcome"]
         #: (batch,) int32: the winner of the hand the last step ended, -1 for none (or no hand ended)
         self.hand_winner: npt.NDArray[np.int32] = views["winner"]
+        self._core_terminated, self._core_outcome, self._core_winner = (
+            self.terminated,
+            self.hand_outcome,
+            self.hand_winner,
+        )
+        # batched opponents (set_opponents): the pool, its cumulative probabilities, and per row the
+        # learner's seat, the pool member, the deal number and whether the learner moved this hand
+        self._pool: list[Any] | None = None
+        self._pool_cumulative: npt.NDArray[np.float64] | None = None
+        self._learner = np.zeros(self.batch, dtype=np.int64)
+        self._member = np.zeros(self.batch, dtype=np.int64)
+        self._deal = np.zeros(self.batch, dtype=np.uint64)
+        self._moved = np.zeros(self.batch, dtype=np.bool_)
         self._start_potential()
 
     def __repr__(self) -> str:
@@ -194,17 +226,26 @@ class VectorGame:
         (``state.returns()`` of the scalar engine: points won, or minus the penalty taken in
         the penalty games), 0 in the rows whose hand did not end (a new read-only array per step)."""
         if self._hand_points is None:
-            points = self._hand_score.astype(np.float32)
-            if self._hand_returns is not None:
-                for row in np.flatnonzero(self.hand_outcome >= 0):
-                    outcome = self.outcome_names[int(self.hand_outcome[row])]
-                    winner = int(self.hand_winner[row])
-                    values = [int(x) for x in self._hand_score[row]]
-                    returns = self._hand_returns(self.game.rules, str(outcome), None if winner < 0 else winner, values)
-                    points[row] = returns
+            if self._pool is not None:  # the hands kept by the last step (set_opponents)
+                points = self._own_points.copy()
+            else:
+                points = np.zeros((self.batch, self.num_players), dtype=np.float32)
+                ended = np.flatnonzero(self._core_outcome >= 0)
+                points[ended] = self._core_points(ended)
             points.flags.writeable = False
             self._hand_points = points
         return self._hand_points
+
+    def _core_points(self, rows: npt.NDArray[np.intp]) -> npt.NDArray[np.float32]:
+        """The points of the hands the last core step ended in ``rows`` (hand_points)."""
+        points = self._hand_score[rows].astype(np.float32)
+        if self._hand_returns is not None:
+            for k, row in enumerate(rows):
+                outcome = self.outcome_names[int(self._core_outcome[row])]
+                winner = int(self._core_winner[row])
+                values = [int(x) for x in self._hand_score[row]]
+                points[k] = self._hand_returns(self.game.rules, str(outcome), None if winner < 0 else winner, values)
+        return points
 
     def obs_layout(self) -> list[tuple[str, int, int]]:
         """The observation's named slices ``(name, start, stop)``, in order, covering
@@ -229,23 +270,134 @@ class VectorGame:
         if seed is not None:
             self.seed = _int_arg("seed", seed, 0, (1 << 64) - 1)
         self._core.reset(self.seed)
+        self._start_pool()
         self._start_potential()
 
-    def set_opponents(self, policy: str | None) -> None:
-        """Let ``policy`` (``"random"`` or ``"greedy"``, the policies of
-        :class:`rummykit.agents.RandomAgent` and :class:`~rummykit.agents.GreedyAgent`,
-        played in C) play every seat but one per row, the learner's, drawn per
-        deal from the row's stream; None: every seat is the caller's again.
-        Deals every row again from its first deal.  Then ``current_player``
-        is each row's learner seat, a step plays the learner's action and the
-        opponents' replies up to its next move (its rewards and
-        ``terminated`` cover them), and a hand that ends before the learner's
-        first move is dealt again."""
-        if not (policy is None or isinstance(policy, str)) or policy not in _POLICIES:
+    def set_opponents(self, policy: Any, probs: npt.ArrayLike | None = None) -> None:
+        """Let ``policy`` play every seat but one per row, the learner's; None: every seat is
+        the caller's again.  ``policy`` is ``"random"`` or ``"greedy"`` (the policies of
+        :class:`rummykit.agents.RandomAgent` and :class:`~rummykit.agents.GreedyAgent`, played
+        in C; the learner's seat drawn per deal from the row's stream), or a *batched policy*
+        ``fn(observation, legal_mask) -> actions`` (numpy in and out, this game's arrays and
+        action numbering) or a pool of them (a list: one is drawn per row and deal, with
+        ``probs``, uniform if None; frozen snapshots of a learner for self-play and leagues).
+        A batched policy is called once per opponent move on the rows where an opponent it
+        plays is to move (``observation[rows]``, ``legal_mask[rows]``), and must return one
+        legal action per row (else :class:`~rummykit.errors.IllegalActionError`, the game then
+        to be reset).  The learner's seat and the pool member of deal ``d`` of row ``i`` are
+        drawn from a hash of ``(seed, i, d)`` (:meth:`learner_draws`), so a row's play does not
+        depend on the others.
+
+        Deals every row again from its first deal.  Then ``current_player`` is each row's
+        learner seat, a step plays the learner's action and the opponents' replies up to its
+        next move (its rewards, ``terminated``, ``hand_points``, ``hand_outcome`` and
+        ``hand_winner`` cover them), and a hand that ends before the learner's first move is
+        dealt again."""
+        pool: list[Any] | None = None
+        if policy is not None and not isinstance(policy, str):
+            pool = list(policy) if isinstance(policy, (list, tuple)) else [policy]
+            if not pool or not all(callable(fn) and not isinstance(fn, type) for fn in pool):
+                raise InvalidOptionError(
+                    f"policy must be 'random', 'greedy', None, a batched policy or a list of them, got {clip(policy)}"
+                )
+        elif policy not in _POLICIES:
             raise InvalidOptionError(f"policy must be 'random', 'greedy' or None, got {clip(policy)}")
-        self._core.set_opponents(_POLICIES[policy])
+        cumulative = None
+        if probs is not None:
+            p = np.asarray(probs, dtype=np.float64)
+            if pool is None or p.shape != (len(pool),) or not np.all(np.isfinite(p)) or np.any(p < 0) or p.sum() <= 0:
+                raise InvalidOptionError(
+                    f"probs must be one non-negative weight per policy of the pool, got {clip(probs)}"
+                )
+            cumulative = np.cumsum(p / p.sum())
+        self._core.set_opponents(_POLICIES[None] if pool is not None else _POLICIES[policy])
+        self._pool = pool
+        self._pool_cumulative = cumulative
         self._core.reset(self.seed)
+        self._start_pool()
         self._start_potential()
+
+    def _start_pool(self) -> None:
+        """After a reset: the batched opponents' arrays, and their moves up to each learner's."""
+        if self._pool is None:
+            self.terminated, self.hand_outcome = self._core_terminated, self._core_outcome
+            self.hand_winner = self._core_winner
+            return
+        self._own_terminated = np.zeros(self.batch, dtype=np.bool_)
+        self._own_outcome = np.full(self.batch, -1, dtype=np.int32)
+        self._own_winner = np.full(self.batch, -1, dtype=np.int32)
+        self._own_points = np.zeros((self.batch, self.num_players), dtype=np.float32)
+        self._own_rewards = np.zeros((self.batch, self.num_players), dtype=np.float32)
+        self.terminated, self.hand_outcome, self.hand_winner = (
+            _read_only_view(self._own_terminated),
+            _read_only_view(self._own_outcome),
+            _read_only_view(self._own_winner),
+        )
+        self._deal[:] = 0
+        self._moved[:] = False
+        self._learner[:], self._member[:] = self.learner_draws(self._rows, self._deal)
+        self._play_pool()
+
+    def _absorb(self) -> None:
+        """After a core step under batched opponents: keep the hands that ended after the
+        learner's first move (the step's), draw the next deals' learner and pool member."""
+        ended = np.flatnonzero(self._core_terminated)
+        if not ended.size:
+            return
+        keep = ended[self._moved[ended]]
+        if keep.size:
+            self._own_terminated[keep] = True
+            self._own_outcome[keep] = self._core_outcome[keep]
+            self._own_winner[keep] = self._core_winner[keep]
+            self._own_points[keep] = self._core_points(keep)
+            self._own_rewards[keep] = self._rewards[keep]
+        self._deal[ended] += np.uint64(1)
+        self._learner[ended], self._member[ended] = self.learner_draws(ended, self._deal[ended])
+        self._moved[ended] = False
+
+    def _play_pool(self) -> None:
+        """The batched opponents' moves until every row's learner is to move."""
+        assert self._pool is not None
+        while True:
+            need = self.current_player != self._learner
+            if not need.any():
+                return
+            actions = np.full(self.batch, _core.VECTOR_SKIP, dtype=np.int32)
+            for k, fn in enumerate(self._pool):
+                rows = np.flatnonzero(need & (self._member == k))
+                if not rows.size:
+                    continue
+                out = np.asarray(fn(self.observation[rows], self.legal_mask[rows]))
+                if out.shape != (rows.size,) or out.dtype.kind not in "iu":
+                    raise IllegalActionError(
+                        f"an opponent policy must return ({rows.size},) integer actions, got {clip(out)}"
+                    )
+                bad = np.flatnonzero((out < 0) | (out >= self.num_actions))
+                if bad.size:
+                    raise IllegalActionError(f"row {rows[bad[0]]}: opponent action {out[bad[0]]} is not legal")
+                actions[rows] = out
+            self._core.step(actions, True)
+            self._absorb()
+
+    def learner_draws(self, rows: npt.ArrayLike, deals: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], ...]:
+        """With batched opponents (:meth:`set_opponents`): the learner's seat and the pool
+        member of deal ``deals[k]`` (0 for a row's first deal after a reset) of row ``rows[k]``:
+        ``u = splitmix64(seed + 0x9E3779B97F4A7C15 * (1 + row) + 0xD1B54A32D192ED03 * deal)``
+        (wrapping 64-bit arithmetic), seat ``u % num_players``, member the first ``j`` with
+        ``(u >> 11) / 2**53 < cumsum(probs)[j]`` (the last if none)."""
+        r = np.asarray(rows, dtype=np.uint64)
+        d = np.asarray(deals, dtype=np.uint64)
+        x = np.uint64(self.seed) + np.uint64(0x9E3779B97F4A7C15) * (r + np.uint64(1))
+        x = x + np.uint64(0xD1B54A32D192ED03) * d
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+        seats = (x % np.uint64(self.num_players)).astype(np.int64)
+        size = len(self._pool) if self._pool is not None else 1
+        cumulative = self._pool_cumulative if self._pool_cumulative is not None else np.arange(1, size + 1) / size
+        u = (x >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+        members = np.minimum(np.searchsorted(cumulative, u, side="right"), size - 1).astype(np.int64)
+        return seats, members
 
     def sample_actions(self, rng: np.random.Generator) -> npt.NDArray[np.int32]:
         """One uniformly random legal action per row, (batch,) int32, drawn from
@@ -279,8 +431,21 @@ class VectorGame:
                 raise IllegalActionError(f"row {row}: action {arr[row]} is not legal (nothing was played)")
             arr = arr.astype(np.int32)
         # the core copies the int32 array before checking it: changing it meanwhile cannot slip an id in
-        self._core.step(np.ascontiguousarray(arr))
-        self._hand_points = None
+        if self._pool is None:
+            self._core.step(np.ascontiguousarray(arr))
+            self._hand_points = None
+            win_loss = self._rewards
+        else:
+            self._core.step(np.ascontiguousarray(arr))  # every row's learner is to move: all play
+            for own in (self._own_terminated, self._own_points, self._own_rewards):
+                own[...] = 0
+            self._own_outcome[:] = -1
+            self._own_winner[:] = -1
+            self._moved[:] = True
+            self._absorb()
+            self._play_pool()
+            self._hand_points = None
+            win_loss = self._own_rewards
         rewards: npt.NDArray[np.float32]
         if self.reward == "points":
             points = self.hand_points
@@ -288,7 +453,7 @@ class VectorGame:
             for done in np.flatnonzero(self.hand_outcome >= 0):  # the others are 0: no hand ended
                 rewards[done] = signed_results(points[done].tolist())
         else:
-            rewards = self._rewards.copy()
+            rewards = win_loss.copy()
         if self._deadwood is not None and self._potential is not None:
             after = self._deadwood.astype(np.float32) / np.float32(-self.shaping_scale)
             ended = self.terminated[:, None]

@@ -119,6 +119,14 @@ rk_status rk_vector_reset(rk_vector *v, uint64_t seed);
  * until rk_vector_reset, as after a failed reset. */
 rk_status rk_vector_step(rk_vector *v, const int32_t *actions, int *bad_row);
 
+/* rk_vector_step for some rows only: a row whose action is RK_VECTOR_SKIP
+ * stays as it is (its buffers unchanged, but rewards 0, terminated 0 and no
+ * ended hand); the others as rk_vector_step, with its errors.  For callers
+ * that play some seats themselves (rummykit.vector.VectorGame's batched
+ * opponents): they step the rows where those seats are to move. */
+#define RK_VECTOR_SKIP (-1)
+rk_status rk_vector_step_some(rk_vector *v, const int32_t *actions, int *bad_row);
+
 /* Row i now: its deck (deck_size ids, top first; *deck_size = 52 or the
  * table game's), dealer, restock seed, the engine ids played since the deal,
  * the opponents' included (*log, valid until the next step) and their

@@ -167,12 +167,13 @@ def gymnasium_env(
 
 
 def gymnasium_vector_env(
-    game: str = "gin", num_envs: int = 64, opponent: str = "greedy", threads: int = 1, **options: Any
+    game: str = "gin", num_envs: int = 64, opponent: Any = "greedy", threads: int = 1, **options: Any
 ) -> RummykitVectorEnv:
     """A Gymnasium vector environment (``gymnasium.vector.VectorEnv``): ``num_envs`` hands
     stepped in one C call (:class:`rummykit.vector.VectorGame`), the learner one seat per hand
     (drawn per hand, seeded by ``reset(seed=...)``), ``opponent`` (``"greedy"`` or
-    ``"random"``, played in C) the others; the spaces, masks and reward of
+    ``"random"``, played in C, or a batched policy or a list of them, with ``opponent_probs``:
+    :meth:`~rummykit.vector.VectorGame.set_opponents`) the others; the spaces, masks and reward of
     :func:`gymnasium_env`, batched, and ``action_masks()``.  Also
     ``gymnasium.make_vec("rummykit/Gin-v0", num_envs=...)`` for every game's hand id.
 

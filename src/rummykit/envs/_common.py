@@ -17,6 +17,7 @@ from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 from rummykit.table.family import TABLE
 from rummykit.vector import REWARDS as VECTOR_REWARDS
+from rummykit.vector import check_shaping, deadwood_potential
 
 __all__ = [
     "DEFAULT_REWARD",
@@ -25,6 +26,7 @@ __all__ = [
     "REWARDS",
     "ActionIndex",
     "RenderModeError",
+    "Shaping",
     "action_text",
     "action_text_before",
     "check_render_mode",
@@ -91,6 +93,34 @@ def hand_rewards(state: GameState, reward: str) -> list[float]:
     if winner is None:
         return [0.0] * state.n
     return [1.0 if seat == winner else -1.0 for seat in range(state.n)]
+
+
+class Shaping:
+    """The scalar adapters' ``shaping="deadwood"``: potential-based reward shaping (Ng, Harada
+    and Russell, 1999), as :class:`rummykit.vector.VectorGame`'s.  Each seat's reward at each
+    of its steps gains ``F = gamma * phi(s') - phi(s)``, ``phi = -deadwood / scale``
+    (:func:`rummykit.vector.deadwood_potential`) and ``phi = 0`` once the seat's episode
+    ended, so with ``gamma = 1`` an episode's shaping sums to ``-phi(s0)`` whatever is played
+    and the optimal policy is the unshaped reward's.  ``shaping=None``: no shaping (0)."""
+
+    def __init__(self, shaping: str | None, gamma: float, scale: float) -> None:
+        check_shaping(shaping, gamma, scale)
+        self.kind, self.gamma, self.scale = shaping, float(gamma), float(scale)
+        self._phi: dict[int, float] = {}
+
+    def start(self, state: GameState, seats: Any) -> None:
+        """A new episode: the potential of each of ``seats`` in ``state``."""
+        self._phi = {seat: deadwood_potential(state, seat, self.scale) for seat in seats} if self.kind else {}
+
+    def step(self, state: GameState, seat: int, done: bool) -> float:
+        """``seat``'s shaping since its last step (or the start), ``state`` now; ``done``: its
+        episode ended (phi = 0)."""
+        if self.kind is None:
+            return 0.0
+        phi = 0.0 if done else deadwood_potential(state, seat, self.scale)
+        shaped = self.gamma * phi - self._phi.get(seat, 0.0)
+        self._phi[seat] = phi
+        return shaped
 
 
 def action_index(action: object) -> int:

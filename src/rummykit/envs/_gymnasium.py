@@ -8,11 +8,13 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.agents import Agent, make_agent
+from rummykit.agents import Agent, PolicyAgent, make_agent
+from rummykit.agents.policy import _required_positional
 from rummykit.envs._common import (
     DEFAULT_REWARD,
     RENDER_MODES,
     ActionIndex,
+    Shaping,
     action_index,
     check_render_mode,
     check_reward,
@@ -21,14 +23,39 @@ from rummykit.envs._common import (
 )
 from rummykit.envs._episode import Episode, check_seat
 from rummykit.envs._pettingzoo import observation_box
-from rummykit.errors import IllegalActionError, InvalidOptionError
+from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 
 __all__ = ["RummykitGymEnv"]
+
+
+def _opponent_agent(spec: Any, seed: int) -> Agent:
+    """An opponent: a batched policy ``fn(observation, legal_mask)`` (a callable of two
+    positional parameters, no ``spawn``) in a :class:`~rummykit.agents.PolicyAgent`, else
+    :func:`rummykit.make_agent`'s agent."""
+    if not isinstance(spec, str) and callable(spec) and not isinstance(spec, type) and not hasattr(spec, "spawn"):
+        if _required_positional(spec) == 2:
+            return PolicyAgent(spec)
+    return make_agent(spec, seed)
+
+
+def _cumulative(probs: Any, size: int) -> npt.NDArray[np.float64]:
+    """The cumulative probabilities of a pool of ``size`` (None: uniform)."""
+    if probs is None:
+        return np.arange(1, size + 1) / size
+    p = np.asarray(probs, dtype=np.float64)
+    if p.shape != (size,) or not np.all(np.isfinite(p)) or np.any(p < 0) or p.sum() <= 0:
+        raise InvalidOptionError(f"opponent_probs must be one non-negative weight per opponent, got {clip(probs)}")
+    return np.cumsum(p / p.sum())
 
 
 class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One hand (``episode="hand"``) or one match (``episode="match"``) per episode from one
     seat's point of view; ``opponent`` plays the other seats.
+
+    ``opponent`` is an agent spec for :func:`rummykit.make_agent` (``"greedy"``), an agent, a
+    batched policy ``fn(observation, legal_mask) -> actions`` (played through
+    :class:`~rummykit.agents.PolicyAgent`), or a list of these: a pool, one member drawn per
+    episode with ``opponent_probs`` (uniform if None), for self-play against frozen snapshots.
 
     The learner's seat is ``seat`` (None: drawn per episode) and the dealer ``dealer`` (None:
     drawn per episode; in a match, the first dealer, the deal then passing by the game's
@@ -42,6 +69,11 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     episode that ends before the learner has acted is dealt again (it gives nothing to learn
     from).  ``info["legal_actions"]`` lists the engine ids behind the actions; ``env.game_state``
     is the engine state of the hand in progress, ``env.match`` the match of a match episode.
+
+    ``shaping="deadwood"`` adds potential-based shaping to every step's reward
+    (:class:`rummykit.envs._common.Shaping`, ``shaping_gamma``, ``shaping_scale``: the
+    semantics of :class:`rummykit.vector.VectorGame`'s, ``s'`` the state at the learner's next
+    move).
 
     An illegal action (one the mask rules out) ends the episode with ``illegal_reward`` and
     ``info["illegal_action"]``, the hand left unplayed; with ``illegal_reward=None`` it raises
@@ -61,14 +93,27 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_reward: float | None = -1.0,
         episode: str = "hand",
         dealer: int | None = None,
+        opponent_probs: Any = None,
+        shaping: str | None = None,
+        shaping_gamma: float = 1.0,
+        shaping_scale: float = 100.0,
         **options: Any,
     ) -> None:
         check_render_mode(render_mode)
+        self.shaping = Shaping(shaping, shaping_gamma, shaping_scale)
         self.game = make_game(game, num_players, options)
         n = self.game.num_players
         self._fixed_seat = check_seat("seat", seat, n)
-        make_agent(opponent)  # fail fast on a bad name
+        pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        if not pool:
+            raise InvalidOptionError("opponent: an empty pool")
+        for member in pool:
+            _opponent_agent(member, 0)  # fail fast on a bad name
         self.opponent = opponent
+        self._pool = pool
+        self._pool_cumulative = None if len(pool) == 1 else _cumulative(opponent_probs, len(pool))
+        if opponent_probs is not None and self._pool_cumulative is None:
+            raise InvalidOptionError("opponent_probs needs a pool (a list) of opponents")
         self.seat = self._fixed_seat if self._fixed_seat is not None else 0
         self.reward_kind = check_reward(reward)
         self.episode = Episode(self.game, episode, self.reward_kind, dealer)
@@ -102,10 +147,15 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         while True:
             self.seat = self._fixed_seat if self._fixed_seat is not None else int(rng.integers(n))
             self.episode.start(rng)
-            self._agents = [make_agent(self.opponent, int(rng.integers(2**63))) for _ in range(n)]
+            member = self._pool[0]
+            if self._pool_cumulative is not None:  # a pool: one member per episode
+                k = int(np.searchsorted(self._pool_cumulative, rng.random(), side="right"))
+                member = self._pool[min(k, len(self._pool) - 1)]
+            self._agents = [_opponent_agent(member, int(rng.integers(2**63))) for _ in range(n)]
             self._play_others()
             if self.seat not in self.episode.final:
                 self._over = False
+                self.shaping.start(self.episode.state, [self.seat])
                 return self._observe(), self._info()
 
     def _play_others(self) -> None:
@@ -164,7 +214,9 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.episode.apply(action_id)
         self._play_others()
         done = self.seat in self.episode.final
-        reward = self.episode.final[self.seat] if done else 0.0
+        reward = (self.episode.final[self.seat] if done else 0.0) + self.shaping.step(
+            self.episode.state, self.seat, done
+        )
         info = self._info()
         self._over = done
         if self.render_mode == "human":

@@ -13,6 +13,7 @@ from rummykit.envs._common import (
     DEFAULT_REWARD,
     RENDER_MODES,
     ActionIndex,
+    Shaping,
     check_render_mode,
     check_reward,
     make_game,
@@ -56,7 +57,11 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
     index for Rummy and Kaluki (``info["legal_actions"]`` lists the engine ids behind the
     indices).  Rewards come when an agent's episode ends (see ``reward`` and
     :class:`rummykit.envs._episode.Episode`); in a Kaluki match an eliminated agent is done while
-    the others play on.  The deals and restock shuffles are drawn inside the environment.
+    the others play on.  ``shaping="deadwood"`` (``shaping_gamma``, ``shaping_scale``) gives
+    every live agent on every step the potential-based shaping of
+    :class:`rummykit.envs._common.Shaping` (``s'`` the state after the step, whoever moved; with
+    ``gamma = 1`` an agent's episode's shaping sums to ``-phi(s0)``).  The deals and restock
+    shuffles are drawn inside the environment.
     ``env.game_state`` is the engine state of the hand in progress (a :class:`rummykit.GameState`),
     ``env.match`` the match of a match episode.
 
@@ -75,10 +80,14 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         episode: str = "hand",
         dealer: int | None = None,
+        shaping: str | None = None,
+        shaping_gamma: float = 1.0,
+        shaping_scale: float = 100.0,
         **options: Any,
     ) -> None:
         super().__init__()
         check_render_mode(render_mode)
+        self.shaping = Shaping(shaping, shaping_gamma, shaping_scale)
         self.game = make_game(game, num_players, options)
         self.reward = check_reward(reward)
         self.episode = Episode(self.game, episode, self.reward, dealer)
@@ -121,14 +130,23 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.episode.start(self._rng)
-        self._update([])
+        self.shaping.start(self.episode.state, range(self.game.num_players))
+        self._update([], shape=False)
 
-    def _update(self, done: list[int]) -> None:
-        """After a step: the rewards of the agents whose episode ended, the agent to act."""
+    def _update(self, done: list[int], shape: bool = True) -> None:
+        """After a step: the rewards of the agents whose episode ended (and every live agent's
+        shaping), the agent to act."""
         episode = self.episode
+        if shape and self.shaping.kind is not None:
+            for agent in self.agents:
+                q = self._seat[agent]
+                if not self.terminations[agent]:
+                    self.rewards[agent] = self.shaping.step(episode.state, q, q in episode.final)
         for done_seat in done:
             agent = self.possible_agents[done_seat]
-            self.rewards[agent] = episode.final[done_seat]
+            self.rewards[agent] = episode.final[done_seat] + (
+                self.rewards[agent] if shape and self.shaping.kind else 0.0
+            )
             self.terminations[agent] = True
             result = episode.state.result if episode.kind == "hand" else episode.match.result
             self.infos[agent] = {"result": result}

@@ -23,8 +23,9 @@ __all__ = ["RummykitVectorEnv"]
 class RummykitVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,unused-ignore]
     """``num_envs`` hands of ``game`` (a name, with ``options`` as for ``rummykit.Game``)
     stepped in one C call: in each, the learner plays one seat (drawn per hand from the
-    seeded row streams) and ``opponent`` (``"greedy"`` or ``"random"``, played in C) the
-    others.
+    seeded row streams) and ``opponent`` the others: ``"greedy"`` or ``"random"`` (played in
+    C), a batched policy ``fn(observation, legal_mask) -> actions`` or a list of them drawn
+    per hand with ``opponent_probs`` (:meth:`rummykit.vector.VectorGame.set_opponents`).
 
     The spaces are the batched ones of the scalar env (:class:`RummykitGymEnv`):
     observations a dict of ``"observation"`` (the learner's ``observation_tensor``) and
@@ -51,20 +52,23 @@ class RummykitVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg,un
         self,
         game: str = "gin",
         num_envs: int = 64,
-        opponent: str = "greedy",
+        opponent: Any = "greedy",
         reward: str = DEFAULT_REWARD,
         episode: str = "hand",
         threads: int = 1,
         copy: bool = True,
         shaping: str | None = None,
+        opponent_probs: Any = None,
         **options: Any,
     ) -> None:
         if check_episode(episode) != "hand":
             raise InvalidOptionError("the vector env plays one-hand episodes")
-        if opponent not in ("greedy", "random"):
+        if isinstance(opponent, str) and opponent not in ("greedy", "random"):
             raise InvalidOptionError(f"opponent must be 'greedy' or 'random' (played in C), got {clip(opponent)}")
+        if opponent is None:
+            raise InvalidOptionError("the vector env needs an opponent: 'greedy', 'random' or batched policies")
         self.vector_game = VectorGame(game, num_envs, 0, threads, check_reward(reward), shaping, **options)
-        self.vector_game.set_opponents(opponent)
+        self.vector_game.set_opponents(opponent, opponent_probs)
         self.opponent = opponent
         self.copy = copy
         self.num_envs = self.vector_game.batch
