@@ -429,7 +429,9 @@ def serve(
     move_rate: float = MOVE_RATE,
     table_rate: float = TABLE_RATE,
 ) -> None:
-    """Run the server (uvicorn) until interrupted."""
+    """Run the server (uvicorn) until interrupted: with uvloop and httptools where installed (the
+    serve extra brings them), and WebSocket messages uncompressed (a view is a few KB; deflate
+    costs CPU on every push and a compressor's memory per socket)."""
     import uvicorn
 
     uvicorn.run(
@@ -439,6 +441,7 @@ def serve(
         log_level=log_level,
         ws_max_size=MAX_BODY,
         ws_ping_interval=20,
+        ws_per_message_deflate=False,
         timeout_keep_alive=30,
         h11_max_incomplete_event_size=MAX_BODY,
     )
