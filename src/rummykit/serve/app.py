@@ -18,9 +18,9 @@ limit, see :class:`RateLimit`):
 Every call into the tables runs in a worker thread, so a long bot move or a slow disk never
 holds up the event loop.  Bots move as soon as it is their turn: one driver task per table plays
 them one at a time, in at most :data:`BOT_THREADS` threads at once (so that many bots thinking
-never crowd out a person's move).  Pushes: a change made by this process is pushed at once with the views
-computed in the same step; a change made by another process on the same database is noticed by
-a poll of the tables' versions every :data:`POLL_SECONDS`.
+never crowd out a person's move).  Pushes: a change made by this process is pushed at once with
+the views computed in the same step (each encoded once); a change made by another process on the
+same database is noticed by a poll of the tables' versions every :data:`POLL_SECONDS`.
 """
 
 from __future__ import annotations

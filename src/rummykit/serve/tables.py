@@ -54,7 +54,8 @@ MAX_BOT_SETTING = 5000
 MAX_SEATS = 8
 #: the tables whose live match a process keeps in memory (the least recently used are dropped)
 CACHE_SIZE = 2048
-#: the most moves stored after a table's last full match record (the end of a hand writes one too)
+#: a table's whole match record is written every this many moves (and at the end of each hand);
+#: the moves between are stored alone
 SNAPSHOT_EVERY = 32
 
 
