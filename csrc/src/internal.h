@@ -42,7 +42,7 @@ static inline int rk__ctz(uint64_t x) { return __builtin_ctzll(x); }
 /* Ranks held in at least three of the four suits. */
 static inline unsigned rk__three_of_a_rank(rk_lanes l) {
     unsigned a = l.s[0], b = l.s[1], c = l.s[2], d = l.s[3];
-    return (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d);
+    return (a & b & (c | d)) | (c & d & (a | b));
 }
 
 /* Ranks held in at least two of the four suits. */
