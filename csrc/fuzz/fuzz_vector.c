@@ -3,7 +3,7 @@
  * on between steps.
  *
  * A vector of 1..8 rows of Gin, Oklahoma Rummy 3p, Rummy (2..4 players) or
- * Kaluki 2p, on 1..3 threads, with or without opponents, each buffer alone
+ * Kaluki 2p (the table games in the fixed or the dense action space), on 1..3 threads, with or without opponents, each buffer alone
  * in a heap block of its exact size.  Then up to 64 steps, each with an
  * action array of fuzz-chosen legal actions, raw int32 values (INT32_MIN,
  * -1, the first id past the slots, an id just off a legal one...), or legal
@@ -15,7 +15,7 @@
  * own copy of the buffers from the previous step; a refused step names the
  * first illegal row and changes no buffer; after a successful step each
  * row's count is the number of its mask entries, its legal ids (knock
- * games) are the mask's in increasing order, the player is a seat, and
+ * games, fixed table games) are the mask's in increasing order, the player is a seat, and
  * rk_vector_row gives a log that the engine replays from the deal to the
  * same player (every few steps).  ASan and UBSan catch any read or write
  * outside the blocks. */
@@ -66,12 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ready = 1;
     }
     reader rd = {data, size};
-    uint8_t game = rd_u8(&rd) % 4;
+    uint8_t game_byte = rd_u8(&rd), game = game_byte % 4;
     int batch = 1 + rd_u8(&rd) % MAX_BATCH;
     int threads = 1 + rd_u8(&rd) % 3;
     int opponents = (int)(rd_u8(&rd) % 3) - 1;
     uint64_t seed = rd_u64(&rd);
-    int table = game >= 2;
+    int table = game >= 2, dense = table && (game_byte >> 2 & 1);
     rk_knock_rules kr;
     rk_table_rules tr;
     int players;
@@ -90,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         tr = kaluki_rules(2, 2);
         tr.max_turns = 40;
     }
-    int num_actions = table ? RK_VECTOR_TABLE_ACTIONS : RK_KNOCK_NUM_ACTIONS;
+    int num_actions = !table ? RK_KNOCK_NUM_ACTIONS : dense ? RK_VECTOR_TABLE_ACTIONS : RK_TABLE_FIXED_ACTIONS;
+    size_t ids_width = !table ? RK_MAX_LEGAL : dense ? 0 : RK_VECTOR_TABLE_ACTIONS; /* a row's legal_ids */
     int obs = table ? RK_TABLE_OBS_SIZE : RK_KNOCK_OBS_SIZE;
     size_t b = (size_t)batch;
     rk_vector_buffers buf;
@@ -100,17 +101,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     buf.rewards = block(b * (size_t)players * sizeof(float));
     buf.terminated = block(b);
     buf.num_legal = block(b * sizeof(int32_t));
-    buf.legal_ids = table ? NULL : block(b * RK_MAX_LEGAL * sizeof(int32_t));
+    buf.legal_ids = ids_width ? block(b * ids_width * sizeof(int32_t)) : NULL;
     buf.outcome = block(b * sizeof(int32_t));
     buf.winner = block(b * sizeof(int32_t));
     buf.hand_score = block(b * (size_t)players * sizeof(int32_t));
     buf.deadwood = block(b * (size_t)players * sizeof(int32_t));
-    shadow sh = {block(b * (size_t)num_actions), block(b * sizeof(int32_t)), block(b * RK_MAX_LEGAL * sizeof(int32_t)),
+    shadow sh = {block(b * (size_t)num_actions), block(b * sizeof(int32_t)), block(b * (ids_width ? ids_width : 1) * sizeof(int32_t)),
                  block(b * sizeof(int32_t))};
     int32_t *actions = block(b * sizeof(int32_t));
     rk_table_memo *memo = rk_table_memo_new();
     FUZZ_CHECK(memo != NULL);
-    rk_vector *v = table ? rk_vector_new_table(&tr, batch, threads, &buf)
+    rk_vector *v = table ? rk_vector_new_table(&tr, dense ? RK_VECTOR_DENSE : RK_VECTOR_FIXED, batch, threads, &buf)
                          : rk_vector_new_knock(&rules, &kr, batch, threads, &buf);
     FUZZ_CHECK(v != NULL);
     FUZZ_CHECK(rk_vector_set_opponents(v, opponents) == RK_OK);
@@ -120,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memcpy(sh.mask, buf.legal_mask, b * (size_t)num_actions);
         memcpy(sh.num_legal, buf.num_legal, b * sizeof(int32_t));
         memcpy(sh.player, buf.current_player, b * sizeof(int32_t));
-        if (!table) memcpy(sh.legal_ids, buf.legal_ids, b * RK_MAX_LEGAL * sizeof(int32_t));
+        if (ids_width) memcpy(sh.legal_ids, buf.legal_ids, b * ids_width * sizeof(int32_t));
         uint8_t mode = rd_u8(&rd);
         int first_bad = -1;
         for (int i = 0; i < batch; i++) {
@@ -135,9 +136,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             case 2: { /* edge values */
                 static const int32_t edges[] = {INT32_MIN, -1, 0, 1, RK_KNOCK_NUM_ACTIONS - 1, RK_KNOCK_NUM_ACTIONS,
                                                 RK_MAX_LEGAL, RK_VECTOR_TABLE_ACTIONS - 1, RK_VECTOR_TABLE_ACTIONS,
-                                                INT32_MAX};
+                                                RK_TABLE_FIXED_MELD_SET, RK_TABLE_FIXED_ACTIONS - 1,
+                                                RK_TABLE_FIXED_ACTIONS, INT32_MAX};
                 uint8_t e = rd_u8(&rd);
-                a = e < 10 ? edges[e] : pick(&sh, num_actions, i, e) + (int32_t)(e % 3) - 1;
+                a = e < 13 ? edges[e] : pick(&sh, num_actions, i, e) + (int32_t)(e % 3) - 1;
                 break;
             }
             default: /* legal, but one row's replaced */
@@ -151,8 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (mode & 0x40u) { /* scribble on the caller's counts and ids: the core never reads them back */
             for (int i = 0; i < batch; i++) buf.num_legal[i] = (int32_t)rd_u32(&rd);
             int32_t stride = (int32_t)rd_u8(&rd) - 128, offset = (int32_t)rd_u32(&rd) % 1024;
-            if (!table)
-                for (size_t k = 0; k < b * RK_MAX_LEGAL; k++) buf.legal_ids[k] = (int32_t)(k % 97) * stride + offset;
+            for (size_t k = 0; k < b * ids_width; k++) buf.legal_ids[k] = (int32_t)(k % 97) * stride + offset;
         }
         int bad = -2;
         rk_status st = rk_vector_step(v, actions, &bad);
@@ -162,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             FUZZ_CHECK(!memcmp(sh.player, buf.current_player, b * sizeof(int32_t)));
             /* what the caller scribbled is its own business: restore the true buffers */
             memcpy(buf.num_legal, sh.num_legal, b * sizeof(int32_t));
-            if (!table) memcpy(buf.legal_ids, sh.legal_ids, b * RK_MAX_LEGAL * sizeof(int32_t));
+            if (ids_width) memcpy(buf.legal_ids, sh.legal_ids, b * ids_width * sizeof(int32_t));
             continue;
         }
         FUZZ_CHECK(st == RK_OK && bad == -1);
@@ -172,8 +173,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             for (int a = 0; a < num_actions; a++) {
                 FUZZ_CHECK(m[a] <= 1);
                 if (m[a]) {
-                    if (table) FUZZ_CHECK(a == n);
-                    else FUZZ_CHECK(buf.legal_ids[(size_t)i * RK_MAX_LEGAL + (size_t)n] == a);
+                    if (dense) FUZZ_CHECK(a == n);
+                    else FUZZ_CHECK(buf.legal_ids[(size_t)i * ids_width + (size_t)n] == a);
                     n++;
                 }
             }

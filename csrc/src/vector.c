@@ -17,6 +17,7 @@
 
 struct rk_vector {
     int table; /* 0 knock, 1 table */
+    int fixed; /* table rows: 1 the fixed action space, 0 the dense per-state index (rk_vector_new_table) */
     int batch, threads, n_players, num_actions, obs_dim, deck_size, cap;
     int opponents; /* -1: every seat is the caller's, else the others' policy (rk_vector_set_opponents) */
     int broken;    /* a step or reset failed after rows changed: every call but a reset refuses (vector.h) */
@@ -37,7 +38,8 @@ struct rk_vector {
     int64_t *hands;
     /* Ours alone, never the caller's buffers (which are only written): the step's actions as
      * copied before any check, and per row the number of legal actions and the legal ids: a
-     * table row's (cap of them, sorted: action k is legal[k]), a knock row's as KNOCK_WORDS
+     * table row's engine ids (cap of them, sorted: dense action k is legal[k], a fixed id's is
+     * rk_table_fixed_resolve of them), a knock row's as KNOCK_WORDS
      * words of bits (compact: a row's check and mask clearing touch 88 bytes). */
     int32_t *actions;
     int32_t *legal;
@@ -74,22 +76,23 @@ void rk_vector_free(rk_vector *v) {
     free(v);
 }
 
-static rk_vector *alloc_rows(int table, int batch, int threads, int n_players, int deck_size,
+static rk_vector *alloc_rows(int table, int fixed, int batch, int threads, int n_players, int deck_size,
                              const rk_vector_buffers *buffers) {
     size_t b = (size_t)batch;
     if (batch < 1 || threads < 1 || threads > RK_VECTOR_MAX_THREADS || !buffers || !buffers->legal_mask ||
         !buffers->observation || !buffers->current_player || !buffers->rewards || !buffers->terminated ||
-        !buffers->num_legal || (!table && !buffers->legal_ids))
+        !buffers->num_legal || (fixed && !buffers->legal_ids))
         return NULL;
     rk_vector *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->table = table;
+    v->fixed = fixed;
     v->batch = batch;
     v->threads = threads;
     v->n_players = n_players;
     v->deck_size = deck_size;
     v->out = *buffers;
-    v->num_actions = table ? RK_VECTOR_TABLE_ACTIONS : RK_KNOCK_NUM_ACTIONS;
+    v->num_actions = !table ? RK_KNOCK_NUM_ACTIONS : fixed ? RK_TABLE_FIXED_ACTIONS : RK_VECTOR_TABLE_ACTIONS;
     v->obs_dim = table ? RK_TABLE_OBS_SIZE : RK_KNOCK_OBS_SIZE;
     v->cap = table ? RK_VECTOR_TABLE_ACTIONS : RK_MAX_LEGAL;
     v->opponents = -1;
@@ -140,16 +143,20 @@ rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, 
     if (!rules || !pr) return NULL;
     for (int c = 0; c < RK_NUM_CARDS; c++) deck[c] = (uint8_t)c;
     if (rk__knock_rules_check(pr) != RK_OK || rk_position_deal(pr, deck, 0, 0, &probe) != RK_OK) return NULL;
-    rk_vector *v = alloc_rows(0, batch, threads, pr->num_players, RK_NUM_CARDS, buffers);
+    rk_vector *v = alloc_rows(0, 1, batch, threads, pr->num_players, RK_NUM_CARDS, buffers);
     if (!v) return NULL;
     v->rules = rules;
     v->kr = *pr;
     return v;
 }
 
-rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, int threads, const rk_vector_buffers *buffers) {
-    if (!rules || rk_table_rules_check(rules) != RK_OK) return NULL;
-    rk_vector *v = alloc_rows(1, batch, threads, rules->num_players, rules->deck_size, buffers);
+rk_vector *rk_vector_new_table(const rk_table_rules *rules, int action_space, int batch, int threads,
+                               const rk_vector_buffers *buffers) {
+    if (!rules || rk_table_rules_check(rules) != RK_OK ||
+        (action_space != RK_VECTOR_FIXED && action_space != RK_VECTOR_DENSE))
+        return NULL;
+    rk_vector *v = alloc_rows(1, action_space == RK_VECTOR_FIXED, batch, threads, rules->num_players,
+                              rules->deck_size, buffers);
     if (!v) return NULL;
     v->tr = *rules;
     return v;
@@ -201,7 +208,8 @@ static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
     int n, player;
     rk_status st;
     if (v->table) {
-        for (int k = 0; k < v->n_legal[i]; k++) mask[k] = 0; /* the table game's actions 0 .. n - 1 */
+        const int32_t *old = v->legal + (size_t)i * (size_t)v->cap;
+        for (int k = 0; k < v->n_legal[i]; k++) mask[v->fixed ? rk_table_fixed_id(old[k]) : k] = 0;
     } else {
         uint64_t *bits = v->bits + (size_t)i * KNOCK_WORDS;
         for (int w = 0; w < KNOCK_WORDS; w++) {
@@ -234,9 +242,24 @@ static rk_status encode(rk_vector *v, int i, rk_table_memo *memo) {
     }
     if (n < 0) return (rk_status)n;
     if (n == 0) return RK_ERR_ARG; /* a dealt or running hand always has a move */
-    if (v->table)
-        for (int k = 0; k < n; k++) mask[k] = 1;
     v->n_legal[i] = v->out.num_legal[i] = n;
+    if (v->table && !v->fixed) {
+        for (int k = 0; k < n; k++) mask[k] = 1;
+    } else if (v->table) {
+        /* the distinct fixed ids, ascending (the engine ids are sorted and rk_table_fixed_id keeps
+         * their order, so ids that share a fixed id would be neighbours) */
+        const int32_t *legal = v->legal + (size_t)i * (size_t)v->cap;
+        int32_t *out_ids = v->out.legal_ids + (size_t)i * (size_t)v->cap;
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            int32_t f = rk_table_fixed_id(legal[k]);
+            if (f < 0) return RK_ERR_ARG; /* not reached: every legal id has a fixed id */
+            if (m && out_ids[m - 1] == f) continue;
+            out_ids[m++] = f;
+            mask[f] = 1;
+        }
+        v->out.num_legal[i] = m;
+    }
     v->out.current_player[i] = player;
     write_deadwood(v, i);
     return st;
@@ -341,7 +364,15 @@ rk_status rk_vector_reset(rk_vector *v, uint64_t seed) {
     return RK_OK;
 }
 
+/* The engine id of row i's action a (checked by is_legal). */
+static int32_t engine_id(const rk_vector *v, int i, int32_t a) {
+    if (!v->table) return a;
+    const int32_t *legal = v->legal + (size_t)i * (size_t)v->cap;
+    return v->fixed ? rk_table_fixed_resolve(legal, v->n_legal[i], a) : legal[a];
+}
+
 static int is_legal(const rk_vector *v, int i, int32_t a) {
+    if (v->table && v->fixed) return rk_table_fixed_resolve(v->legal + (size_t)i * (size_t)v->cap, v->n_legal[i], a) >= 0;
     if (v->table) return a >= 0 && a < v->n_legal[i];
     return a >= 0 && a < RK_KNOCK_NUM_ACTIONS && (v->bits[(size_t)i * KNOCK_WORDS + (size_t)(a / 64)] >> (a % 64) & 1);
 }
@@ -355,7 +386,7 @@ static rk_status step_row(rk_vector *v, int i, int32_t a, rk_table_memo *memo) {
         write_end(v, i, 0, NULL);
         return RK_OK;
     }
-    int32_t id = v->table ? v->legal[(size_t)i * (size_t)v->cap + (size_t)a] : a;
+    int32_t id = engine_id(v, i, a);
     int ended;
     hand_end end;
     rk_status st = apply_id(v, i, id, memo, &ended, &end);

@@ -18,6 +18,7 @@
 
 typedef struct game {
     int table;
+    int space; /* table games: RK_VECTOR_FIXED or RK_VECTOR_DENSE */
     rk_rules rules;
     rk_knock_rules kr;
     rk_table_rules tr;
@@ -26,13 +27,15 @@ typedef struct game {
 typedef struct run {
     rk_vector *v;
     rk_vector_buffers b;
-    int batch, actions, obs, players;
+    int batch, actions, obs, players, ids_width; /* ids_width: a row's legal_ids (0: none) */
 } run;
 
 static run start(const game *g, int batch, uint64_t seed, int threads, int opponents) {
     run r;
     r.batch = batch;
-    r.actions = g->table ? RK_VECTOR_TABLE_ACTIONS : RK_KNOCK_NUM_ACTIONS;
+    int fixed = g->table && g->space == RK_VECTOR_FIXED;
+    r.actions = !g->table ? RK_KNOCK_NUM_ACTIONS : fixed ? RK_TABLE_FIXED_ACTIONS : RK_VECTOR_TABLE_ACTIONS;
+    r.ids_width = !g->table ? RK_MAX_LEGAL : fixed ? RK_VECTOR_TABLE_ACTIONS : 0;
     r.obs = g->table ? RK_TABLE_OBS_SIZE : RK_KNOCK_OBS_SIZE;
     r.players = g->table ? g->tr.num_players : g->kr.num_players;
     r.b.legal_mask = calloc((size_t)batch * (size_t)r.actions, 1);
@@ -41,12 +44,12 @@ static run start(const game *g, int batch, uint64_t seed, int threads, int oppon
     r.b.rewards = calloc((size_t)batch * (size_t)r.players, sizeof(float));
     r.b.terminated = calloc((size_t)batch, 1);
     r.b.num_legal = calloc((size_t)batch, sizeof(int32_t));
-    r.b.legal_ids = g->table ? NULL : calloc((size_t)batch * RK_MAX_LEGAL, sizeof(int32_t));
+    r.b.legal_ids = r.ids_width ? calloc((size_t)batch * (size_t)r.ids_width, sizeof(int32_t)) : NULL;
     r.b.outcome = calloc((size_t)batch, sizeof(int32_t));
     r.b.winner = calloc((size_t)batch, sizeof(int32_t));
     r.b.hand_score = calloc((size_t)batch * (size_t)r.players, sizeof(int32_t));
     r.b.deadwood = calloc((size_t)batch * (size_t)r.players, sizeof(int32_t));
-    r.v = g->table ? rk_vector_new_table(&g->tr, batch, threads, &r.b)
+    r.v = g->table ? rk_vector_new_table(&g->tr, g->space, batch, threads, &r.b)
                    : rk_vector_new_knock(&g->rules, &g->kr, batch, threads, &r.b);
     if (!r.v || rk_vector_set_opponents(r.v, opponents) != RK_OK || rk_vector_reset(r.v, seed) != RK_OK) {
         fprintf(stderr, "no vector\n");
@@ -105,8 +108,21 @@ static void check_row(const game *g, const run *r, int i, rk_table_memo *memo) {
         }
         CHECK(rk_table_check(&g->tr, &s) == RK_OK);
         n = rk_table_legal(&g->tr, &s, memo, ids, RK_VECTOR_TABLE_ACTIONS);
-        for (int a = 0; a < r->actions; a++) CHECK(mask[a] == (a < n));
-        CHECK(r->b.num_legal[i] == n);
+        if (g->space == RK_VECTOR_DENSE) {
+            for (int a = 0; a < r->actions; a++) CHECK(mask[a] == (a < n));
+            CHECK(r->b.num_legal[i] == n);
+        } else {
+            /* the fixed ids: one per legal id, the mask exactly theirs, each resolving to its id */
+            const int32_t *out = r->b.legal_ids + (size_t)i * (size_t)r->ids_width;
+            int sum = 0;
+            for (int a = 0; a < r->actions; a++) sum += mask[a];
+            CHECK(sum == n && r->b.num_legal[i] == n);
+            for (int k = 0; k < n; k++) {
+                int32_t f = rk_table_fixed_id(ids[k]);
+                CHECK(f >= 0 && f < RK_TABLE_FIXED_ACTIONS && mask[f] == 1 && out[k] == f);
+                CHECK(rk_table_fixed_resolve(ids, n, f) == ids[k]);
+            }
+        }
         CHECK(r->b.current_player[i] == s.player);
         CHECK(rk_table_observe(&g->tr, &s, known, s.player, obs) == RK_OK);
     } else {
@@ -157,8 +173,7 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
         if (s % 5 == 0) /* the caller's counts and legal ids scribbled on: only written by the core */
             for (int i = 0; i < batch; i++) {
                 one.b.num_legal[i] = i % 2 ? INT32_MAX : INT32_MIN;
-                if (one.b.legal_ids)
-                    for (int k = 0; k < RK_MAX_LEGAL; k++) one.b.legal_ids[(size_t)i * RK_MAX_LEGAL + (size_t)k] = -k;
+                for (int k = 0; k < one.ids_width; k++) one.b.legal_ids[(size_t)i * (size_t)one.ids_width + (size_t)k] = -k;
             }
         CHECK(rk_vector_step(one.v, actions, &bad) == RK_OK);
         CHECK(rk_vector_step(three.v, actions, &bad) == RK_OK);
@@ -180,17 +195,24 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
     CHECK(same(&one, &three));
     /* the first illegal action of the last row, with the caller's count and ids saying it is legal */
     actions[batch - 1] = 0;
-    if (g->table)
+    if (g->table && g->space == RK_VECTOR_DENSE)
         actions[batch - 1] = one.b.num_legal[batch - 1];
     else
-        while (one.b.legal_mask[(size_t)(batch - 1) * RK_KNOCK_NUM_ACTIONS + (size_t)actions[batch - 1]])
+        while (one.b.legal_mask[(size_t)(batch - 1) * (size_t)one.actions + (size_t)actions[batch - 1]])
             actions[batch - 1]++;
     one.b.num_legal[batch - 1] = r_max_count(&one);
-    if (one.b.legal_ids) one.b.legal_ids[(size_t)(batch - 1) * RK_MAX_LEGAL] = actions[batch - 1];
+    if (one.b.legal_ids) one.b.legal_ids[(size_t)(batch - 1) * (size_t)one.ids_width] = actions[batch - 1];
     CHECK(rk_vector_step(one.v, actions, &bad) == RK_ERR_ARG && bad == batch - 1);
+    /* a fixed id past the space, and one that is no move at all (a set meld of no suits) */
+    if (g->table && g->space == RK_VECTOR_FIXED) {
+        actions[batch - 1] = RK_TABLE_FIXED_ACTIONS;
+        CHECK(rk_vector_step(one.v, actions, &bad) == RK_ERR_ARG && bad == batch - 1);
+        actions[batch - 1] = RK_TABLE_FIXED_MELD_SET;
+        CHECK(rk_vector_step(one.v, actions, &bad) == RK_ERR_ARG && bad == batch - 1);
+    }
     one.b.num_legal[batch - 1] = three.b.num_legal[batch - 1];
     if (one.b.legal_ids) {
-        size_t first = (size_t)(batch - 1) * RK_MAX_LEGAL;
+        size_t first = (size_t)(batch - 1) * (size_t)one.ids_width;
         one.b.legal_ids[first] = three.b.legal_ids[first];
     }
     CHECK(same(&one, &three));
@@ -202,6 +224,44 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
     rk_table_memo_free(memo);
     stop(&one);
     stop(&three);
+}
+
+/* The fixed ids' codec (table.h): every fixed id's factored form maps back to it, each engine id
+ * of a fixed id's range maps to it, and the blocks tile 0 .. RK_TABLE_FIXED_ACTIONS - 1. */
+static void fixed_codec(void) {
+    int32_t heads[RK_TABLE_NUM_HEADS], moves = 0;
+    for (int32_t f = -1; f <= RK_TABLE_FIXED_ACTIONS; f++) {
+        int32_t first = rk_table_fixed_first(f);
+        if (f < 0 || f == RK_TABLE_FIXED_ACTIONS) {
+            CHECK(first == -1 && rk_table_fixed_factor(f, heads) == -1);
+            continue;
+        }
+        CHECK(first >= 0 && rk_table_is_action_id(first) && rk_table_fixed_id(first) == f);
+        if (f >= RK_TABLE_FIXED_MELD_RUN) CHECK(rk_table_fixed_id(first + 8191) == f && rk_table_fixed_id(first + 8192) != f);
+        if (rk_table_fixed_factor(f, heads) != 0) continue; /* a set meld or release of no suits */
+        moves++;
+        unsigned use = rk_table_kind_heads(heads[RK_TABLE_HEAD_KIND]);
+        for (int h = 0; h < RK_TABLE_NUM_HEADS; h++)
+            CHECK((use >> h & 1) ? heads[h] >= 0 && heads[h] < rk_table_head_size(h) : heads[h] == -1);
+        CHECK(rk_table_fixed_unfactor(heads) == f);
+        for (int h = 1; h < RK_TABLE_NUM_HEADS; h++) /* a head the kind does not use is ignored */
+            if (!(use >> h & 1)) {
+                heads[h] = 99;
+                CHECK(rk_table_fixed_unfactor(heads) == f);
+                heads[h] = -1;
+            }
+    }
+    /* 53 discards, draw, take, 40 x 106 lay-offs, 40 x 52 run and 40 x 15 set releases, 13 x 29 sets of 3-4
+     * cards, 616 runs */
+    CHECK(moves == 55 + 4240 + 2080 + 600 + 13 * 29 + 616);
+    heads[RK_TABLE_HEAD_KIND] = RK_TABLE_KIND_RELEASE_RUN;
+    heads[RK_TABLE_HEAD_SLOT] = 0;
+    heads[RK_TABLE_HEAD_CARD] = RK_JOKER;
+    CHECK(rk_table_fixed_unfactor(heads) == -1);
+    heads[RK_TABLE_HEAD_KIND] = RK_TABLE_NUM_KINDS;
+    CHECK(rk_table_fixed_unfactor(heads) == -1);
+    CHECK(rk_table_fixed_id(RK_TABLE_TAKE + 1) == -1 && rk_table_fixed_id(RK_TABLE_NUM_ACTIONS) == -1);
+    CHECK(rk_table_fixed_id(rk_table_run_id(0, 0, 2, 0)) == -1);
 }
 
 static void bad_arguments(void) {
@@ -231,7 +291,11 @@ static void bad_arguments(void) {
     CHECK(rk_vector_new_knock(&g.rules, &g.kr, 1, 1, &b) == NULL);
     g.tr = rummy_rules(2);
     g.tr.num_players = 9;
-    CHECK(rk_vector_new_table(&g.tr, 1, 1, &b) == NULL);
+    CHECK(rk_vector_new_table(&g.tr, RK_VECTOR_FIXED, 1, 1, &b) == NULL);
+    g.tr.num_players = 2;
+    CHECK(rk_vector_new_table(&g.tr, 2, 1, 1, &b) == NULL); /* no such action space */
+    b.legal_ids = NULL; /* required by the fixed space */
+    CHECK(rk_vector_new_table(&g.tr, RK_VECTOR_FIXED, 1, 1, &b) == NULL);
     CHECK(rk_vector_step(NULL, NULL, NULL) == RK_ERR_ARG);
     CHECK(rk_vector_num_actions(NULL) == RK_ERR_ARG);
     rk_vector_free(NULL);
@@ -248,12 +312,15 @@ int main(void) {
     play("oklahoma-rummy 3p", &g, 12, 150, -1);
     play("oklahoma-rummy 3p", &g, 12, 60, RK_POLICY_RANDOM);
     g.table = 1;
-    g.tr = rummy_rules(4);
-    play("rummy 4p", &g, 12, 150, -1);
-    play("rummy 4p", &g, 12, 60, RK_POLICY_GREEDY);
-    g.tr = kaluki_rules(3, 2);
-    play("kaluki 3p", &g, 6, 150, -1);
-    play("kaluki 3p", &g, 6, 40, RK_POLICY_RANDOM);
+    for (g.space = RK_VECTOR_FIXED; g.space <= RK_VECTOR_DENSE; g.space++) {
+        g.tr = rummy_rules(4);
+        play(g.space == RK_VECTOR_FIXED ? "rummy 4p fixed" : "rummy 4p dense", &g, 12, 150, -1);
+        play("rummy 4p", &g, 12, 60, RK_POLICY_GREEDY);
+        g.tr = kaluki_rules(3, 2);
+        play(g.space == RK_VECTOR_FIXED ? "kaluki 3p fixed" : "kaluki 3p dense", &g, 6, 150, -1);
+        play("kaluki 3p", &g, 6, 40, RK_POLICY_RANDOM);
+    }
+    fixed_codec();
     CHECK(ended_total > 0);
     bad_arguments();
     if (failures) {

@@ -382,6 +382,23 @@ cdef extern from "rummykit/table.h" nogil:
     int RK_TABLE_NUM_ACTIONS
     int RK_TABLE_CALL_OFF
     int RK_TABLE_PHASE_END
+    int RK_TABLE_FIXED_LAYOFF
+    int RK_TABLE_FIXED_RELEASE_RUN
+    int RK_TABLE_FIXED_RELEASE_SET
+    int RK_TABLE_FIXED_MELD_SET
+    int RK_TABLE_FIXED_MELD_RUN
+    int RK_TABLE_FIXED_ACTIONS
+    enum: RK_TABLE_NUM_HEADS
+    int RK_TABLE_NUM_KINDS
+    int32_t rk_table_fixed_id(int32_t id)
+    int32_t rk_table_fixed_first(int32_t fixed)
+    int32_t rk_table_fixed_resolve(const int32_t *legal, int n, int32_t fixed)
+    int rk_table_head_size(int h)
+    unsigned rk_table_kind_heads(int kind)
+    const char *rk_table_head_name(int h)
+    const char *rk_table_kind_name(int k)
+    int rk_table_fixed_factor(int32_t fixed, int32_t *heads)
+    int32_t rk_table_fixed_unfactor(const int32_t *heads)
     int32_t rk_table_layoff_id(int slot, int type, int end)
     int32_t rk_table_set_id(int rank, int suits, int jokers)
     int32_t rk_table_run_id(int suit, int start, int length, int joker_mask)
@@ -536,7 +553,9 @@ cdef extern from "rummykit/vector.h" nogil:
 
     rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, int threads,
                                    const rk_vector_buffers *buffers)
-    rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, int threads,
+    int RK_VECTOR_FIXED
+    int RK_VECTOR_DENSE
+    rk_vector *rk_vector_new_table(const rk_table_rules *rules, int action_space, int batch, int threads,
                                    const rk_vector_buffers *buffers)
     void rk_vector_free(rk_vector *v)
     int rk_vector_num_actions(const rk_vector *v)

@@ -54,6 +54,72 @@ def table_run_of(int32_t action_id):
     return suit, start, length, mask
 
 
+#: the fixed action space (table.h, THE FIXED ACTION SPACE): its blocks and size
+TABLE_FIXED_IDS = {
+    "layoff": RK_TABLE_FIXED_LAYOFF, "release_run": RK_TABLE_FIXED_RELEASE_RUN,
+    "release_set": RK_TABLE_FIXED_RELEASE_SET, "meld_set": RK_TABLE_FIXED_MELD_SET,
+    "meld_run": RK_TABLE_FIXED_MELD_RUN, "num_actions": RK_TABLE_FIXED_ACTIONS,
+}
+#: the factored form's heads (name, number of values), kinds, and the heads each kind uses
+TABLE_HEADS = tuple([(rk_table_head_name(h).decode(), rk_table_head_size(h)) for h in range(RK_TABLE_NUM_HEADS)])
+TABLE_KINDS = tuple([rk_table_kind_name(k).decode() for k in range(RK_TABLE_NUM_KINDS)])
+TABLE_KIND_HEADS = tuple([tuple([h for h in range(RK_TABLE_NUM_HEADS) if rk_table_kind_heads(k) >> h & 1])
+                          for k in range(RK_TABLE_NUM_KINDS)])
+
+
+def table_fixed_id(int64_t action_id):
+    """rk_table_fixed_id of one engine id (-1 where it is no action id)."""
+    return rk_table_fixed_id(<int32_t>action_id) if -2**31 <= action_id < 2**31 else -1
+
+
+def table_fixed_ids(const int32_t[::1] ids, int32_t[::1] out):
+    """rk_table_fixed_id of each engine id into out (-1 where it is no action id)."""
+    cdef Py_ssize_t i
+    if out.shape[0] != ids.shape[0]:
+        raise InvalidOptionError("table_fixed_ids: out must have one entry per id")
+    for i in range(ids.shape[0]):
+        out[i] = rk_table_fixed_id(ids[i])
+
+
+def table_fixed_first(int32_t fixed):
+    """rk_table_fixed_first: the lowest engine id of a fixed id, -1 out of range."""
+    return rk_table_fixed_first(fixed)
+
+
+def table_fixed_resolve(const int32_t[::1] legal, int32_t fixed):
+    """rk_table_fixed_resolve: the lowest of the sorted legal engine ids with that fixed id, -1 if none."""
+    if legal.shape[0] == 0:
+        return -1
+    return rk_table_fixed_resolve(&legal[0], <int>legal.shape[0], fixed)
+
+
+def table_fixed_factor(const int32_t[::1] fixed, int32_t[:, ::1] out):
+    """rk_table_fixed_factor of each fixed id into a row of out (n x heads); the index of the first
+    id that is no move's (its row all -1), or -1 if every one is."""
+    cdef Py_ssize_t i
+    cdef Py_ssize_t bad = -1
+    if out.shape[0] != fixed.shape[0] or out.shape[1] != RK_TABLE_NUM_HEADS:
+        raise InvalidOptionError("table_fixed_factor: out must be (ids, heads)")
+    for i in range(fixed.shape[0]):
+        if rk_table_fixed_factor(fixed[i], &out[i, 0]) != 0 and bad < 0:
+            bad = i
+    return bad
+
+
+def table_fixed_unfactor(const int32_t[:, ::1] heads, int32_t[::1] out):
+    """rk_table_fixed_unfactor of each row of heads (n x heads) into out; the index of the first row
+    that is no move's (out -1 there), or -1 if every one is."""
+    cdef Py_ssize_t i
+    cdef Py_ssize_t bad = -1
+    if heads.shape[1] != RK_TABLE_NUM_HEADS or out.shape[0] != heads.shape[0]:
+        raise InvalidOptionError("table_fixed_unfactor: heads must be (rows, heads), out one entry per row")
+    for i in range(heads.shape[0]):
+        out[i] = rk_table_fixed_unfactor(&heads[i, 0])
+        if out[i] < 0 and bad < 0:
+            bad = i
+    return bad
+
+
 #: the names of the rk_table_why reason codes, by code (rummykit.table.reasons words them)
 TABLE_REASONS = tuple([rk_table_reason_name(i).decode() for i in range(RK_TABLE_NUM_REASONS)])
 DEF LEGAL_BUFFER = 256
@@ -92,6 +158,10 @@ cdef class TableSpec:
 
     def __reduce__(self):
         return TableSpec, self.args
+
+    def is_action(self, int32_t action_id):
+        """rk_table_is_action: whether an engine id is an action of these rules (its text exists)."""
+        return bool(rk_table_is_action(&self.r, action_id))
 
 
 cdef tuple _table_result(const rk_table_result *r, int n):

@@ -27,6 +27,9 @@ cdef extern from *:
 
 KNOCK_NUM_ACTIONS = RK_KNOCK_NUM_ACTIONS
 VECTOR_TABLE_ACTIONS = RK_VECTOR_TABLE_ACTIONS
+TABLE_FIXED_ACTIONS = RK_TABLE_FIXED_ACTIONS
+#: a table VectorCore's action spaces (vector.h)
+VECTOR_SPACES = {"fixed": RK_VECTOR_FIXED, "dense": RK_VECTOR_DENSE}
 VECTOR_MAX_THREADS = RK_VECTOR_MAX_THREADS
 VECTOR_SKIP = RK_VECTOR_SKIP
 MAX_LEGAL = RK_MAX_LEGAL
@@ -80,25 +83,33 @@ cdef ReadOnlyBuffer _read_only(object owner, void *data, Py_ssize_t rows, Py_ssi
 
 cdef class VectorCore:
     """An rk_vector over buffers of its own (C memory, freed with it): ``spec`` is a KnockSpec
-    or a TableSpec; ``deadwood``: keep each seat's deadwood (rk_vector_buffers.deadwood).  ``buffers()`` gives read-only views of them (ReadOnlyBuffer): the caller
+    or a TableSpec; ``dense``: a table game's dense per-state index, not its fixed action
+    space (knock games: must be False); ``deadwood``: keep each seat's deadwood (rk_vector_buffers.deadwood).  ``buffers()`` gives read-only views of them (ReadOnlyBuffer): the caller
     can read them and nothing else, and the C core only writes them (vector.h, CALLER MEMORY)."""
 
     cdef rk_vector *v
     cdef rk_vector_buffers b
     cdef readonly object spec
     cdef readonly int batch
+    cdef Py_ssize_t ids_width  # a row's legal_ids (0: none)
     cdef bint busy  # a step or reset is under way with the GIL released (another thread's call raises)
 
-    def __cinit__(self, object spec, int batch, int threads, bint deadwood=False):
+    def __cinit__(self, object spec, int batch, int threads, bint deadwood=False, bint dense=False):
         cdef size_t n = <size_t>batch if batch > 0 else 1
         cdef bint knock = isinstance(spec, KnockSpec)
-        cdef size_t actions, obs, players
+        cdef size_t actions, obs, players, ids_width
         if not knock and not isinstance(spec, TableSpec):
             raise RummykitError("a vector game needs a knock or table game's rules")
+        if knock and dense:
+            raise InvalidOptionError("the knock games have one action space, their engine ids")
         if knock:
             actions, obs, players = RK_KNOCK_NUM_ACTIONS, KNOCK_TENSOR_STARTS[RK_KNOCK_OBS_SLICES], (<KnockSpec>spec).pr.num_players
+            ids_width = RK_MAX_LEGAL
         else:
-            actions, obs, players = RK_VECTOR_TABLE_ACTIONS, TABLE_TENSOR_STARTS[RK_TABLE_OBS_SLICES], (<TableSpec>spec).r.num_players
+            actions = RK_VECTOR_TABLE_ACTIONS if dense else RK_TABLE_FIXED_ACTIONS
+            obs, players = TABLE_TENSOR_STARTS[RK_TABLE_OBS_SLICES], (<TableSpec>spec).r.num_players
+            ids_width = 0 if dense else RK_VECTOR_TABLE_ACTIONS
+        self.ids_width = ids_width
         self.b.legal_mask = <uint8_t *>rk_py_vector_alloc(n * actions)
         self.b.observation = <float *>rk_py_vector_alloc(n * obs * sizeof(float))
         self.b.current_player = <int32_t *>rk_py_vector_alloc(n * sizeof(int32_t))
@@ -112,16 +123,17 @@ cdef class VectorCore:
         if deadwood:
             self.b.deadwood = <int32_t *>rk_py_vector_alloc(n * players * sizeof(int32_t))
         self.b.legal_ids = NULL
-        if knock:
-            self.b.legal_ids = <int32_t *>rk_py_vector_alloc(n * RK_MAX_LEGAL * sizeof(int32_t))
+        if ids_width:
+            self.b.legal_ids = <int32_t *>rk_py_vector_alloc(n * ids_width * sizeof(int32_t))
         if (not self.b.legal_mask or not self.b.observation or not self.b.current_player or not self.b.rewards
-                or not self.b.terminated or not self.b.num_legal or (knock and not self.b.legal_ids)
+                or not self.b.terminated or not self.b.num_legal or (ids_width and not self.b.legal_ids)
                 or not self.b.outcome or not self.b.winner or not self.b.hand_score or (deadwood and not self.b.deadwood)):
             raise MemoryError("no memory for the vector game")
         if knock:
             self.v = rk_vector_new_knock((<KnockSpec>spec).core.ptr, &(<KnockSpec>spec).pr, batch, threads, &self.b)
         else:
-            self.v = rk_vector_new_table(&(<TableSpec>spec).r, batch, threads, &self.b)
+            self.v = rk_vector_new_table(&(<TableSpec>spec).r, RK_VECTOR_DENSE if dense else RK_VECTOR_FIXED, batch,
+                                         threads, &self.b)
         if self.v == NULL:
             raise RummykitError("the vector game's batch, threads or rules are out of range, or no memory")
         if (rk_vector_num_actions(self.v) != <int>actions or rk_vector_obs_dim(self.v) != <int>obs
@@ -133,7 +145,8 @@ cdef class VectorCore:
         """name -> ReadOnlyBuffer: legal_mask (batch, num_actions) bool, observation (batch,
         obs_dim) float32, current_player, num_legal (batch,) int32, rewards (batch, players)
         float32, terminated (batch,) bool, outcome, winner (batch,) int32, hand_score (batch,
-        players) int32, legal_ids (batch, MAX_LEGAL) int32 (knock games), deadwood (batch,
+        players) int32, legal_ids (batch, MAX_LEGAL) int32 (knock games; fixed table games:
+        (batch, VECTOR_TABLE_ACTIONS)), deadwood (batch,
         players) int32 (if asked for)."""
         cdef Py_ssize_t n = self.batch
         out = {
@@ -150,7 +163,7 @@ cdef class VectorCore:
         if self.b.deadwood != NULL:
             out["deadwood"] = _read_only(self, self.b.deadwood, n, rk_vector_num_players(self.v), b"i", 4)
         if self.b.legal_ids != NULL:
-            out["legal_ids"] = _read_only(self, self.b.legal_ids, n, RK_MAX_LEGAL, b"i", 4)
+            out["legal_ids"] = _read_only(self, self.b.legal_ids, n, self.ids_width, b"i", 4)
         return out
 
     def __dealloc__(self):
@@ -216,7 +229,7 @@ cdef class VectorCore:
         if st == RK_ERR_ARG and bad >= 0:
             raise IllegalActionError(f"row {bad}: action {actions[bad]} is not legal (nothing was played)")
         if st == RK_ERR_CAPACITY:
-            where = f"row {bad}: more legal actions than {RK_VECTOR_TABLE_ACTIONS} slots, or no memory; " if bad >= 0 else ""
+            where = f"row {bad}: more legal actions than {RK_VECTOR_TABLE_ACTIONS}, or no memory; " if bad >= 0 else ""
             raise RummykitError(f"{where}this vector game failed part-way through a step or reset: reset() it")
         check(st)
 

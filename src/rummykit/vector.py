@@ -19,10 +19,14 @@ True
 Each row is one hand, exactly as the scalar state plays it: the same deal
 (:meth:`VectorGame.state` replays a row through the scalar engine), the same
 legal actions, the same observation tensor (``observation_tensor`` of the
-player to move).  Knock games (Gin, Oklahoma Gin, Oklahoma Rummy) use the
-engine's action ids (686); table games (Rummy, Kaluki) the dense per-state
-index of :mod:`rummykit.envs`: action ``k`` of a row is the ``k``-th of its
-sorted ``legal_actions()``, out of 4096 slots.
+player to move).  Actions are fixed ids, one per move and the same move in every
+state (``action_space="fixed"``, the default): the knock games' engine ids (686),
+the table games' fixed ids (8,463, :mod:`rummykit.table.fixed`: discard a card type,
+draw, take, lay off a type on a table meld's end, release a joker, meld a set by rank
+and suits or a run by suit, start and length; ``legal_mask`` is exactly the legal
+moves' ids).  ``action_space="dense"`` (table games only, for search) numbers a row's
+moves instead: action ``k`` is the ``k``-th of its sorted ``legal_actions()``, out of
+4096 slots.
 
 A step copies the actions, then checks every row's action: an illegal one
 raises :class:`~rummykit.errors.IllegalActionError` naming the row, and nothing
@@ -65,6 +69,7 @@ import numpy.typing as npt
 
 from rummykit import _core
 from rummykit.agents.base import signed_results
+from rummykit.engine.action_space import ActionIndex
 from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
@@ -146,6 +151,7 @@ class VectorGame:
         *,
         shaping_gamma: float = 1.0,
         shaping_scale: float = 100.0,
+        action_space: str = "fixed",
         **options: Any,
     ) -> None:
         if not isinstance(reward, str) or reward not in REWARDS:
@@ -162,11 +168,15 @@ class VectorGame:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self.seed = _int_arg("seed", seed, 0, (1 << 64) - 1)
+        #: the action numbering (``action_space``: ``"fixed"`` or ``"dense"``), as the scalar adapters'
+        self.index = ActionIndex(self.game, action_space)
+        self.action_space: str = action_space
         #: the players of each hand, the action slots and the observation length
         self.num_players: int = self.game.num_players
-        self.num_actions: int = self.game.num_distinct_actions
+        self.num_actions: int = self.index.size
         self.obs_dim: int = self.game.observation_tensor_size
-        self._core = _core.VectorCore(self.game.spec, self.batch, self.threads, shaping is not None)  # type: ignore[attr-defined]
+        spec = self.game.spec  # type: ignore[attr-defined]
+        self._core = _core.VectorCore(spec, self.batch, self.threads, shaping is not None, dense=self.index.dense)
         views = {name: np.asarray(buffer) for name, buffer in self._core.buffers().items()}
         self._rewards = views["rewards"]
         self._hand_score = views["hand_score"]
@@ -178,7 +188,7 @@ class VectorGame:
         self._hand_returns = family.hand_returns
         #: the outcome names by code: ``outcome_names[hand_outcome[i]]`` (``hand_outcome`` -1: none)
         self.outcome_names: tuple[str | None, ...] = family.core_outcomes
-        # engine ids (knock games): each row's legal ids in increasing order (C writes them), for sample_actions
+        # each row's legal actions in increasing order (C writes them; not in the dense index), for sample_actions
         self._legal_ids: npt.NDArray[np.int32] | None = views.get("legal_ids")
         self._rows = np.arange(self.batch)
         self._core.reset(self.seed)
@@ -254,15 +264,15 @@ class VectorGame:
 
     def action_text(self, row: int, a: int) -> str:
         """The move that action ``a`` is in row ``row`` now, as the scalar state writes it
-        (replays the row: for inspection, not for every step).  ``a`` not legal there:
+        (replays the row: for inspection, not for every step); with the fixed ids the same
+        kind and cards in every state.  ``a`` not legal there:
         :class:`~rummykit.errors.IllegalActionError`."""
         i = _int_arg("row", row, 0, self.batch - 1)
         a = _int_arg("action", a, 0, self.num_actions - 1)
         if not self.legal_mask[i, a]:
             raise IllegalActionError(f"row {i}: action {a} is not legal now")
         state = self.state(i)
-        action_id = state.legal_actions()[a] if self.game.dense_actions else a
-        return state.action_text(action_id)
+        return state.action_text(self.index.decode(state, a))
 
     def reset(self, seed: int | None = None) -> None:
         """Deal every row its first hand again, from ``seed`` (an int 0..2**64-1; None: the
@@ -408,7 +418,7 @@ class VectorGame:
         self._core.check_idle()
         k = (rng.random(self.batch) * self.num_legal).astype(np.int32)  # floor: 0 .. num_legal - 1
         if self._legal_ids is None:
-            return k  # table games: action k is the k-th legal action
+            return k  # the dense index: action k is the k-th legal action
         return self._legal_ids[self._rows, k]
 
     def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.float32]:

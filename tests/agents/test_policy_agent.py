@@ -69,7 +69,7 @@ def test_policy_agent_plays_what_the_policy_picks_from_the_vector_games_arrays(n
         assert obs.shape == (1, vg.obs_dim) and obs.dtype == np.float32 and mask.dtype == np.bool_
         assert np.array_equal(obs[0], vg.observation[0]) and np.array_equal(mask[0], vg.legal_mask[0])
         chosen = int(last_legal(vg.observation, vg.legal_mask)[0])
-        assert action_id == (state.legal_actions()[chosen] if vg.game.dense_actions else chosen)
+        assert action_id == vg.index.decode(state, chosen)
         vg.step(np.array([chosen]))
 
 

@@ -59,9 +59,9 @@ def test_the_game_facts_hold(name: str) -> None:
     for state in states:
         assert isinstance(state, family.state) and state_family(state) is family
         legal = state.legal_actions()
-        if not game.dense_actions:  # engine ids: every one below the action count
-            assert all(0 <= a < game.num_distinct_actions for a in legal)
-        assert len(legal) <= game.num_distinct_actions
+        fixed = [game.fixed_action(a) for a in legal]  # one fixed id per move, below the count
+        assert len(set(fixed)) == len(legal) and all(0 <= a < game.num_fixed_actions for a in fixed)
+        assert game.num_distinct_actions == game.num_fixed_actions
         assert state.observation_tensor(state.n - 1).shape == (size,)
         assert state.hand_text(0) == " ".join(str(c) for c in state.hand(0))
         assert all(isinstance(t, str) for t in state.table_text())

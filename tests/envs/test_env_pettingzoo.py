@@ -22,6 +22,7 @@ import rummykit.envs
 from rummykit.agents import signed_results
 from rummykit.envs import DENSE_ACTIONS, ActionIndex, pettingzoo_env, pettingzoo_raw_env, rummykit_v0
 from rummykit.envs._pettingzoo import RummykitAECEnv
+from rummykit.table import fixed
 
 # Dict observations with an action mask are PettingZoo's own convention for card games
 # (its classic environments); api_test still warns that it prefers a plain Box.
@@ -261,7 +262,7 @@ def test_ansi_and_human_rendering(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_dense_index_for_table_games() -> None:
     game = rk.Game("kaluki")
-    index = ActionIndex(game)
+    index = ActionIndex(game, "dense")
     assert index.dense and index.size == DENSE_ACTIONS
     state = game.new_hand(seed=0, dealer=0)
     state.apply_action(state.legal_actions()[0])  # draw: now a meld with a sparse id is legal
@@ -275,6 +276,26 @@ def test_dense_index_for_table_games() -> None:
         index.decode(state, len(legal))
 
 
+def test_fixed_ids_for_table_games() -> None:
+    game = rk.Game("kaluki")
+    index = ActionIndex(game)
+    assert not index.dense and index.size == fixed.NUM_ACTIONS
+    state = game.new_hand(seed=0, dealer=0)
+    state.apply_action(state.legal_actions()[0])  # draw: now a meld with a sparse id is legal
+    legal = state.legal_actions()
+    ids = [fixed.fixed_id(a) for a in legal]
+    assert max(legal) > fixed.NUM_ACTIONS and index.legal(state) == sorted(ids)
+    assert [index.decode(state, f) for f in ids] == legal
+    assert [index.encode(state, a) for a in legal] == ids
+    assert np.flatnonzero(index.mask(state)).tolist() == sorted(ids)
+    assert index.text(state, ids[-1]) == state.action_text(legal[-1])
+    assert index.text(state, 53) == "action 53 (not legal now)"
+    with pytest.raises(rk.IllegalActionError, match="not legal"):
+        index.decode(state, 53)
+    with pytest.raises(rk.InvalidOptionError, match="action_space"):
+        ActionIndex(game, "sparse")
+
+
 def test_knock_games_use_the_engine_ids() -> None:
     game = rk.Game("gin")
     index = ActionIndex(game)
@@ -282,6 +303,9 @@ def test_knock_games_use_the_engine_ids() -> None:
     assert not index.dense and index.size == 686
     assert index.legal(state) == state.legal_actions() == [105, 106]
     assert index.decode(state, 106) == index.encode(state, 106) == 106
+    assert index.text(state, 106) == state.action_text(106)
+    with pytest.raises(rk.InvalidOptionError, match="no dense action index"):
+        ActionIndex(game, "dense")
 
 
 def test_envs_docstrings() -> None:

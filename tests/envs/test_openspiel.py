@@ -298,3 +298,25 @@ def test_docs_examples() -> None:
     assert tried > 0 and failures == 0
     failures, tried = doctest.testmod(gin_rummy_ids)
     assert tried > 0 and failures == 0
+
+
+def test_table_games_use_the_fixed_ids_or_the_dense_index() -> None:
+    from rummykit.table import fixed
+
+    register_openspiel_games()
+    game = pyspiel.load_game("python_rummykit_kaluki")
+    assert game.num_distinct_actions() == fixed.NUM_ACTIONS
+    assert pyspiel.load_game("python_rummykit_kaluki(action_space=dense)").num_distinct_actions() == 4096
+    state = _dealt(game, 3)
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        engine = state.engine_state
+        assert engine is not None
+        legal = state.legal_actions()
+        assert legal == fixed.legal(engine)
+        for a in legal:
+            action_id = fixed.engine_id(engine.legal_actions(), a)
+            assert action_id is not None and state.action_to_string(a) == engine.action_text(action_id)
+        state.apply_action(int(rng.choice(legal)))
+        if state.is_terminal():
+            break

@@ -32,9 +32,11 @@ GAMES: list[tuple[str, dict[str, Any], int, int]] = [
     ("oklahoma-rummy", {"num_players": 3, "max_turns": 40}, 3, 300),
     ("oklahoma-rummy", {"num_players": 4, "max_turns": 40}, 2, 300),
     ("rummy", {}, 2, 800),
+    ("rummy", {"action_space": "dense", "max_turns": 60}, 2, 300),
     ("rummy", {"num_players": 3, "max_turns": 60}, 3, 300),
     ("rummy", {"num_players": 6, "max_turns": 40}, 2, 300),
     ("kaluki", {}, 2, 500),
+    ("kaluki", {"action_space": "dense", "max_turns": 60}, 2, 300),
     ("kaluki", {"num_players": 3, "max_turns": 60}, 2, 300),
 ]
 
@@ -58,10 +60,9 @@ def check_row(vg: VectorGame, i: int, state: Any) -> None:
     """Row i's arrays are those of the scalar state."""
     legal = state.legal_actions()
     assert vg.num_legal[i] == len(legal)
-    if vg.game.family == "knock":
-        assert np.flatnonzero(vg.legal_mask[i]).tolist() == legal
-    else:
-        assert np.flatnonzero(vg.legal_mask[i]).tolist() == list(range(len(legal)))
+    assert np.flatnonzero(vg.legal_mask[i]).tolist() == vg.index.legal(state)  # fixed ids: exactly the moves'
+    if vg.action_space == "dense" or vg.game.family == "knock":
+        assert vg.index.legal(state) == (list(range(len(legal))) if vg.action_space == "dense" else legal)
     assert vg.current_player[i] == state.current_player
     assert np.array_equal(vg.observation[i], tensor(state, state.current_player))
 
@@ -84,8 +85,7 @@ def test_rows_step_in_lockstep_with_scalar_states(name: str, options: dict[str, 
         assert rewards.shape == (batch, vg.num_players) and rewards.dtype == np.float32
         for i in range(batch):
             state = states[i]
-            legal = state.legal_actions()
-            state.apply_action(actions[i] if vg.game.family == "knock" else legal[actions[i]])
+            state.apply_action(vg.index.decode(state, actions[i]))
             assert bool(vg.terminated[i]) == state.is_terminal()
             if state.is_terminal():
                 ended += 1
@@ -246,8 +246,7 @@ def test_greedy_opponents_answer_each_learner_move(name: str, options: dict[str,
         for i in range(3):
             state, learner = states[i], learners[i]
             assert state.current_player == learner and greedy_replay_ok(state, learner)
-            legal = state.legal_actions()
-            state.apply_action(actions[i] if vg.game.family == "knock" else legal[actions[i]])
+            state.apply_action(vg.index.decode(state, actions[i]))
             while not state.is_terminal() and state.current_player != learner:
                 state.apply_action(greedy(state))
             assert bool(vg.terminated[i]) == state.is_terminal()
@@ -272,9 +271,9 @@ def test_module_docstring_examples() -> None:
 
 
 def test_a_second_thread_cannot_step_while_one_steps() -> None:
-    vg = VectorGame("kaluki", batch=256, seed=1, threads=1)
+    vg = VectorGame("kaluki", batch=256, seed=1, threads=1, action_space="dense")
     errors: list[Exception] = []
-    actions = np.zeros(256, dtype=np.int64)  # the first legal action of every row
+    actions = np.zeros(256, dtype=np.int64)  # the first legal action of every row (the dense index)
 
     def run() -> None:
         for _ in range(30):

@@ -54,8 +54,7 @@ def test_make_vec_steps_every_game_and_agrees_with_the_scalar_states(env_id: str
                 assert rewards[i] == 0
                 continue
             # the ended hand: the learner's action, then the opponents to the end
-            legal = state.legal_actions()
-            state.apply_action(int(actions[i]) if state.game.family == "knock" else legal[actions[i]])
+            state.apply_action(env.vector_game.index.decode(state, int(actions[i])))
             greedy = rummykit.agents.GreedyAgent()
             while not state.is_terminal():
                 state.apply_action(greedy(state))
@@ -97,7 +96,7 @@ def test_bad_arguments_and_illegal_actions() -> None:
         envs.reset(seed=[1, 2])
     envs.reset(seed=3)
     with pytest.raises(IllegalActionError, match="row 1"):
-        envs.step(np.array([0, 4000]))
+        envs.step(np.array([53, 4000]))  # row 0 draws (the learner is to draw); 4000 lays off on no meld
 
 
 def test_docstring_example() -> None:

@@ -82,8 +82,7 @@ def test_points_rewards_hand_points_and_shaping_follow_the_scalar_engine(
         assert not vg.hand_points.flags.writeable
         for i in range(batch):
             state = states[i]
-            legal = state.legal_actions()
-            state.apply_action(int(actions[i]) if vg.game.family == "knock" else legal[actions[i]])
+            state.apply_action(vg.index.decode(state, int(actions[i])))
             if state.is_terminal():
                 ended += 1
                 returns = [float(x) for x in state.returns()]
@@ -142,9 +141,8 @@ def test_action_text_is_the_scalar_states_text_of_the_move(name: str) -> None:
     for _ in range(25):
         for i in range(3):
             state = vg.state(i)
-            legal = state.legal_actions()
             for a in np.flatnonzero(vg.legal_mask[i])[:5]:
-                action_id = legal[a] if vg.game.dense_actions else int(a)
+                action_id = vg.index.decode(state, int(a))
                 assert vg.action_text(i, int(a)) == state.action_text(action_id)
         vg.step(vg.sample_actions(rng))
     illegal = int(np.flatnonzero(~vg.legal_mask[0])[0])

@@ -80,6 +80,228 @@ static inline int rk_table_is_action_id(int64_t id) {
            (id >= RK_TABLE_MELD_RUN && id < RK_TABLE_NUM_ACTIONS);
 }
 
+/* THE FIXED ACTION SPACE (for learners; rummykit.table.fixed, docs/vector.md): one id per move, the
+ * same move in every state, RK_TABLE_FIXED_ACTIONS ids.  It is the engine ids packed:
+ *   0-52 discard type t, 53 draw, 54 take (as the engine ids);
+ *   RK_TABLE_FIXED_LAYOFF + (slot * 53 + type) * 2 + end, RK_TABLE_FIXED_RELEASE_RUN + slot * 52 + type,
+ *   RK_TABLE_FIXED_RELEASE_SET + slot * 16 + suits, RK_TABLE_FIXED_MELD_SET + rank * 64 + suits * 4 +
+ *   jokers: the engine's blocks RK_TABLE_LAYOFF .. RK_TABLE_SET_END - 1 moved down by
+ *   RK_TABLE_FIXED_SHIFT;
+ *   RK_TABLE_FIXED_MELD_RUN + (suit * 14 + start) * 11 + length - 3: a run meld by suit, start position
+ *   and length (3..13), its jokers where the hand lacks the naturals.
+ * Cards are types (the engine picks the physical copy, as for every engine id), table melds are
+ * slots (their order on the table).  A run's joker positions are the engine's: rk_table_legal lists
+ * at most one run meld of a suit, start and length (jokers stand exactly for the naturals the hand
+ * lacks), so no two legal engine ids share a fixed id; rk_table_fixed_resolve would give the lowest. */
+#define RK_TABLE_FIXED_LAYOFF 55
+#define RK_TABLE_FIXED_SHIFT (RK_TABLE_LAYOFF - RK_TABLE_FIXED_LAYOFF)
+#define RK_TABLE_FIXED_RELEASE_RUN (RK_TABLE_RELEASE_RUN - RK_TABLE_FIXED_SHIFT)
+#define RK_TABLE_FIXED_RELEASE_SET (RK_TABLE_RELEASE_SET - RK_TABLE_FIXED_SHIFT)
+#define RK_TABLE_FIXED_MELD_SET (RK_TABLE_MELD_SET - RK_TABLE_FIXED_SHIFT)
+#define RK_TABLE_FIXED_MELD_RUN (RK_TABLE_SET_END - RK_TABLE_FIXED_SHIFT)
+#define RK_TABLE_FIXED_ACTIONS (RK_TABLE_FIXED_MELD_RUN + 4 * 14 * 11) /* 8,463 */
+
+/* The fixed id of an engine id, -1 for a number that is no action id (or a run shorter than 3). */
+static inline int32_t rk_table_fixed_id(int32_t id) {
+    if (id >= 0 && id <= RK_TABLE_TAKE) return id;
+    if (id >= RK_TABLE_LAYOFF && id < RK_TABLE_SET_END) return id - RK_TABLE_FIXED_SHIFT;
+    if (id >= RK_TABLE_MELD_RUN && id < RK_TABLE_NUM_ACTIONS) {
+        int32_t x = (id - RK_TABLE_MELD_RUN) / 8192; /* (suit * 14 + start) * 14 + length */
+        int32_t length = x % 14;
+        return length < 3 ? -1 : RK_TABLE_FIXED_MELD_RUN + x / 14 * 11 + (length - 3);
+    }
+    return -1;
+}
+
+/* The lowest engine id of a fixed id (-1 out of range): the fixed id's engine ids are this one and,
+ * for a run meld, the next 8191 (its joker position masks). */
+static inline int32_t rk_table_fixed_first(int32_t fixed) {
+    if (fixed >= 0 && fixed <= RK_TABLE_TAKE) return fixed;
+    if (fixed >= RK_TABLE_FIXED_LAYOFF && fixed < RK_TABLE_FIXED_MELD_RUN) return fixed + RK_TABLE_FIXED_SHIFT;
+    if (fixed >= RK_TABLE_FIXED_MELD_RUN && fixed < RK_TABLE_FIXED_ACTIONS) {
+        int32_t x = fixed - RK_TABLE_FIXED_MELD_RUN;
+        return RK_TABLE_MELD_RUN + (x / 11 * 14 + x % 11 + 3) * 8192;
+    }
+    return -1;
+}
+
+/* The legal engine id that a fixed id is now: the lowest of the n legal ids (sorted ascending, as
+ * rk_table_legal gives them) with that fixed id, -1 if none has it. */
+static inline int32_t rk_table_fixed_resolve(const int32_t *legal, int n, int32_t fixed) {
+    int32_t first = rk_table_fixed_first(fixed);
+    int lo = 0, hi = n;
+    if (first < 0) return -1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (legal[mid] < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && rk_table_fixed_id(legal[lo]) == fixed ? legal[lo] : -1;
+}
+
+/* THE FACTORED FORM of a fixed id, for autoregressive policies: an action kind and its arguments,
+ * one head each (rk_table_head_size values; -1 where the kind has no such argument).  Kinds and
+ * the heads they use (rk_table_kind_heads, bit h for head h):
+ *   discard: card (0-52)                  draw, take: none
+ *   lay off: slot, card (0-52), end       release run: slot, card (0-51)
+ *   release set: slot, suits (1-15)       meld set: rank, suits (1-15), jokers (0-3), 3-4 cards
+ *   meld run: suit, start (0-13), length (0-10: 3-13 cards) */
+enum rk_table_kind {
+    RK_TABLE_KIND_DISCARD,
+    RK_TABLE_KIND_DRAW,
+    RK_TABLE_KIND_TAKE,
+    RK_TABLE_KIND_LAYOFF,
+    RK_TABLE_KIND_RELEASE_RUN,
+    RK_TABLE_KIND_RELEASE_SET,
+    RK_TABLE_KIND_MELD_SET,
+    RK_TABLE_KIND_MELD_RUN,
+    RK_TABLE_NUM_KINDS
+};
+enum rk_table_head {
+    RK_TABLE_HEAD_KIND,
+    RK_TABLE_HEAD_CARD,
+    RK_TABLE_HEAD_SLOT,
+    RK_TABLE_HEAD_END,
+    RK_TABLE_HEAD_SUITS,
+    RK_TABLE_HEAD_RANK,
+    RK_TABLE_HEAD_JOKERS,
+    RK_TABLE_HEAD_SUIT,
+    RK_TABLE_HEAD_START,
+    RK_TABLE_HEAD_LENGTH,
+    RK_TABLE_NUM_HEADS
+};
+
+/* The number of values of head h (0 for no head). */
+static inline int rk_table_head_size(int h) {
+    switch (h) {
+    case RK_TABLE_HEAD_KIND: return RK_TABLE_NUM_KINDS;
+    case RK_TABLE_HEAD_CARD: return 53;
+    case RK_TABLE_HEAD_SLOT: return RK_TABLE_MAX_SLOTS;
+    case RK_TABLE_HEAD_END: return 2;
+    case RK_TABLE_HEAD_SUITS: return 16;
+    case RK_TABLE_HEAD_RANK: return 13;
+    case RK_TABLE_HEAD_JOKERS: return 4;
+    case RK_TABLE_HEAD_SUIT: return 4;
+    case RK_TABLE_HEAD_START: return 14;
+    case RK_TABLE_HEAD_LENGTH: return 11;
+    default: return 0;
+    }
+}
+
+/* The name of head h ("kind", "card", "slot", "end", "suits", "rank", "jokers", "suit", "start", "length"),
+ * and of kind k ("discard", "draw", "take", "lay_off", "release_run", "release_set", "meld_set",
+ * "meld_run"); NULL for a number that is none. */
+static inline const char *rk_table_head_name(int h) {
+    static const char *const names[RK_TABLE_NUM_HEADS] = {"kind", "card",   "slot", "end",   "suits",
+                                                          "rank", "jokers", "suit", "start", "length"};
+    return h >= 0 && h < RK_TABLE_NUM_HEADS ? names[h] : NULL;
+}
+static inline const char *rk_table_kind_name(int k) {
+    static const char *const names[RK_TABLE_NUM_KINDS] = {"discard",     "draw",     "take",     "lay_off",
+                                                          "release_run", "release_set", "meld_set", "meld_run"};
+    return k >= 0 && k < RK_TABLE_NUM_KINDS ? names[k] : NULL;
+}
+
+/* The heads a kind uses, bit h for head h (the kind head itself included; 0 for no kind). */
+static inline unsigned rk_table_kind_heads(int kind) {
+    const unsigned k = 1u << RK_TABLE_HEAD_KIND, card = 1u << RK_TABLE_HEAD_CARD, slot = 1u << RK_TABLE_HEAD_SLOT;
+    switch (kind) {
+    case RK_TABLE_KIND_DISCARD: return k | card;
+    case RK_TABLE_KIND_DRAW: case RK_TABLE_KIND_TAKE: return k;
+    case RK_TABLE_KIND_LAYOFF: return k | slot | card | 1u << RK_TABLE_HEAD_END;
+    case RK_TABLE_KIND_RELEASE_RUN: return k | slot | card;
+    case RK_TABLE_KIND_RELEASE_SET: return k | slot | 1u << RK_TABLE_HEAD_SUITS;
+    case RK_TABLE_KIND_MELD_SET: return k | 1u << RK_TABLE_HEAD_RANK | 1u << RK_TABLE_HEAD_SUITS | 1u << RK_TABLE_HEAD_JOKERS;
+    case RK_TABLE_KIND_MELD_RUN:
+        return k | 1u << RK_TABLE_HEAD_SUIT | 1u << RK_TABLE_HEAD_START | 1u << RK_TABLE_HEAD_LENGTH;
+    default: return 0;
+    }
+}
+
+/* Whether a set of naturals of the suits in a mask and some jokers has 3 or 4 cards, one natural at least. */
+static inline int rk_table_set_shape(int suits, int jokers) {
+    int k = (suits & 1) + (suits >> 1 & 1) + (suits >> 2 & 1) + (suits >> 3 & 1);
+    return k > 0 && k + jokers >= 3 && k + jokers <= 4;
+}
+
+/* The heads of a fixed id (-1 in the heads its kind does not use): 0, or -1 (heads all -1) for a
+ * number that is no fixed id of a move (out of range, a set release of no suits, a set meld of
+ * fewer than 3 or more than 4 cards). */
+static inline int rk_table_fixed_factor(int32_t fixed, int32_t heads[RK_TABLE_NUM_HEADS]) {
+    int32_t x;
+    for (int h = 0; h < RK_TABLE_NUM_HEADS; h++) heads[h] = -1;
+    if (fixed < 0 || fixed >= RK_TABLE_FIXED_ACTIONS) return -1;
+    if (fixed <= RK_JOKER) {
+        heads[RK_TABLE_HEAD_KIND] = RK_TABLE_KIND_DISCARD;
+        heads[RK_TABLE_HEAD_CARD] = fixed;
+    } else if (fixed == RK_TABLE_DRAW || fixed == RK_TABLE_TAKE) {
+        heads[RK_TABLE_HEAD_KIND] = fixed == RK_TABLE_DRAW ? RK_TABLE_KIND_DRAW : RK_TABLE_KIND_TAKE;
+    } else if (fixed < RK_TABLE_FIXED_RELEASE_RUN) {
+        x = fixed - RK_TABLE_FIXED_LAYOFF;
+        heads[RK_TABLE_HEAD_KIND] = RK_TABLE_KIND_LAYOFF;
+        heads[RK_TABLE_HEAD_END] = x % 2;
+        heads[RK_TABLE_HEAD_CARD] = x / 2 % 53;
+        heads[RK_TABLE_HEAD_SLOT] = x / 2 / 53;
+    } else if (fixed < RK_TABLE_FIXED_RELEASE_SET) {
+        x = fixed - RK_TABLE_FIXED_RELEASE_RUN;
+        heads[RK_TABLE_HEAD_KIND] = RK_TABLE_KIND_RELEASE_RUN;
+        heads[RK_TABLE_HEAD_CARD] = x % 52;
+        heads[RK_TABLE_HEAD_SLOT] = x / 52;
+    } else if (fixed < RK_TABLE_FIXED_MELD_SET) {
+        x = fixed - RK_TABLE_FIXED_RELEASE_SET;
+        if (x % 16 == 0) return -1;
+        heads[RK_TABLE_HEAD_KIND] = RK_TABLE_KIND_RELEASE_SET;
+        heads[RK_TABLE_HEAD_SUITS] = x % 16;
+        heads[RK_TABLE_HEAD_SLOT] = x / 16;
+    } else if (fixed < RK_TABLE_FIXED_MELD_RUN) {
+        x = fixed - RK_TABLE_FIXED_MELD_SET;
+        if (!rk_table_set_shape(x / 4 % 16, x % 4)) return -1;
+        heads[RK_TABLE_HEAD_KIND] = RK_TABLE_KIND_MELD_SET;
+        heads[RK_TABLE_HEAD_JOKERS] = x % 4;
+        heads[RK_TABLE_HEAD_SUITS] = x / 4 % 16;
+        heads[RK_TABLE_HEAD_RANK] = x / 64;
+    } else {
+        x = fixed - RK_TABLE_FIXED_MELD_RUN;
+        heads[RK_TABLE_HEAD_KIND] = RK_TABLE_KIND_MELD_RUN;
+        heads[RK_TABLE_HEAD_LENGTH] = x % 11;
+        heads[RK_TABLE_HEAD_START] = x / 11 % 14;
+        heads[RK_TABLE_HEAD_SUIT] = x / 11 / 14;
+    }
+    return 0;
+}
+
+/* The fixed id of heads (the heads the kind does not use are ignored), -1 if the kind or a head it
+ * uses is out of range (rk_table_fixed_factor's ranges). */
+static inline int32_t rk_table_fixed_unfactor(const int32_t heads[RK_TABLE_NUM_HEADS]) {
+    unsigned use = heads[RK_TABLE_HEAD_KIND] >= 0 ? rk_table_kind_heads(heads[RK_TABLE_HEAD_KIND]) : 0;
+    if (!use) return -1;
+    for (int h = 0; h < RK_TABLE_NUM_HEADS; h++)
+        if (use >> h & 1 && (heads[h] < 0 || heads[h] >= rk_table_head_size(h))) return -1;
+    switch (heads[RK_TABLE_HEAD_KIND]) {
+    case RK_TABLE_KIND_DISCARD: return heads[RK_TABLE_HEAD_CARD];
+    case RK_TABLE_KIND_DRAW: return RK_TABLE_DRAW;
+    case RK_TABLE_KIND_TAKE: return RK_TABLE_TAKE;
+    case RK_TABLE_KIND_LAYOFF:
+        return RK_TABLE_FIXED_LAYOFF + (heads[RK_TABLE_HEAD_SLOT] * 53 + heads[RK_TABLE_HEAD_CARD]) * 2 +
+               heads[RK_TABLE_HEAD_END];
+    case RK_TABLE_KIND_RELEASE_RUN:
+        if (heads[RK_TABLE_HEAD_CARD] == RK_JOKER) return -1;
+        return RK_TABLE_FIXED_RELEASE_RUN + heads[RK_TABLE_HEAD_SLOT] * 52 + heads[RK_TABLE_HEAD_CARD];
+    case RK_TABLE_KIND_RELEASE_SET:
+        if (!heads[RK_TABLE_HEAD_SUITS]) return -1;
+        return RK_TABLE_FIXED_RELEASE_SET + heads[RK_TABLE_HEAD_SLOT] * 16 + heads[RK_TABLE_HEAD_SUITS];
+    case RK_TABLE_KIND_MELD_SET:
+        if (!rk_table_set_shape(heads[RK_TABLE_HEAD_SUITS], heads[RK_TABLE_HEAD_JOKERS])) return -1;
+        return RK_TABLE_FIXED_MELD_SET + heads[RK_TABLE_HEAD_RANK] * 64 + heads[RK_TABLE_HEAD_SUITS] * 4 +
+               heads[RK_TABLE_HEAD_JOKERS];
+    default: /* RK_TABLE_KIND_MELD_RUN */
+        return RK_TABLE_FIXED_MELD_RUN + (heads[RK_TABLE_HEAD_SUIT] * 14 + heads[RK_TABLE_HEAD_START]) * 11 +
+               heads[RK_TABLE_HEAD_LENGTH];
+    }
+}
+
 typedef enum rk_table_phase { RK_TABLE_PHASE_DRAW = 0, RK_TABLE_PHASE_PLAY = 1, RK_TABLE_PHASE_END = 2 } rk_table_phase;
 
 /* How a hand ended (rummykit.table.scoring outcomes; rk_table_outcome_name gives the names). */

@@ -11,9 +11,12 @@
  * hand without a winner) and the row restarts at once from its next deal.
  *
  * ACTIONS: knock games use the engine ids (0 .. RK_ACTION_DONE, 686 of
- * them); table games a dense per-state index: action k of a row is the
- * k-th of its sorted legal ids (rk_table_legal), out of
- * RK_VECTOR_TABLE_ACTIONS slots (rummykit.envs' ActionIndex).
+ * them); table games the fixed action space of table.h (RK_VECTOR_FIXED:
+ * RK_TABLE_FIXED_ACTIONS ids, one per move, the same move in every state;
+ * rk_table_fixed_resolve gives a row's engine id) or a dense per-state
+ * index (RK_VECTOR_DENSE: action k of a row is the k-th of its sorted
+ * legal ids, rk_table_legal, out of RK_VECTOR_TABLE_ACTIONS slots; for
+ * search), as rummykit.envs' ActionIndex numbers them.
  *
  * DEALS: row i's deals come from its own generator, rk_rng_seed(seed, i);
  * each deal draws the dealer (rk_rng_below(players)), shuffles the deck
@@ -59,6 +62,8 @@ extern "C" {
 
 #define RK_KNOCK_NUM_ACTIONS 686   /* rummykit.knock.actions.NUM_ACTIONS */
 #define RK_VECTOR_TABLE_ACTIONS 4096 /* rummykit.envs DENSE_ACTIONS */
+#define RK_VECTOR_FIXED 0 /* a table vector's action space: the fixed ids (table.h) */
+#define RK_VECTOR_DENSE 1 /* the dense per-state index */
 #define RK_VECTOR_MAX_THREADS 256
 
 /* The caller's arrays, C order, written by rk_vector_reset and rk_vector_step. */
@@ -68,10 +73,11 @@ typedef struct rk_vector_buffers {
     int32_t *current_player;/* batch */
     float *rewards;         /* batch x num_players: the last step's */
     uint8_t *terminated;    /* batch: the hands the last step ended */
-    int32_t *num_legal;     /* batch: the number of legal actions of each row */
-    int32_t *legal_ids;     /* knock games (required): batch x RK_MAX_LEGAL, row i's legal ids in increasing order
-                             * (the first num_legal[i]); table games: unused (may be NULL), their
-                             * legal actions are 0 .. num_legal[i] - 1 */
+    int32_t *num_legal;     /* batch: the number of legal actions of each row (the mask's 1s) */
+    int32_t *legal_ids;     /* knock games and fixed table games (required): batch x RK_MAX_LEGAL (knock) or
+                             * RK_VECTOR_TABLE_ACTIONS (table), row i's legal actions in increasing order (the
+                             * first num_legal[i]); dense table games: unused (may be NULL), their legal
+                             * actions are 0 .. num_legal[i] - 1 */
     /* Optional (each may be NULL): the hands the last step ended, and each seat's potential. */
     int32_t *outcome;       /* batch: the ended hand's outcome (RK_OUTCOME_* / rk_table_outcome), -1 on a row
                              * whose hand did not end */
@@ -87,13 +93,15 @@ typedef struct rk_vector_buffers {
 typedef struct rk_vector rk_vector;
 
 /* A batch of knock-game rows (the rules are copied; ``rules`` must outlive
- * the vector) or of table-game rows; NULL for bad arguments (batch < 1,
+ * the vector) or of table-game rows in an action space (RK_VECTOR_FIXED or
+ * RK_VECTOR_DENSE); NULL for bad arguments (batch < 1,
  * threads outside 1..RK_VECTOR_MAX_THREADS, rules that rk_knock_rules_init /
  * rk_table_rules_check would refuse, a NULL pointer) or no memory.  The
  * rows are dealt by rk_vector_reset. */
 rk_vector *rk_vector_new_knock(const rk_rules *rules, const rk_knock_rules *pr, int batch, int threads,
                                const rk_vector_buffers *buffers);
-rk_vector *rk_vector_new_table(const rk_table_rules *rules, int batch, int threads, const rk_vector_buffers *buffers);
+rk_vector *rk_vector_new_table(const rk_table_rules *rules, int action_space, int batch, int threads,
+                               const rk_vector_buffers *buffers);
 void rk_vector_free(rk_vector *v);
 
 int rk_vector_num_actions(const rk_vector *v);

@@ -5,8 +5,8 @@ mymod:policy greedy``).
 A *batched policy* is ``fn(observation, legal_mask) -> actions``: numpy in, numpy out, as a
 learner sees :class:`rummykit.vector.VectorGame` rows: ``observation`` (n, obs_dim) float32,
 the mover's ``observation_tensor``; ``legal_mask`` (n, num_actions) bool; ``actions`` (n,)
-integers in the same numbering (engine ids in the knock games, the dense per-state index in
-Rummy and Kaluki: :class:`rummykit.envs.ActionIndex`).
+integers in the same numbering (the fixed ids, one per move in every state: the knock games'
+engine ids, Rummy's and Kaluki's :mod:`rummykit.table.fixed` ids; :class:`rummykit.envs.ActionIndex`).
 
 >>> import numpy as np
 >>> import rummykit as rk

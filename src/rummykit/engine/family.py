@@ -6,7 +6,7 @@ in its ``family.py``, and the registry (:mod:`rummykit.games`) registers it with
 :func:`register`.  Code that runs every game (agents, the environments, batched play,
 tournaments, the terminal game, the command line) reads these facts, through
 ``game.family_record`` or the game-level properties of :class:`~rummykit.engine.game.Game`
-(``num_distinct_actions``, ``dense_actions``, ``observation_layout``, ``score_kind``...),
+(``num_distinct_actions``, ``num_fixed_actions``, ``observation_layout``, ``score_kind``...),
 and never tests which family a game is.
 
 The family's views (observation and determinization, hand records, the terminal view)
@@ -31,9 +31,10 @@ if TYPE_CHECKING:
 
 __all__ = ["ACTION_INDEX_KINDS", "FAMILIES", "SCORE_KINDS", "Family", "family_record", "register", "state_family"]
 
-#: ``"engine"``: a framework sees the engine's action ids; ``"dense"``: action ``k`` is the
-#: ``k``-th of the state's sorted ``legal_actions()`` (sparse engine ids, too many for a mask)
-ACTION_INDEX_KINDS = ("engine", "dense")
+#: A learner's fixed action ids (one per move, the same move in every state): ``"engine"``, the
+#: engine's action ids themselves (the knock games); ``"fixed"``, ids packed from the engine's
+#: sparse ones by the family's ``fixed_action`` (the table games, :mod:`rummykit.table.fixed`)
+ACTION_INDEX_KINDS = ("engine", "fixed")
 #: ``"points"``: a hand's and a match's scores are points won (higher is better);
 #: ``"penalties"``: they are penalty points taken (lower is better)
 SCORE_KINDS = ("points", "penalties")
@@ -44,8 +45,11 @@ class Family:
     """One game family's facts (registered by its package, read by every caller).
 
     ``game``, ``state``, ``match``: its classes; ``action``: its action class (``from_id``,
-    text); ``num_distinct_actions``: the action slots a learner sees (the engine ids when
-    ``action_index`` is ``"engine"``, the per-state dense index when ``"dense"``);
+    text); ``num_fixed_actions``: the learner's fixed action ids (one per move, the same move
+    in every state): the engine ids when ``action_index`` is ``"engine"``, else
+    ``fixed_action(engine_id)`` gives a move's fixed id (``action_index`` ``"fixed"``);
+    ``num_dense_actions``: the slots of the dense per-state index (action ``k`` is the ``k``-th
+    of the state's sorted ``legal_actions()``, for search), None where the family has none;
     ``outcomes``: the names a hand's ``result.outcome`` takes; ``greedy``: the C greedy
     policy, ``greedy(state, max_knock_deadwood)`` -> an action id (``max_knock_deadwood`` is
     None or, in a knock game, the most deadwood the policy knocks with); ``aliases`` (every
@@ -80,7 +84,7 @@ class Family:
     state: type
     match: type
     action: type
-    num_distinct_actions: int
+    num_fixed_actions: int
     action_index: str
     outcomes: tuple[str, ...]
     greedy: Callable[[Any, int | None], int]
@@ -97,15 +101,14 @@ class Family:
     playouts: Callable[[Any, str, int, int, int], Callable[[int, int, Any, Any], None]]
     posterior: Callable[..., list[Any] | None] | None = None
     hand_returns: Callable[[Any, str, int | None, list[int]], tuple[int, ...]] | None = None
+    fixed_action: Callable[[int], int] | None = None
+    num_dense_actions: int | None = None
 
     def __post_init__(self) -> None:
         if self.action_index not in ACTION_INDEX_KINDS:
             raise InvalidOptionError(f"action_index must be one of {ACTION_INDEX_KINDS}, got {clip(self.action_index)}")
-
-    @property
-    def dense_actions(self) -> bool:
-        """Whether a learner's action ``k`` is the ``k``-th legal action (not an engine id)."""
-        return self.action_index == "dense"
+        if (self.action_index == "fixed") != (self.fixed_action is not None):
+            raise InvalidOptionError("fixed_action goes with action_index 'fixed', and only with it")
 
     @functools.cached_property
     def observe(self) -> ModuleType:

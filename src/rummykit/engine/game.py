@@ -105,15 +105,19 @@ class Game:
 
     @property
     def num_distinct_actions(self) -> int:
-        """The action slots a learner sees (686 engine ids in the knock games; 4096 slots of
-        the dense per-state index in the table games)."""
-        return self.family_record.num_distinct_actions
+        """The action slots a learner sees: ``num_fixed_actions``."""
+        return self.family_record.num_fixed_actions
 
     @property
-    def dense_actions(self) -> bool:
-        """Whether a learner's action ``k`` is the ``k``-th of the state's sorted
-        ``legal_actions()`` (table games) rather than the engine's id (knock games)."""
-        return self.family_record.dense_actions
+    def num_fixed_actions(self) -> int:
+        """The fixed action ids, one per move and the same move in every state (686 engine ids
+        in the knock games, 8,463 in the table games: :mod:`rummykit.table.fixed`)."""
+        return self.family_record.num_fixed_actions
+
+    def fixed_action(self, action_id: int) -> int:
+        """The fixed id of an engine action id (the id itself in the knock games)."""
+        fixed = self.family_record.fixed_action
+        return int(action_id) if fixed is None else fixed(action_id)
 
     @property
     def observation_layout(self) -> list[tuple[str, int, int]]:

@@ -20,9 +20,11 @@ by the game's rules (:class:`rummykit.Match`: target score, bonuses, Kaluki elim
 dealer (and the Gymnasium learner's seat) are drawn per episode from the seeded generator
 unless fixed with ``dealer=`` (``seat=``).
 
-Actions: the knock games use the engine's action ids; Rummy and Kaluki, whose ids are
-sparse up to 6.4 million, a dense per-state index (action ``k`` is the ``k``-th of the sorted
-``state.legal_actions()``, out of :data:`DENSE_ACTIONS` slots).
+Actions (``action_space=``, :class:`ActionIndex`): ``"fixed"`` (the default), one id per move,
+the same move in every state: the knock games' engine ids (686), the table games' fixed ids
+(8,463, :mod:`rummykit.table.fixed`, with a factored form for autoregressive policies);
+``"dense"`` (Rummy and Kaluki, for search): action ``k`` is the ``k``-th of the sorted
+``state.legal_actions()``, out of :data:`DENSE_ACTIONS` slots.
 
 Rewards (the same default, :data:`DEFAULT_REWARD` = ``"win_loss"``, in every adapter) come
 when a seat's episode ends, 0 before: ``reward="win_loss"`` +1 to the winner (of the hand or
@@ -37,7 +39,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from rummykit.envs._common import DEFAULT_REWARD, DENSE_ACTIONS, REWARDS, ActionIndex, RenderModeError
+from rummykit.envs._common import ACTION_SPACES, DEFAULT_REWARD, DENSE_ACTIONS, REWARDS, ActionIndex, RenderModeError
 from rummykit.envs._episode import EPISODES
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from rummykit.envs._vector import RummykitVectorEnv
 
 __all__ = [
+    "ACTION_SPACES",
     "DEFAULT_REWARD",
     "DENSE_ACTIONS",
     "EPISODES",
@@ -190,15 +193,24 @@ def gymnasium_vector_env(
 
 
 def openspiel_game(
-    game: Any, num_players: int = 2, reward: str = DEFAULT_REWARD, dealer: int = -1, history: int = 64, **options: Any
+    game: Any,
+    num_players: int = 2,
+    reward: str = DEFAULT_REWARD,
+    dealer: int = -1,
+    history: int = 64,
+    action_space: str = "fixed",
+    **options: Any,
 ) -> RummykitSpielGame:
     """``game`` as an OpenSpiel (``pyspiel``) Python game; see ``docs/openspiel.md``.
     ``dealer`` -1 makes the dealer a chance outcome (else that seat deals); ``history`` is the
-    number of actions the information-state tensor keeps."""
+    number of actions the information-state tensor keeps; ``action_space`` as
+    :class:`ActionIndex` (``"fixed"`` or ``"dense"``)."""
     _need("pyspiel", "openspiel")
     from rummykit.envs._openspiel import RummykitSpielGame
 
-    return RummykitSpielGame.from_rummykit(game, num_players, reward, options, dealer=dealer, history=history)
+    return RummykitSpielGame.from_rummykit(
+        game, num_players, reward, options, dealer=dealer, history=history, action_space=action_space
+    )
 
 
 def register_openspiel_games() -> list[str]:

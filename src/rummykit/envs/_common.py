@@ -5,21 +5,19 @@ Only numpy and rummykit are imported here; each adapter imports its framework it
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
 from rummykit.agents.base import signed_results
+from rummykit.engine.action_space import ACTION_SPACES, ActionIndex, action_index
 from rummykit.engine.protocol import GameState
-from rummykit.errors import IllegalActionError, InvalidOptionError, clip
+from rummykit.errors import InvalidOptionError, clip
 from rummykit.games import Game
 from rummykit.table.family import TABLE
 from rummykit.vector import REWARDS as VECTOR_REWARDS
 from rummykit.vector import check_shaping, deadwood_potential
 
 __all__ = [
+    "ACTION_SPACES",
     "DEFAULT_REWARD",
     "DENSE_ACTIONS",
     "RENDER_MODES",
@@ -27,6 +25,7 @@ __all__ = [
     "ActionIndex",
     "RenderModeError",
     "Shaping",
+    "action_index",
     "action_text",
     "action_text_before",
     "check_render_mode",
@@ -37,7 +36,7 @@ __all__ = [
 ]
 
 #: The action slots of a table game (Rummy, Kaluki) in the dense per-state index.
-DENSE_ACTIONS = TABLE.num_distinct_actions
+DENSE_ACTIONS: int = TABLE.num_dense_actions  # type: ignore[assignment]
 #: The reward schemes: ``win_loss`` (+1 to the winner, -1 to the others, 0 to all without a
 #: winner) or ``points`` (zero-sum for a hand: the seat's ``returns()`` less the others' mean;
 #: the match score for a match).
@@ -121,65 +120,6 @@ class Shaping:
         shaped = self.gamma * phi - self._phi.get(seat, 0.0)
         self._phi[seat] = phi
         return shaped
-
-
-def action_index(action: object) -> int:
-    """``action`` as an int if it is an integer (a Python or numpy integer, or a 0-d integer
-    array); else :class:`InvalidOptionError` (a float, a bool, text: never truncated or parsed)."""
-    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        return int(action)
-    if isinstance(action, numbers.Integral) and not isinstance(action, bool):
-        return int(action)
-    raise InvalidOptionError(f"an action is an integer index, got {clip(action)}")
-
-
-class ActionIndex:
-    """The action numbering a framework sees.
-
-    The game says which (``game.dense_actions``, ``game.num_distinct_actions``).  Knock games
-    (Gin, Oklahoma Gin, Oklahoma Rummy) use the engine's ids as they are
-    (:data:`rummykit.knock.actions.NUM_ACTIONS` = 686 of them).  Table games (Rummy, Kaluki)
-    have sparse ids up to 6.4 million, too many for a mask per step, so they use a dense
-    per-state index: action ``k`` is ``state.legal_actions()[k]`` (the sorted legal ids), out of
-    :data:`DENSE_ACTIONS` slots.  ``k`` then means different moves in different states; the
-    engine id is ``decode(state, k)`` and its text :func:`action_text`.
-    """
-
-    def __init__(self, game: Game) -> None:
-        self.dense = game.dense_actions
-        self.size = game.num_distinct_actions
-
-    def legal(self, state: GameState) -> list[int]:
-        """The legal actions of ``state`` in this numbering, sorted."""
-        legal: list[int] = state.legal_actions()
-        if not self.dense:
-            return legal
-        if len(legal) > self.size:
-            raise IllegalActionError(f"{len(legal)} legal actions, more than the {self.size} action slots")
-        return list(range(len(legal)))
-
-    def mask(self, state: GameState) -> npt.NDArray[np.int8]:
-        """1 for each legal action of ``state`` (all 0 at the end of the hand)."""
-        out = np.zeros(self.size, dtype=np.int8)
-        out[self.legal(state)] = 1
-        return out
-
-    def decode(self, state: GameState, action: object) -> int:
-        """The engine id of ``action`` (an integer: a Python or numpy integer or a 0-d integer
-        array, not a bool); :class:`InvalidOptionError` for anything else (``105.7``, ``True``,
-        ``"3"``), :class:`IllegalActionError` if it is not legal now."""
-        action = action_index(action)
-        legal: list[int] = state.legal_actions()
-        if self.dense:
-            if 0 <= action < len(legal):
-                return legal[action]
-        elif action in legal:
-            return action
-        raise IllegalActionError(f"action {action} is not legal now (legal: {self.legal(state)})")
-
-    def encode(self, state: GameState, action_id: int) -> int:
-        """The index of the legal engine id ``action_id`` in this numbering."""
-        return state.legal_actions().index(action_id) if self.dense else action_id
 
 
 def action_text(state: GameState, action_id: int) -> str:

@@ -67,7 +67,9 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ``info["action_mask"]`` give the same mask as booleans.  The reward comes on the step that
     ends the learner's episode (0 before; see :class:`rummykit.envs._episode.Episode`).  A hand
     episode that ends before the learner has acted is dealt again (it gives nothing to learn
-    from).  ``info["legal_actions"]`` lists the engine ids behind the actions; ``env.game_state``
+    from).  Actions: ``action_space`` (:class:`rummykit.envs.ActionIndex`: ``"fixed"``, one id per
+    move, or the table games' ``"dense"`` per-state index).  ``info["legal_actions"]`` lists the
+    engine ids behind the actions; ``env.game_state``
     is the engine state of the hand in progress, ``env.match`` the match of a match episode.
 
     ``shaping="deadwood"`` adds potential-based shaping to every step's reward
@@ -97,11 +99,13 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         shaping: str | None = None,
         shaping_gamma: float = 1.0,
         shaping_scale: float = 100.0,
+        action_space: str = "fixed",
         **options: Any,
     ) -> None:
         check_render_mode(render_mode)
         self.shaping = Shaping(shaping, shaping_gamma, shaping_scale)
         self.game = make_game(game, num_players, options)
+        self.index = ActionIndex(self.game, action_space)
         n = self.game.num_players
         self._fixed_seat = check_seat("seat", seat, n)
         pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
@@ -120,7 +124,6 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.render_mode = render_mode
         self.illegal_reward = illegal_reward
         self._over = True
-        self.index = ActionIndex(self.game)
         mask = gymnasium.spaces.Box(low=0, high=1, shape=(self.index.size,), dtype=np.int8)
         box = observation_box(self.game)
         self._tensor_size = box.shape[0]

@@ -9,7 +9,7 @@ import pyspiel
 
 from rummykit.engine.game import Game
 from rummykit.engine.protocol import GameState
-from rummykit.envs._common import DEFAULT_REWARD, ActionIndex, action_text, check_reward, hand_rewards, make_game
+from rummykit.envs._common import DEFAULT_REWARD, ActionIndex, check_reward, hand_rewards, make_game
 from rummykit.envs._history import HISTORY, HistoryEncoder
 from rummykit.errors import InvalidOptionError
 
@@ -20,7 +20,14 @@ VARIANTS = ("gin", "oklahoma_gin", "oklahoma_rummy", "rummy", "kaluki")
 #: The utility bound declared with ``reward="points"`` (a loose bound on one hand's points).
 POINTS_BOUND = 10_000.0
 # dealer -1: a chance node draws the dealer; history: the actions the information-state tensor keeps
-_DEFAULTS: dict[str, Any] = {"num_players": 2, "reward": DEFAULT_REWARD, "dealer": -1, "history": HISTORY}
+# action_space: "fixed" (one id per move) or "dense" (the table games' per-state index)
+_DEFAULTS: dict[str, Any] = {
+    "num_players": 2,
+    "reward": DEFAULT_REWARD,
+    "dealer": -1,
+    "history": HISTORY,
+    "action_space": "fixed",
+}
 
 
 def _game_type(variant: str) -> Any:
@@ -45,9 +52,9 @@ def _game_type(variant: str) -> Any:
 class _Shared:
     """What every state of one game shares; a state's clone keeps the same one."""
 
-    def __init__(self, game: Game, reward: str, dealer: int, history: int) -> None:
+    def __init__(self, game: Game, reward: str, dealer: int, history: int, action_space: str = "fixed") -> None:
         self.game, self.reward = game, reward
-        self.index = ActionIndex(game)
+        self.index = ActionIndex(game, action_space)
         n = game.num_players
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not -1 <= dealer < n:
             raise InvalidOptionError(f"dealer must be a seat 0..{n - 1} or -1 (a chance outcome), got {dealer!r}")
@@ -81,7 +88,7 @@ class RummykitSpielGame(pyspiel.Game):  # type: ignore[misc]
         reward = check_reward(params["reward"])
         rk_game = game if game is not None else make_game(variant, int(params["num_players"]), {})
         params["num_players"] = rk_game.num_players
-        shared = _Shared(rk_game, reward, params["dealer"], params["history"])
+        shared = _Shared(rk_game, reward, params["dealer"], params["history"], params["action_space"])
         max_turns = rk_game.rules.max_turns
         if max_turns < 0:
             raise InvalidOptionError("OpenSpiel needs a bounded game: max_turns must be >= 0")
@@ -101,11 +108,24 @@ class RummykitSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     @classmethod
     def from_rummykit(
-        cls, game: Any, num_players: int, reward: str, options: dict[str, Any], dealer: int = -1, history: int = HISTORY
+        cls,
+        game: Any,
+        num_players: int,
+        reward: str,
+        options: dict[str, Any],
+        dealer: int = -1,
+        history: int = HISTORY,
+        action_space: str = "fixed",
     ) -> RummykitSpielGame:
         """A game from a rummykit name (with options) or game object."""
         rk_game = make_game(game, num_players, options)
-        params = {"num_players": rk_game.num_players, "reward": reward, "dealer": dealer, "history": history}
+        params = {
+            "num_players": rk_game.num_players,
+            "reward": reward,
+            "dealer": dealer,
+            "history": history,
+            "action_space": action_space,
+        }
         return cls(params, game=rk_game)
 
     def new_initial_state(self) -> RummykitSpielState:
@@ -170,11 +190,7 @@ class RummykitSpielState(pyspiel.State):  # type: ignore[misc]
         if player == pyspiel.PlayerId.CHANCE:
             return f"dealer {action}" if self._dealer is None else f"deal {action}"
         assert self._hand is not None
-        state = self._hand.state
-        legal = state.legal_actions()
-        if self._shared.index.dense:
-            return action_text(state, legal[action]) if 0 <= action < len(legal) else f"slot {action}"
-        return action_text(state, action)
+        return self._shared.index.text(self._hand.state, action)
 
     def is_terminal(self) -> bool:
         return self._hand is not None and bool(self._hand.state.is_terminal())

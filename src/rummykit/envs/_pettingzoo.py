@@ -53,9 +53,10 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
     the game's rules) from the generator ``reset(seed=...)`` seeds.  Each observation is a dict:
     ``"observation"``, the seat's ``observation_tensor`` (float32), and ``"action_mask"`` (int8,
     1 for each legal action of the agent to move, all 0 for the others).  Actions follow
-    :class:`rummykit.envs._common.ActionIndex`: engine ids for the knock games, a dense per-state
-    index for Rummy and Kaluki (``info["legal_actions"]`` lists the engine ids behind the
-    indices).  Rewards come when an agent's episode ends (see ``reward`` and
+    :class:`rummykit.envs._common.ActionIndex` (``action_space``): ``"fixed"`` (the default), one id
+    per move in every state (the knock games' engine ids, the table games' fixed ids), or
+    ``"dense"``, Rummy's and Kaluki's per-state index (``info["legal_actions"]`` lists the engine
+    ids behind the actions).  Rewards come when an agent's episode ends (see ``reward`` and
     :class:`rummykit.envs._episode.Episode`); in a Kaluki match an eliminated agent is done while
     the others play on.  ``shaping="deadwood"`` (``shaping_gamma``, ``shaping_scale``) gives
     every live agent on every step the potential-based shaping of
@@ -83,16 +84,17 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
         shaping: str | None = None,
         shaping_gamma: float = 1.0,
         shaping_scale: float = 100.0,
+        action_space: str = "fixed",
         **options: Any,
     ) -> None:
         super().__init__()
         check_render_mode(render_mode)
         self.shaping = Shaping(shaping, shaping_gamma, shaping_scale)
         self.game = make_game(game, num_players, options)
+        self.index = ActionIndex(self.game, action_space)
         self.reward = check_reward(reward)
         self.episode = Episode(self.game, episode, self.reward, dealer)
         self.render_mode = render_mode
-        self.index = ActionIndex(self.game)
         self.possible_agents = [f"player_{i}" for i in range(self.game.num_players)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         box = observation_box(self.game)

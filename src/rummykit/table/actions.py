@@ -55,6 +55,7 @@ __all__ = [
     "RELEASE_SET",
     "TAKE",
     "TableAction",
+    "fixed_id",
     "parse_table_action",
 ]
 
@@ -101,6 +102,14 @@ def _is_action_id(value: object) -> bool:
         and not isinstance(value, bool)
         and (0 <= value <= TAKE or LAYOFF <= value < _SET_END or MELD_RUN <= value < NUM_ACTIONS)  # type: ignore[operator]
     )
+
+
+def fixed_id(action_id: int) -> int:
+    """The fixed id of an engine action id (:mod:`rummykit.table.fixed`, one id per move, the same
+    move in every state); :class:`IllegalActionError` for anything that is no action id."""
+    if _is_action_id(action_id) and (found := _core.table_fixed_id(int(action_id))) >= 0:
+        return int(found)
+    raise IllegalActionError(f"not a table-game action id: {clip(action_id)}")
 
 
 @dataclass(frozen=True, slots=True)

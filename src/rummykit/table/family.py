@@ -8,7 +8,7 @@ from typing import Any
 from rummykit import _core
 from rummykit.engine.family import Family
 from rummykit.table import playouts, rules
-from rummykit.table.actions import TableAction
+from rummykit.table.actions import TableAction, fixed_id
 from rummykit.table.game import TableGame
 from rummykit.table.match import TableMatch
 from rummykit.table.scoring import score_hand
@@ -39,8 +39,10 @@ TABLE = Family(
     state=TableState,
     match=TableMatch,
     action=TableAction,
-    num_distinct_actions=_core.VECTOR_TABLE_ACTIONS,
-    action_index="dense",
+    num_fixed_actions=_core.TABLE_FIXED_IDS["num_actions"],
+    action_index="fixed",
+    fixed_action=fixed_id,
+    num_dense_actions=_core.VECTOR_TABLE_ACTIONS,
     outcomes=OUTCOMES,
     greedy=_greedy,
     aliases=rules.ALIASES,
