@@ -60,6 +60,9 @@ GAMES = [
     ("oklahoma-rummy", {}, "okrummy3"),
     ("rummy", {}, "rummy2"),
     ("kaluki", {}, "kaluki2"),
+    # the table games' dense per-state index (for search) beside their fixed ids (the default)
+    ("rummy", {"action_space": "dense"}, "rummy2_dense"),
+    ("kaluki", {"action_space": "dense"}, "kaluki2_dense"),
 ]
 
 
@@ -72,6 +75,7 @@ def test_vector_steps(benchmark, figures, name, options, key):
     # the rows are still the scalar engine's hands after the timed steps
     state = vg.state(BATCH - 1)
     assert np.flatnonzero(vg.legal_mask[BATCH - 1]).size == len(state.legal_actions())
+    name += " (dense index)" if options.get("action_space") == "dense" else ""
     value = record(benchmark, figures, f"vector_{key}_step", f"VectorGame {name} step of one row", BATCH * STEPS)
     if value is not None:
         figures.add(

@@ -34,6 +34,13 @@ def test_check_env(name: str, players: int, seat: int | None, episode: str) -> N
     check_env(env, skip_render_check=True)
 
 
+def test_check_env_with_the_dense_index() -> None:
+    env = gymnasium_env("rummy", opponent="random", action_space="dense")
+    assert env.action_space.n == 4096
+    check_env(env, skip_render_check=True)
+    assert gymnasium_env("rummy").action_space.n == 8463  # the fixed ids
+
+
 def _episode(env: RummykitGymEnv, seed: int) -> tuple[float, int, dict[str, object]]:
     """Play one episode choosing uniformly among the masked actions: last reward, steps, last info."""
     obs, info = env.reset(seed=seed)

@@ -323,3 +323,10 @@ def test_import_rummykit_does_not_import_the_frameworks() -> None:
     code = f"import sys, rummykit.envs; print([m for m in {frameworks} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['gymnasium']"
+
+
+def test_api_with_the_dense_index() -> None:
+    """The table games' dense per-state index (``action_space="dense"``) passes the same checks."""
+    _api_and_seed("rummy", 3, 20, action_space="dense")
+    env = pettingzoo_raw_env("kaluki", action_space="dense")
+    assert env.action_space("player_0").n == DENSE_ACTIONS
