@@ -18,6 +18,7 @@ TOO_BIG = [
     ("best", "determinizations", 10**9, "1..1,024"),
     ("best", "table_samples", 1025, "0..1,024"),
     ("best", "table_pool", 17, "1..16"),
+    ("best", "table_width", 65, "1..64"),
     ("best", "width", 65, "1..64"),
     ("best", "time_per_move", MAX_SECONDS * 2, "time_per_move"),
     ("ismcts", "iterations", MAX_ITERATIONS + 1, "1..100,000"),

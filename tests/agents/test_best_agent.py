@@ -155,6 +155,8 @@ def test_best_is_seeded_and_plays_every_game() -> None:
         "best:table_samples=-1",
         "best:table_pool=0",
         "best:table_lambda=-1",
+        "best:table_bonus=-1",
+        "best:table_width=0",
         "best:determinizations=0",
     ],
 )
@@ -210,6 +212,107 @@ def test_table_search_samples_look_the_same_and_follow_the_discards(name: str) -
         return sum(x % 13 == c % 13 or (x // 13 == c // 13 and abs(x - c) <= 2) for c in thrown for x in held)
 
     assert np.mean([conflicts(s) for s in weighted]) < np.mean([conflicts(s) for s in uniform])
+
+
+def _forward_choices(state: rk.TableState) -> list[tuple[int, int, int | None, bool]]:
+    """(seat, action, the top discard then, whether taking it was legal) for every action of
+    the hand, walked forwards from the deal (the agent's evidence walks backwards)."""
+    replay = state.clone()
+    actions = [int(a) for a in replay.history]
+    while replay.history:
+        replay.undo()
+    out = []
+    for action in actions:
+        top = replay.top_discard
+        out.append((replay.current_player, action, None if top is None else int(top), 54 in replay.legal_actions()))
+        replay.apply_action(action)
+    return out
+
+
+def _meld_partner_pairs(t: int, name: str) -> list[set[int]]:
+    """Every pair of natural types that makes a valid three-card meld with ``t``: checked
+    by the meld parser itself, one candidate meld at a time."""
+    from rummykit.cards import Card
+    from rummykit.table.melds import parse_meld
+
+    geo = rk.Game(name).new_hand(seed=0).geo
+    pairs = []
+    for x in range(52):
+        for y in range(x + 1, 52):
+            if t in (x, y):
+                continue
+            try:
+                parse_meld(geo, " ".join(str(Card(c)) for c in (t, x, y)), 0)
+            except rk.RummykitError:
+                continue
+            pairs.append({x, y})
+    return pairs
+
+
+@pytest.mark.parametrize("name", ["rummy", "kaluki"])
+def test_table_evidence_and_conflicts_against_an_oracle(name: str) -> None:
+    """The table search's opponent model reads each other seat's discards, passes (a stock
+    draw when the top discard could be taken) and takes from the hand's history; a sample
+    hand's conflicts are counted as the rules say (a passed card's partners checked by the
+    meld parser)."""
+    from rummykit.agents.best import _conflicts, _table_evidence
+
+    game, greedy = rk.Game(name), GreedyAgent()
+    state = game.new_hand(seed=7)
+    while len([a for a in state.history if a <= 51]) < 12 or not [
+        1 for seat, a, _, can in _forward_choices(state) if seat != state.current_player and a == 53 and can
+    ]:  # Kaluki: a seat can pass (or take) once it has opened
+        assert not state.is_terminal()
+        state.apply_action(greedy(state))
+    me = state.current_player
+    choices = [c for c in _forward_choices(state) if c[0] != me]
+    thrown = [a for _, a, _, _ in choices if a <= 51]
+    passed = [top for _, a, top, can in choices if a == 53 and can and top is not None and top <= 51]
+    partners = {t: _meld_partner_pairs(t, name) for t in set(passed)}
+    taken = [top for _, a, top, _ in choices if a == 54 and top is not None and top <= 51]
+    near, pairs, takes = _table_evidence(state, me)[1 - me]
+    assert (len(near), len(pairs), sorted(takes)) == (len(thrown), len(passed), sorted(taken))
+
+    def oracle(held: set[int]) -> int:
+        def next_to(x: int, c: int) -> bool:
+            if x == c:
+                return False
+            gap = abs(x % 13 - c % 13)
+            return x % 13 == c % 13 or (x // 13 == c // 13 and (gap <= 2 or gap == 12))
+
+        count = sum(next_to(x, c) for c in thrown for x in held)
+        count += sum(any(pair <= held for pair in partners[t]) for t in passed)
+        count += sum(t in held and not any(next_to(x, t) for x in held) for t in taken)
+        return count
+
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        held = {int(c) for c in rng.choice(52, size=int(rng.integers(3, 14)), replace=False)}
+        mask = sum(1 << c for c in held)
+        assert _conflicts(mask, near, pairs, takes) == oracle(held), sorted(held)
+
+
+@pytest.mark.parametrize("name", ["rummy", "kaluki"])
+def test_table_discards_start_with_greedys(name: str) -> None:
+    """The table search's discard candidates are in greedy's order: the first is the card the C
+    greedy policy throws, and a wider list only adds cards after it."""
+    from rummykit.agents.best import _table_discards
+
+    game, greedy = rk.Game(name), GreedyAgent()
+    checked = 0
+    for seed in range(4):
+        state = game.new_hand(seed=seed)
+        while not state.is_terminal():
+            move = greedy(state)
+            if move <= 52:
+                discards = [int(a) for a in state.legal_actions() if a <= 52]
+                first = _table_discards(state, discards, 1)
+                wide = _table_discards(state, discards, 64)
+                assert first == [move] == wide[:1]
+                assert sorted(wide) == sorted(set(discards))
+                checked += 1
+            state.apply_action(move)
+    assert checked > 20
 
 
 def _actors(state: object) -> list[tuple[int, int]]:

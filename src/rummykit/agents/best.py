@@ -63,9 +63,11 @@ class BestAgent:
     probability of winning the game that its result causes
     (:func:`rummykit.agents.gamevalue.hand_value`: a table over both scores solved per rules),
     from the scores the match told it before the hand (``new_hand``, :class:`MatchInfo`; 0-0
-    without a match), plus ``win_bonus`` times what one point is worth at those scores for a
-    won hand (minus for a lost one): near the end it takes the safe knock, behind it plays for
-    more, and at level scores it plays as for points.
+    without a match), plus ``win_bonus`` (table games: ``table_bonus``, default 0) times what
+    one point is worth at those scores for a won hand (minus for a lost one): near the end it
+    takes the safe knock, behind it plays for more, and at level scores it plays as for points.
+    In Rummy and Kaluki the playouts run to the end of the hand, so every penalty card still
+    held counts in the leaf score at the value the game gives it.
     ``learn=1`` (off by default: it lost games to the patient player in a pilot,
     ``docs/strength.md``) learns during a game how readily the opponent knocks: after each
     hand the match shows, a hand the opponent knocked counts as a knock, a hand it defended
@@ -75,11 +77,16 @@ class BestAgent:
     opponent.  ``best:game_value=0`` is the agent that plays each hand for its points.
 
     **Table games** (Rummy, Kaluki): greedy's melds, lay-offs and releases; the draw (stock or
-    discard) and, when greedy would discard, every legal discard are searched: ``table_pool``
+    discard) and, when greedy would discard, the ``table_width`` legal discards greedy ranks
+    first (a card with no neighbour towards a meld in the hand, then the highest penalty; 64:
+    every one) are searched: ``table_pool``
     times ``max(2, table_samples // candidates)`` determinizations (``state.determinize``), each
-    weighted ``exp(-table_lambda * conflicts)`` (a conflict: a card another seat holds in it of
-    the rank of a card that seat discarded, or of its suit within two ranks; a greedy player
-    throws lone cards), ``max(2, table_samples // candidates)`` of them drawn by weight, each
+    weighted ``exp(-table_lambda * conflicts)`` by what the other seats' takes, passes and
+    discards in the hand say of their cards (a conflict: a card a seat holds in it of the rank
+    of a card that seat discarded, or of its suit within two ranks, since a greedy player throws
+    lone cards; a top discard the seat passed that two of its cards make a meld with; a card it
+    took and still holds with no such neighbour), ``max(2, table_samples // candidates)`` of
+    them drawn by weight, so the discards stay out of the melds the others are likely building; each
     candidate scored by ``playouts`` greedy C table playouts (``resample="stock"``) as above.
     Past a hand's second restock (usually a stuck hand whose playouts run to ``max_turns``) it
     plays greedy.
@@ -94,7 +101,8 @@ class BestAgent:
     with each product ``samples x playouts``, ``determinizations x playouts`` and
     ``table_samples x playouts`` at most :data:`~rummykit.agents.base.MAX_PLAYOUTS` (65,536
     playouts a candidate: the move's time bound, see ``docs/hardening.md``); ``particles``
-    1..16384; ``width`` 1..64; ``table_pool`` 1..16; ``time_per_move`` up to an hour.
+    1..16384; ``width`` and ``table_width`` 1..64; ``table_pool`` 1..16; ``table_bonus`` a
+    number >= 0; ``time_per_move`` up to an hour.
 
     >>> import rummykit as rk
     >>> state = rk.Game("gin").new_hand(seed=2)
@@ -118,6 +126,8 @@ class BestAgent:
         table_samples: int = 48,
         table_pool: int = 2,
         table_lambda: float = 1.0,
+        table_bonus: float = 0.0,
+        table_width: int = 64,
         game_value: int = 1,
         learn: int = 0,
         time_per_move: float | None = None,
@@ -136,6 +146,7 @@ class BestAgent:
         self.high = float(high)
         self.table_samples = _check_int("table_samples", table_samples, 0, 1024)
         self.table_pool = _check_int("table_pool", table_pool, 1, 16)
+        self.table_width = _check_int("table_width", table_width, 1, 64)
         for names, product in (
             ("samples x playouts", self.samples * self.playouts),
             ("determinizations x playouts", self.determinizations * self.playouts),
@@ -145,12 +156,13 @@ class BestAgent:
         if not _is_number(table_lambda) or table_lambda < 0:
             raise InvalidOptionError(f"table_lambda must be a finite number >= 0, got {clip(table_lambda)}")
         self.table_lambda = float(table_lambda)
-        for name, value in (("beta", beta), ("win_bonus", win_bonus)):
+        for name, value in (("beta", beta), ("win_bonus", win_bonus), ("table_bonus", table_bonus)):
             if not _is_number(value) or value < 0:
                 raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
         if not _is_number(epsilon) or not 0 < epsilon <= 1:
             raise InvalidOptionError(f"epsilon must be a number in (0, 1], got {clip(epsilon)}")
         self.beta, self.epsilon, self.win_bonus = float(beta), float(epsilon), float(win_bonus)
+        self.table_bonus = float(table_bonus)
         self.time_per_move = _check_seconds(time_per_move)
         for name, value in (("game_value", game_value), ("learn", learn)):
             if value not in (0, 1) or isinstance(value, float):
@@ -200,7 +212,8 @@ class BestAgent:
 
         off = (len(values) - 1) // 2
         slope = (values[off + 1] - values[off - 1]) / 2  # what a point is worth here
-        return values + self.win_bonus * slope * np.sign(np.arange(-off, off + 1))
+        bonus = self.win_bonus if state.game.family_record.knocks else self.table_bonus
+        return values + bonus * slope * np.sign(np.arange(-off, off + 1))
 
     def _score(self, signed: Any) -> float:
         """The mean score of playouts' signed results: the win-probability change (game_value),
@@ -227,6 +240,8 @@ class BestAgent:
             "table_samples": self.table_samples,
             "table_pool": self.table_pool,
             "table_lambda": self.table_lambda,
+            "table_bonus": self.table_bonus,
+            "table_width": self.table_width,
             "game_value": self.game_value,
             "learn": self.learn,
             "time_per_move": self.time_per_move,
@@ -260,12 +275,13 @@ class BestAgent:
         greedy = int(_GREEDY(state))
         kind = action(greedy).kind
         if kind in ("draw", "take"):
-            wanted: tuple[str, ...] = ("draw", "take")
-        elif kind == "discard":  # every legal discard (one per card type)
-            wanted = ("discard",)
+            candidates = sorted(int(a) for a in legal if action(int(a)).kind in ("draw", "take"))
+        elif kind == "discard":  # the table_width first in greedy's order (one per card type)
+            candidates = _table_discards(
+                state, [int(a) for a in legal if action(int(a)).kind == "discard"], self.table_width
+            )
         else:
             return greedy
-        candidates = sorted(int(a) for a in legal if action(int(a)).kind in wanted)
         # a hand past its second restock is usually stuck, its playouts running to max_turns: greedy
         if len(candidates) <= 1 or self.table_samples == 0 or state.restocks >= 2:
             return greedy
@@ -384,11 +400,10 @@ class BestAgent:
 def _table_samples(
     state: Any, me: int, count: int, pool: int, lam: float, rng: Any, deadline: float | None = None
 ) -> list[Any]:
-    """``count`` determinizations for ``me`` drawn by weight from ``pool * count`` uniform ones:
-    each is weighted ``exp(-lam * conflicts)``, a conflict being a card another seat holds in it
-    next to a card that seat discarded (the same rank, or the same suit within two ranks): a
-    greedy player keeps such cards and throws the lone ones.  Past ``deadline`` no further
-    determinization is made (the first always is)."""
+    """``count`` determinizations for ``me`` drawn by weight from ``pool * count`` uniform ones,
+    each weighted ``exp(-lam * conflicts)`` with the conflicts of :func:`_table_evidence`
+    (what each other seat's takes, passes and discards say of its hand).  Past ``deadline`` no
+    further determinization is made (the first always is)."""
     import numpy as np
 
     made = []
@@ -399,25 +414,108 @@ def _table_samples(
         made.append(state.determinize(me, rng))
     if pool == 1 or lam == 0:
         return made
-    thrown: dict[int, list[int]] = {}
-    replay = state.clone()
-    while replay.history:  # who threw what: public
-        action = int(replay.history[-1])
-        replay.undo()
-        if action <= 51 and replay.current_player != me:
-            thrown.setdefault(replay.current_player, []).append(action)
+    evidence = _table_evidence(state, me)
     logw = np.zeros(len(made))
-    for q, cards in thrown.items():
+    for q, (near, pairs, takes) in evidence.items():
         for i, sample in enumerate(made):
-            held = [int(c) for c in sample.hand(q) if int(c) <= 51]
-            logw[i] -= lam * sum(
-                1 for c in cards for x in held if x % 13 == c % 13 or (x // 13 == c // 13 and abs(x - c) <= 2)
-            )
+            held = _naturals(sample.hand(q))
+            logw[i] -= lam * _conflicts(held, near, pairs, takes)
     w = np.exp(logw - logw.max())
     w /= w.sum()
     positions = (rng.random() + np.arange(count)) / count
     index = np.minimum(np.searchsorted(np.cumsum(w), positions), len(made) - 1)
     return [made[int(i)] for i in index]
+
+
+def _table_discards(state: Any, discards: list[int], width: int) -> list[int]:
+    """The ``width`` of the legal ``discards`` (card types) greedy would throw first: the ones with no
+    neighbour in the hand (:func:`_neighbours`; a joker always has one), then the highest
+    penalty, then the highest type."""
+    held = _naturals(state.hand(state.current_player))
+    values = state.geo.values
+
+    def key(t: int) -> tuple[bool, int, int]:
+        return t > 51 or bool(held & _neighbours(t)), -values[t], -t
+
+    return sorted(set(discards), key=key)[:width]
+
+
+def _naturals(cards: Iterable[int]) -> int:
+    """The mask of the natural types among ``cards`` (a type held twice counts once)."""
+    mask = 0
+    for c in cards:
+        if int(c) <= 51:
+            mask |= 1 << int(c)
+    return mask
+
+
+def _neighbours(t: int) -> int:
+    """The natural types next to type ``t`` as greedy counts them (a card with one is
+    "useful"): its rank in the other suits, its suit within two ranks, A and K adjacent."""
+    rank, suit = t % 13, t // 13
+    mask = sum(1 << (s * 13 + rank) for s in range(4) if s != suit)
+    for k in (rank - 2, rank - 1, rank + 1, rank + 2, 12 if rank == 0 else -1, 0 if rank == 12 else -1):
+        if 0 <= k < 13:
+            mask |= 1 << (suit * 13 + k)
+    return mask
+
+
+def _partners(t: int, geo: Any) -> tuple[int, list[int]]:
+    """What completes a meld with type ``t`` under the run geometry ``geo``
+    (:mod:`rummykit.table.melds`): the mask of its rank in the other suits (two of them make
+    a set) and the pairs of its suit that make a run of three with it."""
+    rank, suit = t % 13, t // 13
+    same = sum(1 << (s * 13 + rank) for s in range(4) if s != suit)
+    runs = []
+    for p in range(geo.npos):
+        if geo.rank_at(p) != rank:
+            continue
+        for a, b in ((-2, -1), (-1, 1), (1, 2)):
+            start = p + min(a, 0)
+            if geo.fits(start % 13 if geo.wrap else start, 3):
+                runs.append(1 << geo.type_at(suit, p + a) | 1 << geo.type_at(suit, p + b))
+    return same, runs
+
+
+def _table_evidence(state: Any, me: int) -> dict[int, tuple[list[int], list[tuple[int, list[int]]], list[int]]]:
+    """What each other seat's public choices in this hand say of its hand (natural types):
+    per seat, the neighbour masks of the cards it threw (a greedy player keeps cards next to
+    each other and throws the lone ones), the meld partners of the top discards it passed
+    (drew from the stock when it could take: it held no two cards making a meld with the card)
+    and the cards it took (one it still holds is kept for a meld, so it holds a neighbour)."""
+    from rummykit.table.actions import DRAW, TAKE
+
+    out: dict[int, tuple[list[int], list[tuple[int, list[int]]], list[int]]] = {}
+    replay = state.clone()
+    while replay.history:  # public: who threw, passed and took what
+        action = int(replay.history[-1])
+        replay.undo()
+        q = replay.current_player
+        if q == me:
+            continue
+        near, pairs, takes = out.setdefault(q, ([], [], []))
+        if action <= 51:
+            near.append(_neighbours(action))
+        elif action in (DRAW, TAKE):
+            top = replay.top_discard
+            if top is None or int(top) > 51:
+                continue
+            if action == TAKE:
+                takes.append(int(top))
+            elif TAKE in replay.legal_actions():
+                pairs.append(_partners(int(top), state.geo))
+    return out
+
+
+def _conflicts(held: int, near: list[int], pairs: list[tuple[int, list[int]]], takes: list[int]) -> int:
+    """How far the hand ``held`` (a mask of natural types) is from a greedy player's choices
+    ``near``, ``pairs``, ``takes`` (:func:`_table_evidence`): each held card next to a thrown
+    one, each passed card the hand could have melded, each taken card held with no neighbour."""
+    count = sum((held & mask).bit_count() for mask in near)
+    for same, runs in pairs:
+        count += (held & same).bit_count() >= 2 or any(held & run == run for run in runs)
+    count += sum(1 for t in takes if held >> t & 1 and not held & _neighbours(t))
+    return int(count)
 
 
 def playout_spec(rules: Any, seen: Any, held: int, hand: int, stock: list[int], *, draw: bool = False) -> Any:
