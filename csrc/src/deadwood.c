@@ -332,12 +332,11 @@ static uint64_t several_ranks_discard(const rk_rules *rules, rk_lanes l, unsigne
     int four = fours != 0, rank[MAX_DISCARD_RANKS - 1], m = 0;
     for (unsigned bits = others; bits; bits &= bits - 1) rank[m++] = rk__ctz(bits);
     suit_looks looks[RK_NUM_SUITS][1 << (MAX_DISCARD_RANKS - 1)];
+    unsigned gone[1 << (MAX_DISCARD_RANKS - 1)]; /* the other ranks' cards in subset y */
+    gone[0] = 0;
+    for (unsigned y = 1; y < (1u << m); y++) gone[y] = gone[y & (y - 1)] | 1u << rank[rk__ctz(y)];
     for (int s = 0; s < RK_NUM_SUITS; s++)
-        for (unsigned y = 0; y < (1u << m); y++) {
-            unsigned gone = 0;
-            for (int j = 0; j < m; j++) gone |= ((y >> j) & 1u) << rank[j];
-            looks[s][y] = look_suit(rules, l.s[s] & ~gone, cbit, s);
-        }
+        for (unsigned y = 0; y < (1u << m); y++) looks[s][y] = look_suit(rules, l.s[s] & ~gone[y], cbit, s);
     uint16_t combos[MAX_DISCARD_COMBOS];
     int n = 1;
     combos[0] = 0;
