@@ -300,8 +300,8 @@ static inline uint64_t one_rank_discard(const rk_rules *rules, const unsigned p[
     return closed_discard(k, four);
 }
 
-#define MAX_DISCARD_RANKS 4 /* ranks held 3+ times; more (15+ cards) take one deadwood per card */
-#define MAX_DISCARD_COMBOS 216 /* 6^3: the choices at three ranks */
+#define MAX_DISCARD_RANKS 5 /* ranks held 3+ times; more (18+ cards) take one deadwood per card */
+#define MAX_DISCARD_COMBOS 1296 /* 6^4: the choices at four ranks */
 
 /* Suit s of a 4-bit suit set to bit 4 s. */
 static inline uint16_t nibbles(unsigned suits) {

@@ -5,7 +5,8 @@
  * discard as the least of one such deadwood per card with the documented
  * tie-break.  Exhaustive over every subset of 4 adjacent ranks x 4 suits
  * (the meld-dense hands, wrapping past the king) and randomized over hand
- * sizes 0..20 (the oracle's time grows sixfold a rank held four times),
+ * sizes 0..20 (the oracle's time grows sixfold a rank held four times) and
+ * on hands with six or seven ranks held 3+ times,
  * for the three ace modes and other card values.
  * RUMMYKIT_LONG=1 in the environment: every window, more random hands. */
 #include "rummykit/rummykit.h"
@@ -181,6 +182,22 @@ static void randomized(const rk_rules *rules, int n) {
     check_batches(rules, batch, k);
 }
 
+/* Six or seven ranks held 3+ times (18+ cards): past the one-pass search. */
+static void many_set_ranks(const rk_rules *rules, int n) {
+    for (int i = 0; i < n; i++) {
+        rk_mask hand = 0;
+        int ranks = 6 + i % 2;
+        while (ranks) {
+            int r = (int)(next_random() % 13);
+            if (hand & rank_cards(r)) continue;
+            hand |= rank_cards(r) & ~((rk_mask)1 << (13 * (next_random() % 4) + r)); /* three suits */
+            ranks--;
+        }
+        if (i % 3 == 0) hand |= rank_cards(lowest(hand) % 13); /* one held four times */
+        check_hand(rules, hand);
+    }
+}
+
 int main(void) {
     const char *env = getenv("RUMMYKIT_LONG");
     int is_long = env && env[0] && env[0] != '0';
@@ -198,6 +215,7 @@ int main(void) {
         else
             exhaustive_window(&rules, windows[trial]);
         randomized(&rules, is_long ? 400000 : 20000);
+        many_set_ranks(&rules, is_long ? 600 : 30);
     }
     if (failures) {
         fprintf(stderr, "%d checks failed\n", failures);
