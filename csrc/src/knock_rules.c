@@ -53,6 +53,47 @@ const rk_field *rk_knock_rules_fields(size_t *n) {
     return fields;
 }
 
+/* The scoring models: the values of model_options, one row per model (docs/rules.md). */
+static const char *const model_options[] = {
+    "knock_bonus",    "undercut_bonus",       "gin_bonus",       "collect_differences",
+    "losers_charged", "gin_loser_multiplier", "gin_loser_extra", "undercut_knocker_extra",
+};
+#define N_MODEL_OPTIONS (sizeof model_options / sizeof model_options[0])
+static const struct {
+    const char *name;
+    int values[N_MODEL_OPTIONS];
+} models[] = {
+    {"classic_two_player", {0, 25, 25, 1, 0, 1, 0, 0}},
+    {"net_collect", {10, 10, 20, 1, 1, 1, 0, 0}},
+    {"bonus_penalty", {10, 20, 25, 0, 1, 2, 0, 0}},
+    {"ring_penalty", {0, 20, 0, 0, 1, 1, 25, 10}},
+};
+#define N_MODELS ((int)(sizeof models / sizeof models[0]))
+
+const char *rk_knock_scoring_model_name(int model) {
+    return model >= 0 && model < N_MODELS ? models[model].name : NULL;
+}
+
+const char *const *rk_knock_scoring_model_options(size_t *n) {
+    if (n) *n = N_MODEL_OPTIONS;
+    return model_options;
+}
+
+rk_status rk_knock_scoring_model_apply(rk_knock_rules *pr, int model) {
+    if (!pr || model < 0 || model >= N_MODELS) return RK_ERR_ARG;
+    const int *v = models[model].values;
+    pr->knock_bonus = v[0];
+    pr->undercut_bonus = v[1];
+    pr->gin_bonus = v[2];
+    pr->collect_differences = v[3];
+    pr->losers_charged = v[4];
+    pr->gin_loser_multiplier = v[5];
+    pr->gin_loser_extra = v[6];
+    pr->undercut_knocker_extra = v[7];
+    pr->classic_two_player = model == 0;
+    return RK_OK;
+}
+
 rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_players) {
     if (!pr) return RK_ERR_ARG;
     memset(pr, 0, sizeof *pr);
@@ -65,14 +106,10 @@ rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_pla
     pr->knock_limit = 10;
     pr->spade_multiplier = 1;
     pr->allow_layoff_on_knock = 1;
-    pr->classic_two_player = 1;
     pr->undercut_on_tie = 1;
     pr->auto_showdown = 1;
-    pr->undercut_bonus = 25;
-    pr->gin_bonus = 25;
     pr->big_gin_bonus = -1;
-    pr->collect_differences = 1;
-    pr->gin_loser_multiplier = 1;
+    rk_knock_scoring_model_apply(pr, 0); /* classic_two_player */
     switch (game) {
     case RK_GAME_GIN:
         if (num_players != 2) return RK_ERR_ARG;
@@ -84,7 +121,7 @@ rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_pla
         pr->ace_upcard_gin_only = 1;
         pr->spade_multiplier = 2;
         return RK_OK;
-    case RK_GAME_OKLAHOMA_RUMMY: /* scoring_model net_collect */
+    case RK_GAME_OKLAHOMA_RUMMY:
         if (num_players < 3 || num_players > 4) return RK_ERR_ARG;
         pr->num_players = num_players;
         pr->upcard_offer = 0;
@@ -92,12 +129,7 @@ rk_status rk_knock_rules_init(rk_knock_rules *pr, rk_base_game game, int num_pla
         pr->ace_upcard_gin_only = 1;
         pr->spade_multiplier = 2;
         pr->stock_end = RK_STOCK_RESHUFFLE;
-        pr->classic_two_player = 0;
-        pr->knock_bonus = 10;
-        pr->undercut_bonus = 10;
-        pr->gin_bonus = 20;
-        pr->losers_charged = 1;
-        return RK_OK;
+        return rk_knock_scoring_model_apply(pr, 1); /* net_collect */
     }
     return RK_ERR_ARG;
 }

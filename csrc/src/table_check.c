@@ -76,7 +76,7 @@ rk_status rk_table_rules_check(const rk_table_rules *r) {
         if (v < fields[i].lo || v > fields[i].hi) return RK_ERR_ARG;
     }
     /* what the ranges alone do not say */
-    if (r->kaluki && r->num_players > 5) return RK_ERR_ARG;
+    if (r->kaluki && r->num_players > RK_TABLE_MAX_KALUKI_PLAYERS) return RK_ERR_ARG;
     if (r->kaluki ? (r->deck_size != 106 && r->deck_size != 108) : r->deck_size != 52) return RK_ERR_ARG;
     if (r->hand_size > r->deck_size || r->hand_size * r->num_players + 1 > r->deck_size ||
         (r->kaluki && r->hand_size >= RK_TABLE_MAX_KALUKI_HAND))

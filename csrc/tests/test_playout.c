@@ -88,6 +88,24 @@ static void test_rules_fields(void) {
     rk_position pos;
     CHECK(rk_knock_rules_init(&pr, RK_GAME_GIN, 2) == RK_OK);
     CHECK(rk_position_deal(&pr, deck, 0, 1, &pos) == RK_OK);
+    /* every scoring model names options of the table and fills them within range */
+    size_t n_options = 0;
+    const char *const *options = rk_knock_scoring_model_options(&n_options);
+    CHECK(n_options > 0 && strcmp(rk_knock_scoring_model_name(0), "classic_two_player") == 0);
+    for (size_t k = 0; k < n_options; k++) {
+        int found = 0;
+        for (size_t i = 0; i < n; i++) found += strcmp(f[i].name, options[k]) == 0;
+        CHECK(found == 1);
+    }
+    int models = 0;
+    for (; rk_knock_scoring_model_name(models); models++) {
+        rk_knock_rules scored = pr;
+        CHECK(rk_knock_scoring_model_apply(&scored, models) == RK_OK);
+        CHECK(scored.classic_two_player == (models == 0));
+        CHECK(rk_position_check(&scored, &pos) == RK_OK);
+    }
+    CHECK(models >= 2 && rk_knock_scoring_model_apply(&pr, models) == RK_ERR_ARG);
+    CHECK(rk_knock_scoring_model_apply(&pr, -1) == RK_ERR_ARG && rk_knock_scoring_model_apply(NULL, 0) == RK_ERR_ARG);
     for (size_t i = 0; i < n; i++) {
         rk_knock_rules bad = pr;
         int *field = (int *)((char *)&bad + f[i].offset);

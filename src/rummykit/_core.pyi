@@ -66,6 +66,7 @@ FIELD_FLAG: int
 FIELD_IS: int
 FIELD_CHOICE: int
 KNOCK_RULES_FIELDS: tuple[tuple[str, int, int, int, str | None], ...]
+KNOCK_SCORING_MODELS: dict[str, dict[str, int]]
 KNOCK_RULES_SIZE: int
 
 _RawResult: TypeAlias = tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int]
@@ -112,6 +113,7 @@ def knock_hide(spec: PlayoutSpec, state: KnockCore, player: int) -> None: ...
 # ---- table games (csrc/src/table.c) ----
 
 TABLE_RULES_FIELDS: tuple[tuple[str, int, int, int, str | None], ...]
+TABLE_MAX_KALUKI_PLAYERS: int
 TABLE_RULE_FIELDS: tuple[str, ...]
 TABLE_REASONS: tuple[str, ...]
 TABLE_OUTCOMES: tuple[str | None, ...]

@@ -220,6 +220,9 @@ cdef extern from "rummykit/policy.h" nogil:
         const char *text
 
     const rk_field *rk_knock_rules_fields(size_t *n)
+    const char *rk_knock_scoring_model_name(int model)
+    const char *const *rk_knock_scoring_model_options(size_t *n)
+    rk_status rk_knock_scoring_model_apply(rk_knock_rules *pr, int model)
 
     ctypedef struct rk_position:
         rk_mask hands[4]
@@ -366,6 +369,7 @@ cdef extern from "rummykit/policy.h" nogil:
 
 cdef extern from "rummykit/table.h" nogil:
     enum: RK_TABLE_MAX_PLAYERS
+    int RK_TABLE_MAX_KALUKI_PLAYERS
     int RK_TABLE_MAX_CARDS
     int RK_TABLE_MAX_SLOTS
     int RK_TABLE_MAX_MELD

@@ -109,6 +109,25 @@ def knock_rules_defaults(int game, int num_players):
     return rules_values(&pr)
 
 
+cdef dict _scoring_models():
+    cdef size_t n = 0
+    cdef const char *const *options = rk_knock_scoring_model_options(&n)
+    cdef rk_knock_rules pr
+    cdef int m = 0
+    models = {}
+    while rk_knock_scoring_model_name(m) != NULL:
+        memset(&pr, 0, sizeof(pr))
+        check(rk_knock_scoring_model_apply(&pr, m))
+        values = rules_values(&pr)
+        models[rk_knock_scoring_model_name(m).decode()] = {options[i].decode(): values[options[i].decode()] for i in range(n)}
+        m += 1
+    return models
+
+
+#: the scoring models (rk_knock_scoring_model_apply), in order: model name -> the raw C value of
+#: each option the model sets
+KNOCK_SCORING_MODELS = _scoring_models()
+
 #: the base games of rk_knock_rules_init (rk_base_game) by name
 KNOCK_BASE_GAMES = {
     "gin": RK_GAME_GIN, "oklahoma_gin": RK_GAME_OKLAHOMA_GIN, "oklahoma_rummy": RK_GAME_OKLAHOMA_RUMMY}

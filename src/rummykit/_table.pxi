@@ -22,6 +22,8 @@ cdef tuple _table_fields():
 TABLE_RULES_FIELDS = _table_fields()
 #: the options rk_table_rules is filled from (TableSpec's ``fields``), in struct order
 TABLE_RULE_FIELDS = tuple([row[0] for row in TABLE_RULES_FIELDS])
+#: the most players of Kaluki (the field table allows RK_TABLE_MAX_PLAYERS for Rummy)
+TABLE_MAX_KALUKI_PLAYERS = RK_TABLE_MAX_KALUKI_PLAYERS
 #: the table outcomes by their code (rk_table_outcome_name; None: the hand is not over)
 TABLE_OUTCOMES = (None,) + tuple([rk_table_outcome_name(i).decode() for i in range(1, RK_TABLE_CALL_OFF + 1)])
 #: the table action id blocks (table.h)

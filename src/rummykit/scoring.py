@@ -18,7 +18,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from rummykit import _core
+from rummykit.engine.options import field_value
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
+
+_FIELDS = {row[0]: row for row in _core.KNOCK_RULES_FIELDS}
 
 __all__ = [
     "HAND_OUTCOMES",
@@ -36,52 +39,14 @@ __all__ = [
 ]
 
 #: Each scoring model's row of the docs/rules.md "Multi-player scoring models" table (every field of ScoringParams but
-#: ``model``).
+#: ``model``): the C table of the models (rk_knock_scoring_model_apply) read through the knock field table; no
+#: model has big gin (``big_gin_bonus`` is an option of its own).
 MODEL_ROWS: dict[str, dict[str, Any]] = {
-    "classic_two_player": {
-        "knock_bonus": 0,
-        "undercut_bonus": 25,
-        "gin_bonus": 25,
+    model: {
+        **{name: field_value(_FIELDS[name], raw) for name, raw in row.items()},
         "big_gin_bonus": None,
-        "collect_differences": True,
-        "losers_charged": False,
-        "gin_loser_multiplier": 1,
-        "gin_loser_extra": 0,
-        "undercut_knocker_extra": 0,
-    },
-    "net_collect": {
-        "knock_bonus": 10,
-        "undercut_bonus": 10,
-        "gin_bonus": 20,
-        "big_gin_bonus": None,
-        "collect_differences": True,
-        "losers_charged": True,
-        "gin_loser_multiplier": 1,
-        "gin_loser_extra": 0,
-        "undercut_knocker_extra": 0,
-    },
-    "bonus_penalty": {
-        "knock_bonus": 10,
-        "undercut_bonus": 20,
-        "gin_bonus": 25,
-        "big_gin_bonus": None,
-        "collect_differences": False,
-        "losers_charged": True,
-        "gin_loser_multiplier": 2,
-        "gin_loser_extra": 0,
-        "undercut_knocker_extra": 0,
-    },
-    "ring_penalty": {
-        "knock_bonus": 0,
-        "undercut_bonus": 20,
-        "gin_bonus": 0,
-        "big_gin_bonus": None,
-        "collect_differences": False,
-        "losers_charged": True,
-        "gin_loser_multiplier": 1,
-        "gin_loser_extra": 25,
-        "undercut_knocker_extra": 10,
-    },
+    }
+    for model, row in _core.KNOCK_SCORING_MODELS.items()
 }
 
 #: The scoring models of docs/rules.md, Multi-player scoring models, Knock scoring options ``scoring_model``.

@@ -116,3 +116,20 @@ def test_options_reach_their_fields() -> None:
     assert values["stock_end_rule"] == 2 and values["knock_compare"] == 1
     assert values["big_gin_bonus"] == 31 and values["max_turns"] == 7
     assert _core.knock_rules_values(knock_rules("gin"))["big_gin_bonus"] == -1
+
+
+def test_scoring_models_are_the_c_table() -> None:
+    """The scoring models (their options' values) are C's table: ``scoring_model``'s choices,
+    and each base game's defaults are its model's row (rk_knock_rules_init applies it)."""
+    from rummykit.scoring import MODEL_ROWS
+
+    assert OPTIONS["scoring_model"].choices == tuple(_core.KNOCK_SCORING_MODELS) == tuple(MODEL_ROWS)
+    assert list(MODEL_ROWS)[0] == "classic_two_player"  # the one C's scoring_model field names
+    for game, players in (("gin", 2), ("oklahoma_gin", 2), ("oklahoma_rummy", 3)):
+        rules = knock_rules(game) if players == 2 else knock_rules(game, num_players=players)
+        for name, value in MODEL_ROWS[rules.scoring_model].items():
+            assert getattr(rules, name) == value, (game, name)
+    for model, row in _core.KNOCK_SCORING_MODELS.items():
+        rules = knock_rules("gin", scoring_model=model)
+        values = _core.knock_rules_values(rules)
+        assert {name: values[name] for name in row} == row, model

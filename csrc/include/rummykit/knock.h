@@ -104,6 +104,15 @@ typedef struct rk_knock_rules {
  * binding fills the struct from a KnockRules by walking it. */
 const rk_field *rk_knock_rules_fields(size_t *n);
 
+/* The scoring models (docs/rules.md, Multi-player scoring models; the choices of the
+ * scoring_model option): rk_knock_scoring_model_name(m) is the name of model m (NULL past the
+ * last; 0 is classic_two_player), and rk_knock_scoring_model_apply sets the options of
+ * rk_knock_scoring_model_options (static storage, *n entries) to model m's values, and
+ * classic_two_player.  rk_knock_rules_init applies its base game's model. */
+const char *rk_knock_scoring_model_name(int model);
+const char *const *rk_knock_scoring_model_options(size_t *n);
+rk_status rk_knock_scoring_model_apply(rk_knock_rules *pr, int model);
+
 /* A hand in progress (the fields of KnockState that play needs). */
 typedef struct rk_position {
     rk_mask hands[RK_MAX_PLAYERS];

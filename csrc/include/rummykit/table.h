@@ -35,6 +35,7 @@ extern "C" {
 #endif
 
 #define RK_TABLE_MAX_PLAYERS 6
+#define RK_TABLE_MAX_KALUKI_PLAYERS 5 /* Kaluki seats 2-5 (rk_table_rules_check) */
 #define RK_TABLE_MAX_CARDS 108 /* 104 + 4 jokers (kalooki_51) */
 #define RK_TABLE_FIRST_JOKER 104
 #define RK_TABLE_MAX_SLOTS 40 /* table melds (rummykit.table.actions.MAX_SLOTS) */

@@ -281,7 +281,7 @@ def _schema(declared: tuple[Option, ...]) -> tuple[Option, ...]:
 SCHEMA: dict[str, tuple[Option, ...]] = {
     "rummy": _schema((*_COMMON, *_RUMMY)),
     "kaluki": tuple(
-        replace(o, maximum=5)
+        replace(o, maximum=_core.TABLE_MAX_KALUKI_PLAYERS)
         if o.name == "num_players"
         else replace(o, choices=("reshuffle_keep_top",))
         if o.name == "restock_method"
