@@ -37,7 +37,7 @@ static const rk_field fields[] = {
     F("knock_bonus", knock_bonus, RK_FIELD_INT, 0, MAXO, NULL),
     F("undercut_bonus", undercut_bonus, RK_FIELD_INT, 0, MAXO, NULL),
     F("gin_bonus", gin_bonus, RK_FIELD_INT, 0, MAXO, NULL),
-    F("big_gin_bonus", big_gin_bonus, RK_FIELD_INT_OR_NONE, -1, MAXO, NULL),
+    F("big_gin_bonus", big_gin_bonus, RK_FIELD_INT_OR_NONE, -1, MAXO, "-1|31|50"),
     F("collect_differences", collect_differences, RK_FIELD_FLAG, 0, 1, NULL),
     F("losers_charged", losers_charged, RK_FIELD_FLAG, 0, 1, NULL),
     F("gin_loser_multiplier", gin_loser_multiplier, RK_FIELD_INT, 1, 2, NULL),

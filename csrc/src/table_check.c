@@ -23,7 +23,9 @@ static int kaluki_consistent(const rk_table_rules *r) {
 }
 
 /* The one schema of the options the engine reads (type, range, choices): rummykit.table.rules builds
- * their option records from it, adding the docs and the narrower sets each game plays. */
+ * their option records from it, adding the docs and the narrower sets each game plays.  An int
+ * field's text lists the values the option offers (the variants of docs/rules.md); the engine
+ * plays any value of the range (the fuzzer explores them). */
 #define FIELD(name, member, type, lo, hi, text) {name, offsetof(rk_table_rules, member), type, lo, hi, text}
 static const rk_field fields[] = {
     FIELD("is_kaluki", kaluki, RK_FIELD_FLAG, 0, 1, NULL),
@@ -40,24 +42,24 @@ static const rk_field fields[] = {
     FIELD("max_turns", max_turns, RK_FIELD_INT, -1, 1000000, NULL),
     FIELD("go_out_requires_discard", go_out_requires_discard, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("no_go_out_first_turn", no_go_out_first_turn, RK_FIELD_FLAG, 0, 1, NULL),
-    FIELD("max_melds_per_turn", max_melds_per_turn, RK_FIELD_INT, -1, 1000000, NULL),
+    FIELD("max_melds_per_turn", max_melds_per_turn, RK_FIELD_INT, -1, 1000000, "-1|1"),
     FIELD("taken_discard_must_be_melded", taken_discard_must_be_melded, RK_FIELD_FLAG, 0, 1, NULL),
-    FIELD("initial_meld_min", initial_meld_min, RK_FIELD_INT, 0, 255, NULL),
+    FIELD("initial_meld_min", initial_meld_min, RK_FIELD_INT, 0, 255, "40|51"),
     FIELD("building_counts_toward_opening", building_counts_toward_opening, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("unopened_discard_draw", unopened_discard_draw, RK_FIELD_CHOICE, 0, 2, "only_if_used_in_opening|forbidden|free"),
     FIELD("first_turn_upcard_free", first_turn_upcard_free, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("ace_low_runs", ace_low_runs, RK_FIELD_FLAG, 0, 1, NULL),
-    FIELD("joker_penalty", joker_penalty, RK_FIELD_INT, 0, 255, NULL),
+    FIELD("joker_penalty", joker_penalty, RK_FIELD_INT, 0, 255, "15|25"),
     FIELD("two_joker_set_release", two_joker_release_one_natural, RK_FIELD_CHOICE, 0, 1, "two_naturals|one_natural"),
-    FIELD("max_build_per_run_end", max_build_per_run_end, RK_FIELD_INT, -1, 1000000, NULL),
+    FIELD("max_build_per_run_end", max_build_per_run_end, RK_FIELD_INT, -1, 1000000, "-1|2"),
     FIELD("unopened_may_release_joker", unopened_may_release_joker, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("hunt_allows_building", hunt_allows_building, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("hunt_requires_opening_min", hunt_requires_opening_min, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("joker_discard_allowed", joker_discard_allowed, RK_FIELD_FLAG, 0, 1, NULL),
     FIELD("rummy_bonus", rummy_bonus, RK_FIELD_CHOICE, 0, 3, "double|flat_25|flat_10|none"),
     FIELD("rummy_scoring", rummy_scoring, RK_FIELD_CHOICE, 0, 1, "winner_collects|penalty"),
-    FIELD("call_off_bonus", call_off_bonus, RK_FIELD_INT, 0, RK_TABLE_MAX_VALUE, NULL),
-    FIELD("hunt_bonus", hunt_bonus, RK_FIELD_INT, 0, RK_TABLE_MAX_VALUE, NULL),
+    FIELD("call_off_bonus", call_off_bonus, RK_FIELD_INT, 0, RK_TABLE_MAX_VALUE, "20"),
+    FIELD("hunt_bonus", hunt_bonus, RK_FIELD_INT, 0, RK_TABLE_MAX_VALUE, "40"),
     FIELD("hunt_penalty_mode", hunt_penalty_mode, RK_FIELD_CHOICE, 0, 1, "double|plus_25"),
     FIELD("kaluki_bonus_accounting", kaluki_bonus_accounting, RK_FIELD_CHOICE, 0, 1, "separate|subtract_from_penalty"),
 };

@@ -80,7 +80,7 @@ static void test_rules_fields(void) {
     for (size_t i = 0; i < n; i++) {
         CHECK(f[i].offset == i * sizeof(int));
         CHECK(f[i].name && f[i].lo <= f[i].hi);
-        CHECK((f[i].text != NULL) == (f[i].type == RK_FIELD_IS || f[i].type == RK_FIELD_CHOICE));
+        CHECK(f[i].text != NULL || (f[i].type != RK_FIELD_IS && f[i].type != RK_FIELD_CHOICE));
     }
     uint8_t deck[52];
     for (int i = 0; i < 52; i++) deck[i] = (uint8_t)i;

@@ -330,22 +330,12 @@ def _replay(args: argparse.Namespace) -> int:
     return replay(text, read=input if interactive else None)
 
 
-#: each base game's sections of docs/rules.md: its own, those it builds on, the common rules
-_RULES_SECTIONS = {
-    "gin": ("Gin Rummy", "Scoring", "Common rules"),
-    "oklahoma_gin": ("Oklahoma Gin", "Gin Rummy", "Scoring", "Common rules"),
-    "oklahoma_rummy": ("Oklahoma Rummy", "Oklahoma Gin", "Gin Rummy", "Scoring", "Common rules"),
-    "rummy": ("Rummy", "Common rules"),
-    "kaluki": ("Kaluki", "Common rules"),
-}
-
-
 def _rules_section(name: str) -> str:
     """The rules of game or preset ``name`` as docs/rules.md (shipped in the wheel) gives them:
     its game's section, then the sections it builds on."""
     from importlib.resources import files
 
-    from rummykit.games import game_options, game_presets
+    from rummykit.games import Game, game_options, game_presets
 
     game_options(name)  # an unknown name raises, naming the games
     key = _canonical_name(name)
@@ -355,7 +345,8 @@ def _rules_section(name: str) -> str:
     text = shipped.read_text(encoding="utf-8") if shipped.is_file() else source.read_text(encoding="utf-8")
     sections = {part.split("\n", 1)[0].strip(): part for part in text.split("\n## ")[1:]}
     note = f"{key}: a preset of {base} (rummykit rules {key} lists what it changes)\n\n" if key != base else ""
-    return note + "\n\n".join("## " + sections[heading].rstrip() for heading in _RULES_SECTIONS[base])
+    headings = Game(base).family_record.rules_sections[base]
+    return note + "\n\n".join("## " + sections[heading].rstrip() for heading in headings)
 
 
 def _rules(args: argparse.Namespace) -> int:

@@ -108,3 +108,26 @@ def test_views_load_on_first_use() -> None:
     code = f"import sys, rummykit as rk; rk.Game('gin').num_distinct_actions; {loaded}"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_the_capabilities_hold() -> None:
+    """``knocks`` says whether a game has knocking (a knock action among its legal moves some
+    time); ``core_outcomes`` name its results; ``rules_sections`` are docs/rules.md's headings
+    of every base game; ``hand_returns`` gives the returns the states give."""
+    from pathlib import Path
+
+    rules = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    headings = {line[3:].strip() for line in rules.splitlines() if line.startswith("## ")}
+    for family in FAMILIES.values():
+        assert set(family.rules_sections) == set(family.base_games)
+        assert all(set(sections) <= headings for sections in family.rules_sections.values())
+        assert set(family.outcomes) == {o for o in family.core_outcomes if o is not None}
+        for base in family.base_games:
+            game = rk.Game(base)
+            kinds = {family.action.from_id(a).kind for s in _played(game, 1) for a in s.legal_actions()}
+            assert ("knock" in kinds) == family.knocks, base
+            end = _played(game, 2)[-1]
+            if family.hand_returns is not None and end.result.outcome != "dead":
+                values = [int(v) for v in end.result.hand_values]
+                returns = family.hand_returns(game.rules, end.result.outcome, end.result.winner, values)
+                assert list(returns) == list(end.returns()), base

@@ -367,3 +367,16 @@ def test_plain_option_values_never_look_at_numpy(monkeypatch: pytest.MonkeyPatch
     assert engine_options.coerce(options["knock_limit"], 7) == 7
     monkeypatch.setitem(sys.modules, "numpy", np)
     assert type(engine_options.coerce(options["knock_limit"], np.int64(7))) is int
+
+
+def test_the_values_of_a_c_int_field_are_not_declared_in_python() -> None:
+    """An int option's values come from its C field's text; declaring them again raises."""
+    from rummykit import _core
+    from rummykit.engine.options import Option, field_option
+
+    row = next(r for r in _core.TABLE_RULES_FIELDS if r[0] == "joker_penalty")
+    assert field_option(row, Option("joker_penalty")).choices == (15, 25)
+    with pytest.raises(ValueError, match="C text"):
+        field_option(row, Option("joker_penalty", choices=(15, 25)))
+    knock = next(r for r in _core.KNOCK_RULES_FIELDS if r[0] == "big_gin_bonus")
+    assert field_option(knock, Option("big_gin_bonus")).choices == (None, 31, 50)

@@ -87,9 +87,13 @@ def test_schema_is_the_c_table(name: str, kind: int, lo: int, hi: int, text: str
         assert text is not None and option.choices == tuple(text.split("|")) and option.type is str
     elif kind == _core.FIELD_FLAG:
         assert option.type is bool and option.choices is None
-    elif kind in (_core.FIELD_INT, _core.FIELD_INT_OR_NONE) and option.choices is None:
+    elif kind in (_core.FIELD_INT, _core.FIELD_INT_OR_NONE):
         assert option.maximum == hi and option.minimum == max(lo, 0)
         assert option.unlimited == (kind == _core.FIELD_INT and lo == -1)
+        # the values the option offers: C's text, if any (-1 of an "or none" field: None)
+        offered = None if text is None else tuple(int(v) for v in text.split("|"))
+        none = kind == _core.FIELD_INT_OR_NONE
+        assert option.choices == (None if offered is None else tuple(None if none and v == -1 else v for v in offered))
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,8 @@ def test_schema_is_the_c_table(row: tuple[str, int, int, int, str | None]) -> No
         else:
             assert option.type is int and option.maximum is not None and option.maximum <= hi
             assert option.unlimited == (lo == -1)
+            # the values the option offers: C's text, if any
+            assert option.choices == (None if text is None else tuple(int(v) for v in text.split("|")))
 
 
 @pytest.mark.parametrize(

@@ -324,7 +324,10 @@ typedef struct rk_field {
     size_t offset;      /* of the int field in the rules record */
     rk_field_type type;
     int lo, hi;         /* the values the field accepts */
-    const char *text;   /* RK_FIELD_IS and RK_FIELD_CHOICE, else NULL */
+    const char *text;   /* RK_FIELD_IS and RK_FIELD_CHOICE: the text; RK_FIELD_INT and
+                         * RK_FIELD_INT_OR_NONE: NULL, or the '|'-separated values the option offers
+                         * (within lo..hi; -1 of RK_FIELD_INT_OR_NONE is None), the engine playing
+                         * any value of the range */
 } rk_field;
 
 /* A short description of a status code (static storage). */

@@ -76,7 +76,8 @@ class Family:
     checks the arguments, splits the work over threads and names the outcomes);
     ``hand_returns(rules, outcome, winner, values)``: each seat's returns of a hand from the
     values the seats hold, where the C batched engine reports those values (None: it
-    reports the returns themselves).
+    reports the returns themselves).  ``rules_sections``: each base game's sections of
+    docs/rules.md (its own, those it builds on, the common rules: ``rummykit rules NAME``).
     """
 
     name: str
@@ -99,6 +100,7 @@ class Family:
     knocks: bool
     core_outcomes: tuple[str | None, ...]
     playouts: Callable[[Any, str, int, int, int], Callable[[int, int, Any, Any], None]]
+    rules_sections: Mapping[str, tuple[str, ...]]
     posterior: Callable[..., list[Any] | None] | None = None
     hand_returns: Callable[[Any, str, int | None, list[int]], tuple[int, ...]] | None = None
     fixed_action: Callable[[int], int] | None = None

@@ -111,8 +111,9 @@ def field_option(row: FieldRow, declared: Option) -> Option:
     """``declared`` (name and doc) with the type, range and choices of its C field table ``row``.
 
     A text field that C reads as "equals this text" (``FIELD_IS``) knows one of its choices:
-    ``declared.choices`` lists them all (it must hold C's).  An integer field's ``declared.choices``,
-    if any, narrow C's range to those values (each within it)."""
+    ``declared.choices`` lists them all (it must hold C's).  An integer field's choices are the
+    values its C text lists, if any (``-1`` of an ``INT_OR_NONE`` field is None); ``declared``
+    gives none."""
     name, kind, low, high, text = row
     if name != declared.name:
         raise ValueError(f"field {name} declared as {declared.name}")
@@ -127,12 +128,17 @@ def field_option(row: FieldRow, declared: Option) -> Option:
     nullable = kind == _core.FIELD_INT_OR_NONE
     unlimited = not nullable and low == UNLIMITED
     least = 0 if nullable or unlimited else low
-    if declared.choices is not None and not all(
-        (c is None and nullable) or (type(c) is int and (least <= c <= high or (unlimited and c == UNLIMITED)))
-        for c in declared.choices
-    ):
-        raise ValueError(f"{name}: the declared choices must lie in {least}..{high}")
-    return replace(declared, type=int, minimum=least, maximum=high, unlimited=unlimited, nullable=nullable)
+    if declared.choices is not None:
+        raise ValueError(f"{name}: the values of a C int field are its C text, not declared")
+    choices = None
+    if text is not None:
+        values = [int(x) for x in str(text).split("|")]
+        if not all(low <= v <= high for v in values):
+            raise ValueError(f"{name}: the values {text} must lie in {low}..{high}")
+        choices = tuple(None if nullable and v == -1 else v for v in values)
+    return replace(
+        declared, type=int, choices=choices, minimum=least, maximum=high, unlimited=unlimited, nullable=nullable
+    )
 
 
 def field_value(row: FieldRow, raw: int) -> object:

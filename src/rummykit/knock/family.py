@@ -64,5 +64,10 @@ KNOCK = Family(
     knocks=True,
     core_outcomes=_core.KNOCK_OUTCOMES,
     playouts=playouts.runner,
+    rules_sections={
+        "gin": ("Gin Rummy", "Scoring", "Common rules"),
+        "oklahoma_gin": ("Oklahoma Gin", "Gin Rummy", "Scoring", "Common rules"),
+        "oklahoma_rummy": ("Oklahoma Rummy", "Oklahoma Gin", "Gin Rummy", "Scoring", "Common rules"),
+    },
     posterior=_posterior,
 )

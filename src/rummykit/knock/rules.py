@@ -384,7 +384,6 @@ _DECLARED: tuple[Option, ...] = (
     ),
     Option(
         "big_gin_bonus",
-        choices=(None, 31, 50),
         doc="The bonus for big gin (all 11 cards melded after drawing, no discard); none: big gin is off "
         "(2 players only).",
     ),

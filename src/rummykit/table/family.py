@@ -56,5 +56,6 @@ TABLE = Family(
     knocks=False,
     core_outcomes=_core.TABLE_OUTCOMES,
     playouts=playouts.runner,
+    rules_sections={"rummy": ("Rummy", "Common rules"), "kaluki": ("Kaluki", "Common rules")},
     hand_returns=_hand_returns,
 )

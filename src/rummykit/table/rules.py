@@ -175,7 +175,6 @@ _RUMMY: tuple[Option, ...] = (
     Option("no_go_out_first_turn", doc="Nobody may go out on their first turn."),
     Option(
         "max_melds_per_turn",
-        choices=(UNLIMITED, 1),
         doc="New melds a player may lay down per turn: 1, or -1/'unlimited' for any number.",
     ),
     Option(
@@ -194,7 +193,6 @@ _KALUKI: tuple[Option, ...] = (
     Option("kaluki_jokers", choices=(2, 4), doc="Jokers in the two-deck pack (106 or 108 cards)."),
     Option(
         "initial_meld_min",
-        choices=(40, 51),
         doc="The least total value of the melds a player first lays down (their opening).",
     ),
     Option(
@@ -211,7 +209,7 @@ _KALUKI: tuple[Option, ...] = (
         doc="The first player may take the upcard on their first turn without opening with it.",
     ),
     Option("ace_low_runs", doc="Runs may also be A-2-3 (the ace low, counting 1 there)."),
-    Option("joker_penalty", choices=(15, 25), doc="Penalty points for a joker left in the hand."),
+    Option("joker_penalty", doc="Penalty points for a joker left in the hand."),
     Option(
         "two_joker_set_release",
         doc="Taking a joker from a 3-card set with two jokers: add two missing naturals (two_naturals), "
@@ -219,7 +217,6 @@ _KALUKI: tuple[Option, ...] = (
     ),
     Option(
         "max_build_per_run_end",
-        choices=(UNLIMITED, 2),
         doc="Cards you may add to the same end of one run in one turn: 2, or -1/'unlimited'.",
     ),
     Option(
@@ -232,10 +229,8 @@ _KALUKI: tuple[Option, ...] = (
         "unopened_may_release_joker",
         doc="A player who has not opened may take a joker from the table by putting the natural card in its place.",
     ),
-    Option("call_off_bonus", choices=(20,), doc="Bonus points for going out (fixed at 20)."),
-    Option(
-        "hunt_bonus", choices=(40,), doc="Bonus points for a Hunt: all 13 cards put down in one turn (fixed at 40)."
-    ),
+    Option("call_off_bonus", doc="Bonus points for going out (fixed at 20)."),
+    Option("hunt_bonus", doc="Bonus points for a Hunt: all 13 cards put down in one turn (fixed at 40)."),
     Option(
         "hunt_penalty_mode",
         doc="After a Hunt the others' penalties are doubled (double) or get 25 more (plus_25).",
