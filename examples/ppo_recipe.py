@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("--save", default=None, help="where to save the trained model (sb3 zip)")
+    parser.add_argument("--load", default=None, help="go on training this saved model (sb3 zip)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
 
@@ -122,24 +123,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         shaping = {"shaping": "deadwood", "shaping_gamma": args.gamma, "shaping_scale": args.shaping_scale}
     env = vec_env(args.game, num_envs=args.num_envs, opponent=args.opponent, seed=args.seed, **shaping)
     net = [int(x) for x in args.net.split(",") if x]
-    model = MaskablePPO(
-        "MultiInputPolicy",
-        env,
-        n_steps=args.n_steps,
-        batch_size=args.batch_size,
-        n_epochs=args.epochs,
-        learning_rate=args.lr,
-        gamma=args.gamma,
-        gae_lambda=0.95,
-        ent_coef=0.01,
-        policy_kwargs={"net_arch": net},
-        seed=args.seed,
-        verbose=0,
-        device="cpu",
-    )
+    if args.load:
+        model = MaskablePPO.load(args.load, env=env, device="cpu")
+    else:
+        model = MaskablePPO(
+            "MultiInputPolicy",
+            env,
+            n_steps=args.n_steps,
+            batch_size=args.batch_size,
+            n_epochs=args.epochs,
+            learning_rate=args.lr,
+            gamma=args.gamma,
+            gae_lambda=0.95,
+            ent_coef=0.01,
+            policy_kwargs={"net_arch": net},
+            seed=args.seed,
+            verbose=0,
+            device="cpu",
+        )
     progress = Progress(args, {})
+    start_steps = int(model.num_timesteps)
     start = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps, callback=progress)
+    model.learn(total_timesteps=args.timesteps, callback=progress, reset_num_timesteps=not args.load)
     seconds = time.perf_counter() - start
     progress.record()
     if args.save:
@@ -152,7 +157,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "shaping": None if args.no_shaping else "deadwood",
         "timesteps": int(model.num_timesteps),
         "train_minutes": round(seconds / 60, 2),
-        "steps_per_second": round(model.num_timesteps / seconds, 1),
+        "steps_per_second": round((model.num_timesteps - start_steps) / seconds, 1),
         "curve": progress.curve,
         "final": {
             "hands": final.hands,

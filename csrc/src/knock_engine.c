@@ -80,6 +80,10 @@ static rk_status check_position(const rk_knock_rules *pr, const rk_position *pos
         if ((pos->shown[i] | pos->table[i]) & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
     for (int s = 0; s < RK_MAX_PLAYERS; s++)
         if (pos->used[s] & ~pos->hands[s]) return RK_ERR_ARG;
+    for (int s = 0; s < RK_MAX_PLAYERS; s++)
+        for (int k = 0; k < RK_RECENT_KINDS; k++)
+            for (int j = 0; j < RK_RECENT; j++)
+                if (pos->recent[s][k][j] > RK_NUM_CARDS || (s >= n && pos->recent[s][k][j])) return RK_ERR_ARG;
     if (end) return RK_OK; /* taken may have gone in the knock or the last discard */
     if (pos->phase != RK_PHASE_SHOWDOWN)
         return pos->taken >= 0 && !((pos->hands[pos->player] >> pos->taken) & 1u) ? RK_ERR_ARG : RK_OK;
@@ -235,12 +239,20 @@ static int restock(const rk_knock_rules *pr, rk_position *pos) {
     return 1;
 }
 
+/* Seat p's move of ``kind`` on ``card``, newest first in pos->recent (rk_position). */
+static void remember(rk_position *pos, int p, int kind, int card) {
+    uint8_t *r = pos->recent[p][kind];
+    memmove(r + 1, r, RK_RECENT - 1);
+    r[0] = (uint8_t)(card + 1);
+}
+
 /* rk_apply_action on a checked position with a legal action. */
 rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, int action,
                            rk_playout_result *out) {
     int p = pos->player, n = pr->num_players;
     rk__limits l = rk__limits_of(pr, pos->upcard);
     if (action < RK_ACTION_KNOCK) { /* discard */
+        remember(pos, p, RK_RECENT_DISCARD, action);
         pos->hands[p] &= ~((rk_mask)1 << action);
         pos->known[p] &= ~((rk_mask)1 << action);
         pos->discards[pos->n_discards++] = (uint8_t)action;
@@ -264,6 +276,8 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
     }
     switch (action) {
     case RK_ACTION_DRAW_STOCK:
+        if (pos->phase == RK_PHASE_DRAW && pos->n_discards > 0) /* the top discard declined */
+            remember(pos, p, RK_RECENT_PASS, pos->discards[pos->n_discards - 1]);
         if (pos->n_stock == 0 && !restock(pr, pos)) {
             end_dead(pos, &l, out);
             return RK_OK;
@@ -275,6 +289,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
         return RK_OK;
     case RK_ACTION_TAKE: {
         int card = pos->discards[--pos->n_discards];
+        remember(pos, p, RK_RECENT_TAKE, card);
         pos->hands[p] |= (rk_mask)1 << card;
         pos->known[p] |= (rk_mask)1 << card; /* the others saw it taken */
         pos->taken = card;
@@ -282,6 +297,7 @@ rk_status rk__apply_action(const rk_rules *rules, const rk_knock_rules *pr, rk_p
         return RK_OK;
     }
     case RK_ACTION_PASS:
+        remember(pos, p, RK_RECENT_PASS, pos->discards[pos->n_discards - 1]); /* offers, last chance: a top */
         if (pos->phase == RK_PHASE_OFFER_NONDEALER) {
             pos->player = pos->dealer;
             pos->phase = RK_PHASE_OFFER_DEALER;

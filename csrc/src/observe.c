@@ -89,6 +89,16 @@ rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, con
         }
         plane(out, RK_KOBS_SHOWN, shown);
     }
+    /* the history planes: per kind and relative seat, a card's recency (RK_RECENT - j) / RK_RECENT for
+     * the seat's j-th newest move of the kind on it (the newest if several) */
+    static const int kinds[RK_RECENT_KINDS] = {RK_KOBS_RDISCARDS, RK_KOBS_RTAKES, RK_KOBS_RPASSES};
+    for (int k = 0; k < RK_RECENT_KINDS; k++)
+        for (int r = 0; r < n; r++) {
+            const uint8_t *recent = p->recent[(player + r) % n][k];
+            float *at = out + kinds[k] + r * RK_NUM_CARDS;
+            for (int j = RK_RECENT - 1; j >= 0; j--) /* oldest first: the newest writes last */
+                if (recent[j] > 0 && recent[j] <= RK_NUM_CARDS) at[recent[j] - 1] = (float)(RK_RECENT - j) / RK_RECENT;
+        }
     return RK_OK;
 }
 
@@ -292,7 +302,7 @@ static const int knock_starts[RK_KNOCK_OBS_SLICES + 1] = {
     RK_KOBS_CUR, RK_KOBS_DEALER, RK_KOBS_NP, RK_KOBS_PHASE, RK_KOBS_HAND, RK_KOBS_TOP, RK_KOBS_REST, RK_KOBS_KSELF,
     RK_KOBS_KOTHERS, RK_KOBS_SEEN, RK_KOBS_SIZES, RK_KOBS_STOCK, RK_KOBS_UP, RK_KOBS_LIMIT, RK_KOBS_GIN, RK_KOBS_MULT,
     RK_KOBS_TAKEN, RK_KOBS_ASIDE, RK_KOBS_RESTOCKS, RK_KOBS_KNOCKER, RK_KOBS_KCARD, RK_KOBS_DECLARED, RK_KOBS_TABLE,
-    RK_KOBS_SHOWN, RK_KNOCK_OBS_SIZE};
+    RK_KOBS_SHOWN, RK_KOBS_RDISCARDS, RK_KOBS_RTAKES, RK_KOBS_RPASSES, RK_KNOCK_OBS_SIZE};
 
 static const int table_starts[RK_TABLE_OBS_SLICES + 1] = {
     RK_TOBS_CUR, RK_TOBS_DEALER, RK_TOBS_NP, RK_TOBS_GAME, RK_TOBS_PHASE, RK_TOBS_HAND, RK_TOBS_TOP, RK_TOBS_REST,

@@ -731,3 +731,29 @@ def test_last_chance_taker_keeps_its_cards_when_samples_run_out() -> None:
         assert other.hands[state.player] == state.hands[state.player]
         assert other.legal_actions() == state.legal_actions()
     assert found > 0
+
+
+def test_history_planes_keep_each_seats_moves_in_order() -> None:
+    state = rk.Game("gin").new_hand(seed=1, dealer=0)
+    at = {name: start for name, start, _ in observe.OBSERVATION_LAYOUT}
+    upcard = state.discards[-1]
+
+    def value(player: int, name: str, seat: int, card: int) -> float:
+        tensor = observe.observation_tensor(state, player)
+        return float(tensor[at[name] + 52 * ((seat - player) % 2) + card])
+
+    for action in ("pass", "pass", "draw stock"):  # both pass the upcard; seat 1's forced draw is no pass
+        state.play(action)
+    assert value(0, "recent_passes", 1, upcard) == value(1, "recent_passes", 0, upcard) == 1.0
+    discard = state.legal_actions()[0]
+    state.apply_action(discard)
+    assert value(0, "recent_discards", 1, discard) == 1.0
+    state.play("draw stock")  # seat 0 declines seat 1's discard
+    assert value(1, "recent_passes", 0, discard) == 1.0 and value(1, "recent_passes", 0, upcard) == 7 / 8
+    mine = state.legal_actions()[0]
+    state.apply_action(mine)
+    state.play("take")  # seat 1 takes it back at once
+    assert value(0, "recent_takes", 1, mine) == 1.0 and value(0, "recent_discards", 0, mine) == 1.0
+    tensor = observe.observation_tensor(state, 0)
+    history = tensor[at["recent_discards"] :]
+    assert np.count_nonzero(history) == 6  # each seat: 2 passes and 1 discard, or 1 pass, 1 discard and 1 take

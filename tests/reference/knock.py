@@ -986,4 +986,31 @@ def reference_observation_tensor(state: Any, player: int) -> Any:
     shown = _shown_arrangement(state)
     if shown is not None:
         _plane(out, _AT["shown_melds"], sum(m.mask for m in shown.melds))
+    recent = _recent_moves(state)
+    for kind, name in enumerate(("recent_discards", "recent_takes", "recent_passes")):
+        for r in range(n):
+            start = _AT[name] + r * NUM_CARDS
+            for j, card in reversed(list(enumerate(recent[(player + r) % n][kind][:8]))):
+                out[start + card] = (8 - j) / 8  # the newest of a card's moves writes last
     return out
+
+
+def _recent_moves(state: Any) -> list[list[list[int]]]:
+    """A walk of the hand's history from its deal: per seat, its discards, takes and passes
+    (the top discard it declined: an offer or the last chance passed, or a stock draw in the
+    draw phase with a discard pile), each newest first."""
+    walk = state.game.family_record.state(state.game, list(state.deck), state.dealer, state.shuffle_seed)
+    moves: list[list[list[int]]] = [[[], [], []] for _ in range(state.n)]
+    for action in state.history:
+        if KNOCK <= action < DRAW_STOCK or action == BIG_GIN:
+            break  # the hand's last draw-and-discard move (the showdown that may follow has none)
+        p, phase = walk.player, walk.phase
+        top = walk.discards[-1] if walk.discards else None
+        if action < KNOCK:
+            moves[p][0].insert(0, action)
+        elif action == TAKE:
+            moves[p][1].insert(0, top)
+        elif action == PASS or (action == DRAW_STOCK and phase == DRAW and top is not None):
+            moves[p][2].insert(0, top)
+        walk.apply_action(action)
+    return moves

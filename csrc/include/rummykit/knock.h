@@ -114,6 +114,12 @@ const char *const *rk_knock_scoring_model_options(size_t *n);
 rk_status rk_knock_scoring_model_apply(rk_knock_rules *pr, int model);
 
 /* A hand in progress (the fields of KnockState that play needs). */
+#define RK_RECENT 8 /* moves of each kind per seat in rk_position.recent (the observation's history planes) */
+#define RK_RECENT_KINDS 3
+#define RK_RECENT_DISCARD 0
+#define RK_RECENT_TAKE 1
+#define RK_RECENT_PASS 2
+
 typedef struct rk_position {
     rk_mask hands[RK_MAX_PLAYERS];
     uint8_t stock[RK_NUM_CARDS];    /* stock[n_stock - 1] is the top */
@@ -139,6 +145,10 @@ typedef struct rk_position {
     rk_mask shown[RK_LAYOFF_SLOTS];  /* the knocker's melds, in the order shown */
     rk_mask table[RK_LAYOFF_SLOTS];  /* the same as the defender to move may extend them */
     rk_mask used[RK_MAX_PLAYERS];    /* per seat: cards declared (melded or laid off) */
+    /* the public history, newest first: per seat and kind (RK_RECENT_DISCARD, _TAKE, _PASS: the
+     * top discard it declined, passing an offer or the last chance or drawing from the stock in
+     * the draw phase) the cards of its last RK_RECENT such moves, as card id + 1 (0: none) */
+    uint8_t recent[RK_MAX_PLAYERS][RK_RECENT_KINDS][RK_RECENT];
 } rk_position;
 
 /* Outcome codes (rummykit.playouts.GIN, ...). */

@@ -10,7 +10,7 @@ information-state string and determinization (resampling the hidden cards).
 >>> obs.phase, obs.current_player, obs.hand_sizes, obs.stock_size
 ('discard', 1, (10, 11), 30)
 >>> observation_tensor(state, 0).shape
-(917,)
+(1541,)
 >>> print(information_state_string(state, 1))
 gin() seat 1 of 2, dealer 0, upcard JS
 dealt 4C 8D JD QD KD 2H 5H 6H TH QH
@@ -48,7 +48,7 @@ Observation tensor
 ------------------
 
 ``observation_tensor(state, player)`` is a float32 vector of
-:data:`OBSERVATION_TENSOR_SIZE` (917) entries for every variant (2-4
+:data:`OBSERVATION_TENSOR_SIZE` (1541) entries for every variant (2-4
 players).  Seats are relative to the observer: relative seat ``r`` is seat
 ``(player + r) % n``.  Card planes have 52 entries, one per card id
 (``suit * 13 + rank``).  :data:`OBSERVATION_LAYOUT` lists the same slices.
@@ -80,7 +80,19 @@ knock_card      709    761    the face-down knock card, when in view
 declared_self   761    813    own cards declared in a manual showdown
 table           813    865    the knocker's melds as the defender to move may extend them
 shown_melds     865    917    the cards of the knocker's shown melds
+recent_discards 917    1125   4 x 52: relative seats 0-3's last 8 discards, by recency
+recent_takes    1125   1333   4 x 52: their last 8 cards taken from the discard pile
+recent_passes   1333   1541   4 x 52: their last 8 top discards declined
 ==============  =====  =====  ==================================================
+
+The three history planes keep the order of the public moves: in the plane of
+relative seat ``r``, a card's entry is ``(8 - j) / 8`` if it was the card of
+seat ``r``'s ``j``-th newest move of that kind (``j`` = 0 the newest; the
+newest if several), 0 if none of its last 8.  A discard names its card (a
+knock's face-down card is not one); a take, the card taken; a pass, the top
+discard declined: passing an upcard offer or the last chance, or drawing
+from the stock in the draw phase with a discard pile (not the forced draw
+after both players passed the upcard).
 
 ``seen_others`` holds the cards of another hand the observer can see: its
 known cards, in a manual showdown the knocker's whole hand and a defender's
@@ -196,6 +208,9 @@ _NAMES = (
     "declared_self",
     "table",
     "shown_melds",
+    "recent_discards",
+    "recent_takes",
+    "recent_passes",
 )
 _STARTS = _core.KNOCK_TENSOR_STARTS
 
