@@ -76,3 +76,22 @@ def test_self_play_against_a_pool_of_frozen_snapshots() -> None:
 def test_module_docstring_examples() -> None:
     failures, tried = doctest.testmod(rummykit.envs.sb3)
     assert tried > 0 and failures == 0
+
+
+def test_the_recipe_prints_progress_and_its_summary() -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    recipe = Path(__file__).parent.parent.parent / "examples" / "ppo_recipe.py"
+    args = ["--timesteps", "512", "--num-envs", "16", "--n-steps", "16", "--batch-size", "128", "--net", "32"]
+    args += ["--eval-every", "256", "--progress-hands", "20", "--eval-hands", "10"]
+    out = subprocess.run([sys.executable, str(recipe), *args], capture_output=True, text=True, timeout=600, check=False)
+    assert out.returncode == 0, out.stderr[-3000:]
+    text = out.stdout
+    progress = [json.loads(line) for line in text.splitlines() if line.startswith('{"minutes"')]
+    assert len(progress) >= 2 and all(0 <= p["win_rate"] <= 1 for p in progress)
+    summary = json.loads(text[text.index("{\n") :])
+    assert summary["timesteps"] >= 512 and summary["final"]["hands"] == 10
+    assert summary["curve"] == progress  # every progress line, the last after training
