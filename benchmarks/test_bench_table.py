@@ -259,8 +259,8 @@ def test_observation_tensor(benchmark, figures, name, players):
 
 @pytest.mark.parametrize(("name", "players"), [("rummy", 2), ("kaluki", 4)])
 def test_determinize_and_information_state(benchmark, figures, name, players):
-    """``state.determinize(seat, seed)`` (the C sampler, then the history
-    replayed on the sampled deck) and ``information_state_string(seat)`` at
+    """``state.determinize(seat, seed)`` (rk_table_world_of: the C sampler, the
+    history replayed on the sampled deck in C) and ``information_state_string(seat)`` at
     the 24 points of a hand of the tensor benchmark, each seat in turn; one
     determinization per point is checked to look the same to its seat."""
     states = hand_points(name, players)

@@ -7,12 +7,17 @@
  * state and then fuzzed is refused by rk_table_hidden_check or, if
  * accepted, every determinization from it is an error status or a state
  * that rk_table_check accepts, and playouts from it succeed or fail with a
- * status. */
+ * status.  The walk keeps its step log (rk_table_step): the hidden lists of a
+ * fuzz-chosen seat fit the state (rk_table_hidden_of, rk_table_hidden_check),
+ * its world (rk_table_world_of) passes rk_table_check with the same public
+ * fields and its replay (rk_table_replay) ends there; with a fuzzed log byte
+ * both give an error status or such a state. */
 #include "fuzz_common.h"
 #include "rummykit/table_playouts.h"
 
 #define CAP 4096
 #define MAX_PLACES 120
+#define MAX_WALK 256
 
 static rk_table_rules fuzz_table_rules(reader *rd) {
     uint8_t f = rd_u8(rd), g = rd_u8(rd);
@@ -69,8 +74,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rk_rng_shuffle(&rng, deck, (size_t)r.deck_size);
     rk_table_state s;
     FUZZ_CHECK(rk_table_deal(&r, deck, 0, 7, &s) == RK_OK);
-    static int32_t ids[CAP];
-    int steps = rd_u8(&rd);
+    static int32_t ids[CAP], actions[MAX_WALK];
+    static uint8_t entries[MAX_WALK][RK_TABLE_STEP_MAX];
+    static const uint8_t *log_steps[MAX_WALK];
+    static uint64_t world_work[(1 << 17) / 8];
+    int steps = rd_u8(&rd), n_log = 0;
     for (int k = 0; k < steps && s.phase != RK_TABLE_PHASE_END; k++) {
         int n = rk_table_legal(&r, &s, NULL, ids, CAP);
         FUZZ_CHECK(n > 0 && n <= CAP);
@@ -80,7 +88,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         rk_rng pick;
         rk_rng_seed(&pick, b, 0);
         FUZZ_CHECK(in_list(ids, n, rk_table_policy_action(&r, &s, NULL, RK_TABLE_POLICY_RANDOM, &pick)));
+        rk_table_state before = s;
         FUZZ_CHECK(rk_table_apply(&r, &s, NULL, a) == RK_OK);
+        int len = rk_table_step(&r, &before, &s, a, n_log ? entries[n_log - 1] : NULL, entries[n_log]);
+        FUZZ_CHECK(len >= RK_TABLE_STEP_HEAD && (size_t)len == rk_table_step_length(entries[n_log]));
+        actions[n_log] = a;
+        log_steps[n_log] = entries[n_log];
+        n_log++;
+    }
+    /* the hidden lists and a world for a seat, from the log; then from a fuzzed log */
+    {
+        rk_table_log log = {actions, log_steps, n_log};
+        rk_table_hidden lists;
+        rk_table_world world;
+        rk_table_state end;
+        int p = rd_u8(&rd) % r.num_players;
+        FUZZ_CHECK(rk_table_world_size(&r, n_log) <= sizeof world_work);
+        FUZZ_CHECK(rk_table_hidden_of(&r, &s, deck, &log, p, world_work, &lists) == RK_OK);
+        FUZZ_CHECK(rk_table_hidden_check(&r, &s, &lists) == RK_OK);
+        rk_rng_seed(&rng, rd_u64(&rd), 0);
+        FUZZ_CHECK(rk_table_world_of(&r, &s, deck, &log, p, rd_u8(&rd) % 3, &rng, NULL, world_work, &world) == RK_OK);
+        FUZZ_CHECK(rk_table_check(&r, &world.state) == RK_OK);
+        FUZZ_CHECK(world.state.phase == s.phase && world.state.player == s.player && world.state.n_stock == s.n_stock);
+        FUZZ_CHECK(rk_table_replay(&r, world.deck, s.dealer, s.absent, world.state.shuffle_seed, actions, n_log,
+                                   world.orders, world.n_orders, NULL, NULL, &end) == RK_OK);
+        FUZZ_CHECK(!memcmp(&end, &world.state, sizeof end));
+        if (n_log) {
+            int i = rd_u8(&rd) % n_log;
+            size_t len = rk_table_step_length(entries[i]);
+            entries[i][rd_u8(&rd) % len] = rd_u8(&rd);
+            if (rk_table_step_length(entries[i]) == len) { /* the caller checks each entry's length */
+                if (rk_table_hidden_of(&r, &s, deck, &log, p, world_work, &lists) == RK_OK)
+                    (void)rk_table_hidden_check(&r, &s, &lists);
+                if (rk_table_world_of(&r, &s, deck, &log, p, 2, &rng, NULL, world_work, &world) == RK_OK)
+                    FUZZ_CHECK(rk_table_check(&r, &world.state) == RK_OK);
+            }
+        }
     }
     if (s.phase == RK_TABLE_PHASE_END) {
         FUZZ_CHECK(rk_table_greedy(&r, &s, NULL) == RK_ERR_EMPTY);
@@ -143,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
     }
     if (rk_table_hidden_check(&r, &s, &h) != RK_OK) return 0;
-    static uint8_t work[MAX_PLACES * 5 + 2 * RK_NUM_TYPES + RK_TABLE_MAX_CARDS + 64];
+    static uint64_t work[(MAX_PLACES * 9 + 2 * RK_NUM_TYPES + RK_TABLE_MAX_CARDS + 64) / 8];
     FUZZ_CHECK(rk_table_work_size(&h) <= sizeof work);
     for (int k = 0; k < 3; k++) {
         rk_table_state out;

@@ -122,52 +122,12 @@ rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, cons
 
 static int ctype(int c) { return c >= RK_TABLE_FIRST_JOKER ? JOKER_TYPE : c % 52; }
 
-static int holds(rk_table_cards c, int card) { return (int)((c.w[card >> 6] >> (card & 63)) & 1); }
-
 static void type_counts(rk_table_cards c, int *counts) {
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = c.w[w]; bits; bits &= bits - 1) counts[ctype(64 * w + __builtin_ctzll(bits))]++;
 }
 
 static int card_count(rk_table_cards c) { return __builtin_popcountll(c.w[0]) + __builtin_popcountll(c.w[1]); }
-
-void rk_table_known_step(const rk_table_rules *r, const rk_table_state *b, const rk_table_state *a, int32_t action,
-                         uint8_t *counts, uint8_t *unseen) {
-    int p = b->player, kept = -1, came = -1;
-    int gone[TYPES], got[TYPES];
-    rk_table_cards g, t;
-    uint8_t *c = counts + TYPES * p;
-    for (int w = 0; w < 2; w++) {
-        g.w[w] = b->hands[p].w[w] & ~a->hands[p].w[w];
-        t.w[w] = a->hands[p].w[w] & ~b->hands[p].w[w];
-    }
-    memset(gone, 0, sizeof gone);
-    memset(got, 0, sizeof got);
-    if (unseen) memset(unseen, 0, TYPES);
-    type_counts(g, gone);
-    type_counts(t, got);
-    if (action == RK_TABLE_DRAW || action == RK_TABLE_TAKE) {
-        for (int k = 0; k < TYPES && came < 0; k++)
-            if (got[k]) came = k;
-        /* a stock draw is seen only from a turned-over pile, whose order is public */
-        if (came >= 0 && (action == RK_TABLE_TAKE || (r->restock_method == 1 && a->restocks > 0))) c[came]++;
-        return;
-    }
-    /* the card taken this turn, while held, may not be discarded: a discard of its type is then
-     * another copy, known only if the seat is known to hold two */
-    if (r->forbid_taken_discard && b->taken_card >= 0 && holds(b->hands[p], b->taken_card))
-        kept = ctype(b->taken_card);
-    for (int k = 0; k < TYPES; k++) {
-        int floor = k == kept && action <= JOKER_TYPE ? 1 : 0;
-        for (int j = 0; j < gone[k]; j++) {
-            if (c[k] > floor)
-                c[k]--;
-            else if (unseen)
-                unseen[k]++;
-        }
-        c[k] = (uint8_t)(c[k] + got[k]);
-    }
-}
 
 /* The type card i of a table meld stands for (rummykit.table.melds.TableMeld.represents). */
 static int represents(const rk_table_rules *r, const rk_table_meld *m, int i) {

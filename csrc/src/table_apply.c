@@ -321,7 +321,7 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
 rk_status rk_table_deal_present(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
                                 uint64_t shuffle_seed, rk_table_state *state) {
     if (!deck || !state || rk_table_rules_check(rules) != RK_OK) return RK_ERR_ARG;
-    int n = rules->num_players, size = rules->hand_size, total = rules->deck_size;
+    int n = rules->num_players, total = rules->deck_size;
     if (dealer < 0 || dealer >= n || absent >> n || absent >> dealer & 1 || n - rk__popcount(absent) < 2)
         return RK_ERR_ARG;
     rk_table_cards seen = {{0, 0}};
@@ -331,6 +331,13 @@ rk_status rk_table_deal_present(const rk_table_rules *rules, const uint8_t *deck
         if (!ok || has_card(seen, c)) return RK_ERR_ARG;
         add_card(&seen, c);
     }
+    rk__table_deal(rules, deck, dealer, absent, shuffle_seed, state);
+    return RK_OK;
+}
+
+void rk__table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
+                    uint64_t shuffle_seed, rk_table_state *state) {
+    int n = rules->num_players, size = rules->hand_size, total = rules->deck_size;
     rk_table_state *s = state;
     memset(s, 0, sizeof *s);
     s->n_players = (int8_t)n;
@@ -352,7 +359,6 @@ rk_status rk_table_deal_present(const rk_table_rules *rules, const uint8_t *deck
     s->winner = -1;
     s->shuffle_seed = shuffle_seed;
     start_turn(s);
-    return RK_OK;
 }
 
 int rk_table_is_action(const rk_table_rules *rules, int32_t action) {

@@ -195,5 +195,8 @@ rk_status rk__table_do_release(const rk_table_rules *r, rk_table_state *s, int p
 
 /* table_score.c: rk_table_score of a checked rules record and a state at the end of the hand. */
 rk_status rk__table_score(const rk_table_rules *r, const rk_table_state *s, rk_table_result *out);
+/* rk_table_deal_present on arguments it accepts (checked by the caller). */
+void rk__table_deal(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
+                    uint64_t shuffle_seed, rk_table_state *state);
 
 #endif /* RUMMYKIT_TABLE_INTERNAL_H */

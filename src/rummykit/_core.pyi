@@ -276,9 +276,12 @@ def table_observation_tensor(
 ) -> np.ndarray[Any, np.dtype[np.float32]]: ...
 def table_known_counts(state: TableCore) -> list[list[int]]: ...
 def table_step_log(state: TableCore) -> list[bytes]: ...
-def table_hidden_lists(
-    state: TableCore, player: int
-) -> tuple[
+
+TABLE_STEP_HEAD: int
+TABLE_STEP_RESTOCK: int
+TABLE_NO_CARD: int
+#: (pools, places, fills, bans, known, stock_group, now): rummykit.table.playouts.HiddenLists
+_HiddenLists: TypeAlias = tuple[
     list[list[int]],
     list[tuple[int, int, int]],
     list[tuple[int, int, int]],
@@ -286,17 +289,7 @@ def table_hidden_lists(
     list[list[int]],
     int,
     int,
-]: ...
-def table_replay(state: TableCore, actions: list[int], orders: dict[int, list[int]]) -> None: ...
-
-# ---- table-game policies, determinization and playouts (csrc/src/table_policy.c, table_playouts.c) ----
-
-TABLE_POLICY_RANDOM: int
-TABLE_POLICY_GREEDY: int
-TABLE_RESAMPLE_STOCK: int
-TABLE_RESAMPLE_HIDDEN: int
-TABLE_MAX_TRIES: int
-TABLE_PLAYOUT_MAX_ACTIONS: int
+]
 
 class TableHidden:
     n_places: int
@@ -312,6 +305,23 @@ class TableHidden:
         bans: Sequence[tuple[int, int, int]] = ...,
         known: Sequence[Sequence[int]] = ...,
     ) -> None: ...
+    def lists(self) -> _HiddenLists: ...
+
+def table_hidden_spec(state: TableCore, player: int) -> TableHidden: ...
+def table_hidden_lists(state: TableCore, player: int) -> _HiddenLists: ...
+
+_TC = TypeVar("_TC", bound=TableCore)
+
+def table_world(state: _TC, player: int, seed: int, max_tries: int = ...) -> tuple[_TC, bool]: ...
+
+# ---- table-game policies, determinization and playouts (csrc/src/table_policy.c, table_playouts.c) ----
+
+TABLE_POLICY_RANDOM: int
+TABLE_POLICY_GREEDY: int
+TABLE_RESAMPLE_STOCK: int
+TABLE_RESAMPLE_HIDDEN: int
+TABLE_MAX_TRIES: int
+TABLE_PLAYOUT_MAX_ACTIONS: int
 
 def table_greedy(state: TableCore) -> int: ...
 def table_hidden_check(state: TableCore, hidden: TableHidden | None) -> None: ...

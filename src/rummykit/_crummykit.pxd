@@ -370,7 +370,7 @@ cdef extern from "rummykit/policy.h" nogil:
 cdef extern from "rummykit/table.h" nogil:
     enum: RK_TABLE_MAX_PLAYERS
     int RK_TABLE_MAX_KALUKI_PLAYERS
-    int RK_TABLE_MAX_CARDS
+    enum: RK_TABLE_MAX_CARDS
     int RK_TABLE_MAX_SLOTS
     int RK_TABLE_MAX_MELD
     int RK_TABLE_MAX_PENDING
@@ -475,15 +475,30 @@ cdef extern from "rummykit/table.h" nogil:
     rk_status rk_table_score_values(const rk_table_rules *rules, int outcome, int winner, const int32_t *values,
                                     rk_table_result *out)
     rk_status rk_table_score(const rk_table_rules *rules, const rk_table_state *state, rk_table_result *out)
+    int32_t rk_table_hand_value(const rk_table_rules *rules, rk_table_cards cards)
 
 
-cdef extern from "rummykit/table_playouts.h" nogil:
-    int RK_TABLE_POLICY_RANDOM
-    int RK_TABLE_POLICY_GREEDY
+    # hidden information (csrc/src/table_hidden.c)
+    int RK_TABLE_STEP_HEAD
+    int RK_TABLE_STEP_RESTOCK
+    int RK_TABLE_STEP_PUBLIC
+    int RK_TABLE_STEP_UNSEEN
+    int RK_TABLE_NO_CARD
+    enum: RK_TABLE_STEP_MAX
     int RK_TABLE_RESAMPLE_STOCK
     int RK_TABLE_RESAMPLE_HIDDEN
     int RK_TABLE_MAX_TRIES
-    int RK_TABLE_PLAYOUT_MAX_ACTIONS
+
+    void rk_table_known_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
+                             int32_t action, uint8_t *counts, uint8_t *unseen)
+    int rk_table_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
+                      int32_t action, const uint8_t *prev, uint8_t *entry)
+    size_t rk_table_step_length(const uint8_t *entry)
+
+    ctypedef struct rk_table_log:
+        const int32_t *actions
+        const uint8_t *const *steps
+        int n
 
     ctypedef struct rk_table_hidden:
         int mode, observer, stock_group
@@ -501,15 +516,40 @@ cdef extern from "rummykit/table_playouts.h" nogil:
         const int32_t *ban_time
         uint8_t known[6][53]
 
-    int32_t rk_table_hand_value(const rk_table_rules *rules, rk_table_cards cards)
-    int32_t rk_table_greedy(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo)
-    int32_t rk_table_policy_action(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo,
-                                   int policy, rk_rng *rng)
+    size_t rk_table_hidden_size(const rk_table_rules *rules, int n_steps)
+    rk_status rk_table_hidden_of(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *deck,
+                                 const rk_table_log *log, int player, void *work, rk_table_hidden *hidden)
     rk_status rk_table_hidden_check(const rk_table_rules *rules, const rk_table_state *state,
                                     const rk_table_hidden *hidden)
     size_t rk_table_work_size(const rk_table_hidden *hidden)
     int rk_table_determinize(const rk_table_rules *rules, const rk_table_state *state, const rk_table_hidden *hidden,
                              rk_rng *rng, rk_table_memo *memo, void *work, rk_table_state *out, uint8_t *place_types)
+
+    ctypedef struct rk_table_world:
+        rk_table_state state
+        uint8_t deck[RK_TABLE_MAX_CARDS]
+        int sampled
+        int n_orders
+        const uint8_t *orders
+        const uint8_t *came
+
+    size_t rk_table_world_size(const rk_table_rules *rules, int n_steps)
+    rk_status rk_table_world_of(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *deck,
+                                const rk_table_log *log, int player, int max_tries, rk_rng *rng,
+                                rk_table_memo *memo, void *work, rk_table_world *out)
+    rk_status rk_table_replay(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
+                              uint64_t shuffle_seed, const int32_t *actions, int n, const uint8_t *orders,
+                              int n_orders, rk_table_memo *memo, rk_table_state *before, rk_table_state *out)
+
+
+cdef extern from "rummykit/table_playouts.h" nogil:
+    int RK_TABLE_POLICY_RANDOM
+    int RK_TABLE_POLICY_GREEDY
+    int RK_TABLE_PLAYOUT_MAX_ACTIONS
+
+    int32_t rk_table_greedy(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo)
+    int32_t rk_table_policy_action(const rk_table_rules *rules, const rk_table_state *state, rk_table_memo *memo,
+                                   int policy, rk_rng *rng)
     rk_status rk_table_playout(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo, int policy,
                                rk_rng *rng, long *actions)
     rk_status rk_table_playouts(const rk_table_rules *rules, const rk_table_state *state,
@@ -528,8 +568,6 @@ cdef extern from "rummykit/observe.h" nogil:
 
     rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int player,
                                float *out)
-    void rk_table_known_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
-                             int32_t action, uint8_t *counts, uint8_t *unseen)
     rk_status rk_table_observe(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *counts,
                                int player, float *out)
 

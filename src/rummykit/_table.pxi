@@ -261,6 +261,10 @@ cdef class TableCore:
     cdef rk_table_state st
     cdef TableSpec spec
     cdef list _stack
+    cdef int _lazy  # a determinized state's first actions whose undo entries are still to make (_table_unlazy)
+    cdef object _world  # then: (its deck's bytes, the past reshuffles' orders, its shuffle_seed)
+    cdef object _deck_of  # the deck tuple whose bytes _deck_raw holds (_table_deck), or None
+    cdef bytes _deck_raw
     cdef bint _edited  # fields were set by hand: rk_table_check before the next legal list
     cdef bint _busy  # a change is under way (another thread's call raises: see _enter)
     cdef public list history
@@ -375,6 +379,8 @@ cdef class TableCore:
         """Take back the last action."""
         self._enter()
         try:
+            if not self._stack and self._lazy:
+                _table_unlazy(self)
             if not self._stack:
                 raise IllegalActionError("nothing to undo")
             if not self.history:
@@ -401,6 +407,7 @@ cdef class TableCore:
         other.st = self.st
         other.spec = self.spec
         other._stack = list(self._stack)
+        other._lazy, other._world = self._lazy, self._world
         other._edited = self._edited
         other.history = list(self.history)
         other._steps = list(self._steps)
@@ -416,6 +423,8 @@ cdef class TableCore:
     def __reduce__(self):
         # the struct's bytes (this build's layout), the undo entries and the history; the
         # copy is checked (every entry by rk_table_check) before it is made
+        if self._lazy:
+            _table_unlazy(self)
         raw = PyBytes_FromStringAndSize(<char *>&self.st, sizeof(rk_table_state))
         return _table_state_from, (type(self), self.game, self.deck, self.dealer, raw, self._stack, self.history)
 

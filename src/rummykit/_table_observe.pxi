@@ -1,116 +1,28 @@
 # Included by _core.pyx after _table.pxi: what one seat knows of a table hand
-# (rummykit.table.observe).  TableCore keeps a public step log (``_steps``): one bytes
-# entry per action, appended by apply_action and popped by undo, which carries the
-# counts of the cards everyone knows each seat holds.  The observation, its tensor, the
-# information-state string and the determinization's bookkeeping are read off the log
-# and the state; none of them replays the history.
-#
-# A step entry: [0] the seat that acted, [1] flags (_STEP_*), [2] the type it drew or
-# took (_NO_CARD: none; a stock draw's is private to the seat unless _STEP_PUBLIC),
-# [3] n_out, [4] n_in, [5] n_moved, [6] n_players, [7] 0; then n_players * 53 counts,
-# seat by seat: how many cards of each type everyone knows the seat holds after the
-# step; then the n_out types the seat put down (sorted; | _UNSEEN when nobody knew it
-# held that card), the n_in types that came to its hand otherwise than by a draw or a
-# take (released jokers), and the n_moved types a restock put into the stock (the pile
-# bottom first: all of it when turned over, all but its top card when reshuffled).
-
-cdef enum:
-    _STEP_HEAD = 8
-    _NO_CARD = 255
-    _STEP_RESTOCK = 1  # a restock came just before this draw
-    _STEP_PUBLIC = 2   # the stock is a turned-over pile, its order public (this draw is seen)
-    _UNSEEN = 0x80
-    _TYPES = 53
-    _JOKER_TYPE = 52
-    _FIRST_JOKER = 104
+# (rummykit.table.observe), kept in C (csrc/src/table_hidden.c: rummykit/table.h, "hidden
+# information").  TableCore keeps a public step log (``_steps``): one bytes entry per
+# action (rk_table_step's layout), appended by apply_action and popped by undo, which
+# carries the counts of the cards everyone knows each seat holds.  The observation, its
+# tensor, the information-state string, the hidden lists and the determinization are read
+# off the log and the state; none of them replays the history.
 
 #: the start of each slice of the table observation tensor, in order, then its size (rk_table_obs_starts)
 TABLE_TENSOR_STARTS = tuple([rk_table_obs_starts()[i] for i in range(RK_TABLE_OBS_SLICES + 1)])
-
-
-cdef inline int _ctype(int c) noexcept nogil:
-    return _JOKER_TYPE if c >= _FIRST_JOKER else c % 52
-
-
-cdef inline bint _holds(rk_table_cards c, int card) noexcept nogil:
-    return (c.w[card >> 6] >> (card & 63)) & 1
-
-
-cdef int _sorted_types(rk_table_cards c, uint8_t *out) noexcept nogil:
-    """The types of the physical cards of c, ascending, into out; returns how many
-    (an insertion sort: a step moves a few cards)."""
-    cdef int n = 0, t, j, w
-    cdef uint64_t bits
-    for w in range(2):
-        bits = c.w[w]
-        while bits:
-            t = _ctype(64 * w + __builtin_ctzll(bits))
-            bits &= bits - 1
-            j = n
-            while j > 0 and out[j - 1] > t:
-                out[j] = out[j - 1]
-                j -= 1
-            out[j] = <uint8_t>t
-            n += 1
-    return n
-
-
-cdef void _type_counts(rk_table_cards c, int *counts) noexcept nogil:
-    """Add the types of the physical cards of c to counts."""
-    cdef int w
-    cdef uint64_t bits
-    for w in range(2):
-        bits = c.w[w]
-        while bits:
-            counts[_ctype(64 * w + __builtin_ctzll(bits))] += 1
-            bits &= bits - 1
+#: a step log entry's bytes (rk_table_step): the header's length, a flag, "no card"
+TABLE_STEP_HEAD = RK_TABLE_STEP_HEAD
+TABLE_STEP_RESTOCK = RK_TABLE_STEP_RESTOCK
+TABLE_NO_CARD = RK_TABLE_NO_CARD
 
 
 cdef bytes _table_entry(const rk_table_rules *r, const rk_table_state *b, const rk_table_state *a, int action,
                         object prev):
     """The log entry of ``action``, which took state b to state a; ``prev`` is the entry before (None at the deal)."""
-    cdef int p = b.player, n = r.num_players, i, came = _NO_CARD, flags = 0, n_moved = 0
-    cdef int n_out, n_in
-    cdef rk_table_cards gone, got
-    cdef uint8_t outs[108]
-    cdef uint8_t ins[108]
-    cdef uint8_t unseen[_TYPES]
-    cdef uint8_t *e
-    cdef uint8_t *tail
-    if not 0 <= p < n or not 0 <= b.n_discards <= RK_TABLE_MAX_CARDS or n > RK_TABLE_MAX_PLAYERS:
+    cdef uint8_t e[RK_TABLE_STEP_MAX]
+    cdef const uint8_t *before = NULL if prev is None else <const uint8_t *>PyBytes_AS_STRING(prev)
+    cdef int k = rk_table_step(r, b, a, action, before, e)
+    if k < 0:
         raise RummykitError("inconsistent table state in the step log")
-    for i in range(2):
-        gone.w[i] = b.hands[p].w[i] & ~a.hands[p].w[i]
-        got.w[i] = a.hands[p].w[i] & ~b.hands[p].w[i]
-    n_out = _sorted_types(gone, outs)
-    n_in = _sorted_types(got, ins)
-    if a.restocks > b.restocks:
-        flags |= _STEP_RESTOCK
-        n_moved = b.n_discards if r.restock_method == 1 else max(b.n_discards - 1, 0)
-    if r.restock_method == 1 and a.restocks > 0:
-        flags |= _STEP_PUBLIC
-    if action == RK_TABLE_DRAW or action == RK_TABLE_TAKE:
-        if n_in:
-            came = ins[0]
-        n_in = 0
-    entry = PyBytes_FromStringAndSize(NULL, _STEP_HEAD + n * _TYPES + n_out + n_in + n_moved)
-    e = <uint8_t *>PyBytes_AS_STRING(entry)
-    e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7] = p, flags, came, n_out, n_in, n_moved, n, 0
-    if prev is None:
-        memset(e + _STEP_HEAD, 0, n * _TYPES)
-    else:
-        memcpy(e + _STEP_HEAD, PyBytes_AS_STRING(prev) + _STEP_HEAD, n * _TYPES)
-    rk_table_known_step(r, b, a, action, e + _STEP_HEAD, unseen)
-    for i in range(n_out - 1, -1, -1):  # the last copies of a type put down are the ones nobody knew of
-        if unseen[outs[i]]:
-            unseen[outs[i]] -= 1
-            outs[i] = <uint8_t>(outs[i] | _UNSEEN)
-    tail = e + _STEP_HEAD + n * _TYPES
-    memcpy(tail, outs, n_out)
-    memcpy(tail + n_out, ins, n_in)
-    for i in range(n_moved):
-        tail[n_out + n_in + i] = <uint8_t>_ctype(b.discards[i])
-    return entry
+    return PyBytes_FromStringAndSize(<char *>e, k)
 
 
 cdef int _table_log(TableCore s, bytes before, int action) except -1:
@@ -139,6 +51,8 @@ cdef object _entry_at(TableCore s, Py_ssize_t i, const rk_table_state *after):
     cdef rk_table_state b
     entry = s._steps[i]
     if entry is None:
+        if s._lazy:
+            _table_unlazy(s)
         if len(s._stack) <= i or len(s.history) <= i:
             raise RummykitError("a table state whose history, undo entries and step log differ in length")
         memcpy(&b, PyBytes_AS_STRING(s._stack[i]), sizeof(rk_table_state))
@@ -237,7 +151,7 @@ cdef const uint8_t *_known_counts(TableCore s) noexcept:
     entry = s._steps[k - 1]
     if entry is None:
         return NULL
-    return <const uint8_t *>PyBytes_AS_STRING(entry) + _STEP_HEAD
+    return <const uint8_t *>PyBytes_AS_STRING(entry) + RK_TABLE_STEP_HEAD
 
 
 def table_known_counts(TableCore state):
@@ -247,151 +161,300 @@ def table_known_counts(TableCore state):
     _table_checked(state)
     known = _known_counts(state)
     if known == NULL:
-        return [[0] * _TYPES for _ in range(n)]
-    return [[known[q * _TYPES + t] for t in range(_TYPES)] for q in range(n)]
+        return [[0] * RK_NUM_TYPES for _ in range(n)]
+    return [[known[q * RK_NUM_TYPES + t] for t in range(RK_NUM_TYPES)] for q in range(n)]
 
 
-# ---- the determinization's bookkeeping -------------------------------------------------
+# ---- the log as C reads it, the hidden lists -----------------------------------------
+
+cdef enum:
+    _LOG_STACK = 256  # steps whose log arrays live on the caller's stack
+
+
+cdef int _table_log_arrays(TableCore s, rk_table_log *log, int32_t *actions, const uint8_t **steps) except -1:
+    """Point log at the state's history and step log (actions and steps: len(history)
+    items each), each entry checked to be one rk_table_step wrote for this game."""
+    cdef list history = s.history, log_ = s._steps
+    cdef Py_ssize_t i, k = len(history)
+    cdef int n = s.spec.r.num_players
+    cdef long a
+    cdef const uint8_t *e
+    if type(history) is not list or type(log_) is not list or len(log_) != k:
+        raise RummykitError("a table state whose history and step log differ in length")
+    for i in range(k):
+        entry = log_[i]
+        action = history[i]
+        if type(entry) is not bytes or type(action) is not int:
+            raise RummykitError("a table state whose history or step log was changed by hand")
+        a = action
+        e = <const uint8_t *>PyBytes_AS_STRING(entry)
+        if not 0 <= a < RK_TABLE_NUM_ACTIONS or PyBytes_GET_SIZE(entry) < RK_TABLE_STEP_HEAD or e[6] != n \
+                or <size_t>PyBytes_GET_SIZE(entry) != rk_table_step_length(e):
+            raise RummykitError("a table state whose history or step log was changed by hand")
+        steps[i] = e
+        actions[i] = <int32_t>a
+    log.actions = actions
+    log.steps = steps
+    log.n = <int>k
+    return 0
+
+
+cdef int _table_deck(TableCore s, uint8_t *deck) except -1:
+    """The state's deck as bytes (rules->deck_size physical ids); a deck tuple's bytes
+    are kept for the next call (TableCore._deck_raw)."""
+    cdef int i, size = s.spec.r.deck_size
+    d = s.deck
+    if d is s._deck_of:
+        memcpy(deck, PyBytes_AS_STRING(s._deck_raw), size)
+        return 0
+    if len(d) != size:
+        raise RummykitError("a table state whose deck is not the game's")
+    for i in range(size):
+        c = d[i]
+        if type(c) is not int or not 0 <= c < RK_TABLE_MAX_CARDS:
+            raise RummykitError("a table state whose deck is not the game's")
+        deck[i] = c
+    if type(d) is tuple:
+        s._deck_of, s._deck_raw = d, PyBytes_FromStringAndSize(<char *>deck, size)
+    return 0
+
+
+_INCONSISTENT_HIDDEN = (
+    "inconsistent state for determinization: the hidden cards do not fit what the history says "
+    "(a position whose fields were set by hand has no such history: use resample='stock' or 'none')"
+)
+
+
+cdef class TableHidden:
+    """What one seat knows of a table hand, for the C determinization
+    (rk_table_hidden): ``table_hidden_spec(state, player)`` reads it off the step log
+    (rk_table_hidden_of); the constructor builds one from lists (``now``: the
+    history length; ``pool``: per group, 53 counts; ``places``, ``fills``,
+    ``bans``: lists of (seat, group, time), (seat, type, time), (seat, type,
+    time); ``known``: per seat, 53 counts)."""
+
+    cdef rk_table_hidden h
+    cdef bytes _pool, _place_seat, _place_group, _fill_seat, _fill_type, _ban_seat, _ban_type
+    cdef object _place_time, _fill_time, _ban_time  # array.array('i')
+    cdef object _work  # bytearray: the lists rk_table_hidden_of wrote
+    cdef int _seats  # seats in known
+    cdef readonly int n_places
+
+    def __cinit__(self, int mode, int observer, int stock_group, int now=0, pool=(), places=(), fills=(), bans=(),
+                  known=()):
+        from array import array
+
+        if mode not in (RK_TABLE_RESAMPLE_STOCK, RK_TABLE_RESAMPLE_HIDDEN) or len(known) > RK_TABLE_MAX_PLAYERS:
+            raise RummykitError("bad hidden-card spec")
+        try:
+            self._pool = bytes([c for counts in pool for c in counts])
+            self._place_seat = bytes([p[0] for p in places])
+            self._place_group = bytes([p[1] for p in places])
+            self._place_time = array("i", [p[2] for p in places])
+            self._fill_seat = bytes([f[0] for f in fills])
+            self._fill_type = bytes([f[1] for f in fills])
+            self._fill_time = array("i", [f[2] for f in fills])
+            self._ban_seat = bytes([b[0] for b in bans])
+            self._ban_type = bytes([b[1] for b in bans])
+            self._ban_time = array("i", [b[2] for b in bans])
+        except (ValueError, OverflowError, TypeError, IndexError) as e:
+            raise RummykitError(f"bad hidden-card spec: {e}") from None
+        if any(len(counts) != 53 for counts in pool) or any(len(counts) != 53 for counts in known):
+            raise RummykitError("bad hidden-card spec: 53 counts per group and per seat")
+        memset(&self.h, 0, sizeof(rk_table_hidden))
+        self.h.mode, self.h.observer, self.h.stock_group, self.h.now = mode, observer, stock_group, now
+        self.h.n_groups, self.h.n_places = len(pool), len(places)
+        self.h.n_fills, self.h.n_bans = len(fills), len(bans)
+        self.n_places = len(places)
+        self._seats = len(known)
+        self.h.pool = <const uint8_t *>PyBytes_AS_STRING(self._pool)
+        self.h.place_seat = <const uint8_t *>PyBytes_AS_STRING(self._place_seat)
+        self.h.place_group = <const uint8_t *>PyBytes_AS_STRING(self._place_group)
+        self.h.fill_seat = <const uint8_t *>PyBytes_AS_STRING(self._fill_seat)
+        self.h.fill_type = <const uint8_t *>PyBytes_AS_STRING(self._fill_type)
+        self.h.ban_seat = <const uint8_t *>PyBytes_AS_STRING(self._ban_seat)
+        self.h.ban_type = <const uint8_t *>PyBytes_AS_STRING(self._ban_type)
+        cdef int[::1] view
+        if len(places):
+            view = self._place_time
+            self.h.place_time = <const int32_t *>&view[0]
+        if len(fills):
+            view = self._fill_time
+            self.h.fill_time = <const int32_t *>&view[0]
+        if len(bans):
+            view = self._ban_time
+            self.h.ban_time = <const int32_t *>&view[0]
+        for q, counts in enumerate(known):
+            for t in range(53):
+                if not 0 <= counts[t] <= 255:
+                    raise RummykitError("bad hidden-card spec: a count out of range")
+                self.h.known[q][t] = counts[t]
+
+    def lists(self):
+        """(pools, places, fills, bans, known, stock_group, now) as lists
+        (rummykit.table.playouts.HiddenLists)."""
+        cdef rk_table_hidden *h = &self.h
+        cdef int i, g, t, q
+        pools = [[h.pool[g * 53 + t] for t in range(53)] for g in range(h.n_groups)]
+        places = [(h.place_seat[i], h.place_group[i], h.place_time[i]) for i in range(h.n_places)]
+        fills = [(h.fill_seat[i], h.fill_type[i], h.fill_time[i]) for i in range(h.n_fills)]
+        bans = [(h.ban_seat[i], h.ban_type[i], h.ban_time[i]) for i in range(h.n_bans)]
+        known = [[h.known[q][t] for t in range(53)] for q in range(self._seats)]
+        return pools, places, fills, bans, known, h.stock_group, h.now
+
+
+def table_hidden_spec(TableCore state, int player):
+    """What seat ``player`` knows of the hand (rk_table_hidden_of, read off the step log)."""
+    cdef rk_table_log log
+    cdef int32_t abuf[_LOG_STACK]
+    cdef const uint8_t *sbuf[_LOG_STACK]
+    cdef int32_t *actions = abuf
+    cdef const uint8_t **steps = sbuf
+    cdef uint8_t deck[RK_TABLE_MAX_CARDS]
+    cdef Py_ssize_t k
+    cdef rk_status st
+    cdef TableHidden hidden
+    cdef unsigned char[::1] work
+    cdef int n = state.spec.r.num_players
+    if not 0 <= player < n:
+        raise InvalidOptionError(f"player must be a seat 0..{n - 1}, got {player}")
+    _table_checked(state)
+    k = len(state.history)
+    if k > _LOG_STACK:
+        actions = <int32_t *>malloc(k * sizeof(int32_t))
+        steps = <const uint8_t **>malloc(k * sizeof(uint8_t *))
+    try:
+        if actions == NULL or steps == NULL:
+            raise MemoryError()
+        _table_log_arrays(state, &log, actions, steps)
+        _table_deck(state, deck)
+        hidden = TableHidden(RK_TABLE_RESAMPLE_HIDDEN, player, 0)
+        hidden._work = bytearray(rk_table_hidden_size(&state.spec.r, log.n) + 8)
+        work = hidden._work
+        st = rk_table_hidden_of(&state.spec.r, &state.st, deck, &log, player, &work[0], &hidden.h)
+        if st == RK_ERR_ARG:
+            raise RummykitError(_INCONSISTENT_HIDDEN)
+        check(st)
+    finally:
+        if actions != abuf:
+            free(actions)
+        if steps != sbuf:
+            free(<void *>steps)
+    hidden.n_places = hidden.h.n_places
+    hidden._seats = n
+    return hidden
 
 
 def table_hidden_lists(TableCore state, int player):
     """What seat ``player`` knows of the hand, for the C determinization
-    (rk_table_hidden), read off the step log: (pools, places, fills, bans,
-    known, stock_group, now); see rummykit.table.playouts.HiddenLists."""
-    cdef const rk_table_rules *r = &state.spec.r
-    cdef int n = r.num_players, size = r.hand_size, q, t, k, time, action, group = 0, mask, start, length, suit
-    cdef int n_out, n_in, i, pos
-    cdef bint turned = False, turn_over = r.restock_method == 1
-    cdef const uint8_t *e
-    cdef int shown[53]
+    (rk_table_hidden_of): (pools, places, fills, bans, known, stock_group,
+    now); see rummykit.table.playouts.HiddenLists."""
+    return table_hidden_spec(state, player).lists()
+
+
+# ---- the determinized state ------------------------------------------------------------
+
+
+def table_world(TableCore state, int player, uint64_t seed, int max_tries=-1):
+    """(a full state that seat ``player`` cannot tell from ``state``, whether it was
+    sampled): rk_table_world_of with an rng seeded (seed, 0), max_tries -1:
+    RK_TABLE_MAX_TRIES.  The copy keeps the history and a step log of its own; its undo
+    entries are made when first needed, by replaying its world (_table_unlazy)."""
+    cdef rk_table_log log
+    cdef int32_t abuf[_LOG_STACK]
+    cdef const uint8_t *sbuf[_LOG_STACK]
+    cdef int32_t *actions = abuf
+    cdef const uint8_t **steps = sbuf
+    cdef uint8_t deck[RK_TABLE_MAX_CARDS]
+    cdef uint8_t e[RK_TABLE_STEP_MAX]
+    cdef rk_table_world world
+    cdef rk_rng rng
+    cdef rk_status st
+    cdef void *work = NULL
+    cdef Py_ssize_t k, i
+    cdef int n = state.spec.r.num_players
+    cdef size_t size
+    cdef TableCore other
     if not 0 <= player < n:
         raise InvalidOptionError(f"player must be a seat 0..{n - 1}, got {player}")
     _table_checked(state)
-    steps = state._steps
-    history = state.history
-    if len(steps) != len(history):
-        raise RummykitError("a table state whose history and step log differ in length")
-    deck = state.deck
-    full = [2 if r.kaluki else 1] * 52 + [r.deck_size - 104 if r.kaluki else 0]
-    pools = [full]
-    order = state.deal_seats  # the seats absent from the hand (a match's eliminated players) are dealt nothing
-    in_hand = len(order)
-    pools[0][_ctype(deck[size * in_hand])] -= 1
-    if player in order:
-        for i in range(order.index(player), size * in_hand, in_hand):
-            pools[0][_ctype(deck[i])] -= 1
-    places = [(q, 0, -1) for q in range(n) if q != player and q in order for _ in range(size)]
-    fills = []
-    bans = []
-    for time in range(len(steps)):
-        entry = steps[time]
-        e = <const uint8_t *>PyBytes_AS_STRING(entry)
-        action = history[time]
-        q = e[0]
-        n_out, n_in = e[3], e[4]
-        if e[1] & _STEP_RESTOCK:
-            if turn_over:
-                turned = True
-            else:
-                group += 1
-                pool = [0] * _TYPES
-                for i in range(e[5]):
-                    pool[e[_STEP_HEAD + n * _TYPES + n_out + n_in + i]] += 1
-                pools.append(pool)
-        if action == RK_TABLE_DRAW:
-            if e[2] != _NO_CARD and not turned:
-                if q == player:
-                    pools[group][e[2]] -= 1
-                else:
-                    places.append((q, group, time))
-        elif q != player:
-            if action >= RK_TABLE_MELD_RUN:  # a joker in a run: its owner held no such card then
-                rk_table_run_of(action, &suit, &start, &length, &mask)
-                for i in range(length):
-                    if mask >> i & 1:
-                        pos = (start + i) % 13 if r.wrap else start + i
-                        bans.append((q, suit * 13 + (pos + r.shift) % 13, time))
-            for i in range(n_out):
-                if e[_STEP_HEAD + n * _TYPES + i] & _UNSEEN:
-                    fills.append((q, e[_STEP_HEAD + n * _TYPES + i] & ~_UNSEEN, time))
-    known = table_known_counts(state)
-    now = len(steps)
-    if state.st.phase == RK_TABLE_PHASE_END:  # every hand is shown
-        for q in range(n):
-            if q == player:
-                continue
-            memset(shown, 0, sizeof(shown))
-            _type_counts(state.st.hands[q], shown)
-            for t in range(_TYPES):
-                for k in range(shown[t] - known[q][t]):
-                    fills.append((q, t, now))
-    return pools, places, fills, bans, known, -1 if turned else group, now
-
-
-# ---- the replay of a sampled world -----------------------------------------------------
-
-
-cdef bint _table_listed(TableCore s, int32_t action) except -1:
-    """Whether action is a legal action of s (rk_table_legal)."""
-    cdef int32_t buf[256]
-    cdef int32_t *ids = buf
-    cdef int k, i
-    k = rk_table_legal(&s.spec.r, &s.st, s.spec.memo, buf, 256)
-    if k < 0:
-        check(<rk_status>k)
-    if k > 256:
-        ids = <int32_t *>malloc(k * sizeof(int32_t))
-        if ids == NULL:
-            raise MemoryError()
-        k = rk_table_legal(&s.spec.r, &s.st, s.spec.memo, ids, k)
+    k = len(state.history)
+    if k > _LOG_STACK:
+        actions = <int32_t *>malloc(k * sizeof(int32_t))
+        steps = <const uint8_t **>malloc(k * sizeof(uint8_t *))
     try:
+        if actions == NULL or steps == NULL:
+            raise MemoryError()
+        _table_log_arrays(state, &log, actions, steps)
+        _table_deck(state, deck)
+        work = malloc(rk_table_world_size(&state.spec.r, log.n))
+        if work == NULL:
+            raise MemoryError()
+        rk_rng_seed(&rng, seed, 0)
+        st = rk_table_world_of(&state.spec.r, &state.st, deck, &log, player, max_tries, &rng, state.spec.memo, work,
+                               &world)
+        if st == RK_ERR_ARG:
+            raise RummykitError(_INCONSISTENT_HIDDEN)
+        check(st)
+        other = type(state).__new__(type(state))
+        other.st = world.state
+        other.spec = state.spec
+        other.game, other.rules, other.geo = state.game, state.rules, state.geo
+        other.n, other.dealer = state.n, state.dealer
+        raw = PyBytes_FromStringAndSize(<char *>world.deck, state.spec.r.deck_size)
+        other.deck = tuple(raw)
+        other._deck_of, other._deck_raw = other.deck, raw
+        other.history = list(state.history)
+        # the log: the same entries but where a draw took another type in this world
+        new = list(state._steps)
         for i in range(k):
-            if ids[i] == action:
-                return True
-        return False
+            if world.came[i] != steps[i][2]:
+                size = rk_table_step_length(steps[i])
+                memcpy(e, steps[i], size)
+                e[2] = world.came[i]
+                new[i] = PyBytes_FromStringAndSize(<char *>e, size)
+        other._steps = new
+        other._lazy = <int>k
+        other._world = (raw, PyBytes_FromStringAndSize(<char *>world.orders, world.n_orders), world.state.shuffle_seed)
+        return other, bool(world.sampled)
     finally:
-        if ids != buf:
-            free(ids)
+        free(work)
+        if actions != abuf:
+            free(actions)
+        if steps != sbuf:
+            free(<void *>steps)
 
 
-def table_replay(TableCore state, actions, dict orders):
-    """Play ``actions`` on ``state`` (a fresh deal), each checked against
-    rk_table_legal, keeping the undo entries and the step log.  At a
-    reshuffle restock, ``orders[time]`` (the types of the restocked pile, top
-    first) is the order the stock takes, whatever the shuffle seed gives."""
-    cdef rk_table_state b
-    cdef int time = 0, action, k, p, nd
-    cdef rk_status status
-    for action in actions:
-        if not _table_listed(state, action):
-            raise RummykitError(f"inconsistent replay: action {action} is not legal at step {time}")
-        before = PyBytes_FromStringAndSize(<char *>&state.st, sizeof(rk_table_state))
-        b = state.st
-        status = rk_table_apply(&state.spec.r, &state.st, state.spec.memo, action)
-        if status != RK_OK:
-            memcpy(&state.st, &b, sizeof(rk_table_state))
-            check(status)
-        order = orders.get(time)
-        if order is not None:
-            nd = b.n_discards - 1
-            if len(order) != nd or state.st.restocks <= b.restocks:
-                raise RummykitError(f"inconsistent replay: no reshuffle of {len(order)} cards at step {time}")
-            pile = {}
-            for k in range(nd):
-                pile.setdefault(_ctype(b.discards[k]), []).append(b.discards[k])
-            try:
-                cards = [pile[t].pop() for t in order]
-            except (KeyError, IndexError):
-                raise RummykitError(f"inconsistent replay: the restock order does not fit the pile at step {time}")
-            p = b.player
-            state.st.hands[p] = b.hands[p]
-            state.st.hands[p].w[cards[0] >> 6] |= (<uint64_t>1) << (cards[0] & 63)
-            for k in range(nd - 1):
-                state.st.stock[k] = cards[nd - 1 - k]
-            state.st.n_stock = nd - 1
-        state._stack.append(before)
-        state.history.append(action)
-        _table_log(state, before, action)
-        time += 1
-    state._legal = None
-    state._views = None
+cdef int _table_unlazy(TableCore s) except -1:
+    """Make the undo entries of a determinized state's first ``_lazy`` actions: replay its
+    world (rk_table_replay: the deck, the past reshuffles' orders) to keep each state."""
+    cdef int k = s._lazy, i
+    cdef rk_table_state *before
+    cdef rk_table_state end
+    cdef int32_t *actions
+    cdef rk_status st
+    raw, orders, seed = s._world
+    if len(s.history) < k:
+        raise RummykitError("undo: the history is shorter than the undo stack (history was replaced)")
+    before = <rk_table_state *>malloc(k * sizeof(rk_table_state) + 1)
+    actions = <int32_t *>malloc(k * sizeof(int32_t) + 1)
+    try:
+        if before == NULL or actions == NULL:
+            raise MemoryError()
+        for i in range(k):
+            a = s.history[i]
+            if type(a) is not int or not 0 <= a < RK_TABLE_NUM_ACTIONS:
+                raise RummykitError("undo: the history was changed by hand")
+            actions[i] = a
+        st = rk_table_replay(&s.spec.r, <const uint8_t *>PyBytes_AS_STRING(raw), s.st.dealer, s.st.absent, seed,
+                             actions, k, <const uint8_t *>PyBytes_AS_STRING(orders), len(orders), s.spec.memo,
+                             before, &end)
+        if st != RK_OK:
+            raise RummykitError("undo: the determinized state's history does not replay on its deck")
+        s._stack = [PyBytes_FromStringAndSize(<char *>&before[i], sizeof(rk_table_state)) for i in range(k)] + s._stack
+    finally:
+        free(before)
+        free(actions)
+    s._lazy = 0
+    s._world = None
+    return 0

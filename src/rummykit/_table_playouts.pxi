@@ -59,68 +59,6 @@ def table_greedy(TableCore state):
     return a
 
 
-cdef class TableHidden:
-    """What one seat knows of a table hand, for the C determinization
-    (rk_table_hidden; built by rummykit.table.playouts).  ``now``: the history
-    length; ``pool``: per group, 53 counts; ``places``, ``fills``, ``bans``:
-    lists of (seat, group, time), (seat, type, time), (seat, type, time);
-    ``known``: per seat, 53 counts."""
-
-    cdef rk_table_hidden h
-    cdef bytes _pool, _place_seat, _place_group, _fill_seat, _fill_type, _ban_seat, _ban_type
-    cdef object _place_time, _fill_time, _ban_time  # array.array('i')
-    cdef readonly int n_places
-
-    def __cinit__(self, int mode, int observer, int stock_group, int now=0, pool=(), places=(), fills=(), bans=(),
-                  known=()):
-        from array import array
-
-        if mode not in (RK_TABLE_RESAMPLE_STOCK, RK_TABLE_RESAMPLE_HIDDEN) or len(known) > RK_TABLE_MAX_PLAYERS:
-            raise RummykitError("bad hidden-card spec")
-        try:
-            self._pool = bytes([c for counts in pool for c in counts])
-            self._place_seat = bytes([p[0] for p in places])
-            self._place_group = bytes([p[1] for p in places])
-            self._place_time = array("i", [p[2] for p in places])
-            self._fill_seat = bytes([f[0] for f in fills])
-            self._fill_type = bytes([f[1] for f in fills])
-            self._fill_time = array("i", [f[2] for f in fills])
-            self._ban_seat = bytes([b[0] for b in bans])
-            self._ban_type = bytes([b[1] for b in bans])
-            self._ban_time = array("i", [b[2] for b in bans])
-        except (ValueError, OverflowError, TypeError, IndexError) as e:
-            raise RummykitError(f"bad hidden-card spec: {e}") from None
-        if any(len(counts) != 53 for counts in pool) or any(len(counts) != 53 for counts in known):
-            raise RummykitError("bad hidden-card spec: 53 counts per group and per seat")
-        memset(&self.h, 0, sizeof(rk_table_hidden))
-        self.h.mode, self.h.observer, self.h.stock_group, self.h.now = mode, observer, stock_group, now
-        self.h.n_groups, self.h.n_places = len(pool), len(places)
-        self.h.n_fills, self.h.n_bans = len(fills), len(bans)
-        self.n_places = len(places)
-        self.h.pool = <const uint8_t *>PyBytes_AS_STRING(self._pool)
-        self.h.place_seat = <const uint8_t *>PyBytes_AS_STRING(self._place_seat)
-        self.h.place_group = <const uint8_t *>PyBytes_AS_STRING(self._place_group)
-        self.h.fill_seat = <const uint8_t *>PyBytes_AS_STRING(self._fill_seat)
-        self.h.fill_type = <const uint8_t *>PyBytes_AS_STRING(self._fill_type)
-        self.h.ban_seat = <const uint8_t *>PyBytes_AS_STRING(self._ban_seat)
-        self.h.ban_type = <const uint8_t *>PyBytes_AS_STRING(self._ban_type)
-        cdef int[::1] view
-        if len(places):
-            view = self._place_time
-            self.h.place_time = <const int32_t *>&view[0]
-        if len(fills):
-            view = self._fill_time
-            self.h.fill_time = <const int32_t *>&view[0]
-        if len(bans):
-            view = self._ban_time
-            self.h.ban_time = <const int32_t *>&view[0]
-        for q, counts in enumerate(known):
-            for t in range(53):
-                if not 0 <= counts[t] <= 255:
-                    raise RummykitError("bad hidden-card spec: a count out of range")
-                self.h.known[q][t] = counts[t]
-
-
 cdef rk_table_hidden *_hidden_ptr(TableHidden hidden):
     return NULL if hidden is None else &hidden.h
 

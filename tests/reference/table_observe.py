@@ -23,7 +23,6 @@ from rummykit.table.actions import DRAW, MELD_RUN, TAKE, id_pattern
 from rummykit.table.cards import FIRST_JOKER, JOKER, card_type, type_counts, type_text, types_of
 from rummykit.table.melds import SET
 from rummykit.table.observe import OBSERVATION_LAYOUT, OBSERVATION_TENSOR_SIZE, ObservedMeld, TableObservation
-from rummykit.table.playouts import HiddenLists
 from rummykit.table.state import PHASES, TableState
 
 _END = PHASES.index("end")
@@ -196,10 +195,19 @@ def _expand(counts: Iterable[int]) -> tuple[int, ...]:
     return tuple(t for t, k in enumerate(counts) for _ in range(k))
 
 
+def _deal_order(state: TableState) -> list[int]:
+    """The seats dealt to, from the dealer's left (a match's eliminated seats, ``absent``, get nothing)."""
+    n = state.n
+    return [q for q in ((state.dealer + 1 + i) % n for i in range(n)) if not state.absent >> q & 1]
+
+
 def _dealt(state: TableState, seat: int) -> list[int]:
     """The physical cards dealt to ``seat``, in deal order."""
-    n = state.n
-    return [state.deck[i] for i in range((seat - state.dealer - 1) % n, state.rules.hand_size * n, n)]
+    order = _deal_order(state)
+    k = len(order)
+    if seat not in order:
+        return []
+    return [state.deck[i] for i in range(order.index(seat), state.rules.hand_size * k, k)]
 
 
 # --- the observation ---------------------------------------------------------------
@@ -347,7 +355,7 @@ def information_state_string(state: TableState, player: int) -> str:
     size, n = state.rules.hand_size, state.n
     lines = [
         f"{_rules_text(state)} seat {player} of {n}, dealer {state.dealer}, "
-        f"upcard {type_text(card_type(state.deck[size * n]))}",
+        f"upcard {type_text(card_type(state.deck[size * len(_deal_order(state))]))}",
         "dealt " + _types_text(sorted(card_type(c) for c in _dealt(state, player))),
     ]
     turn_over = state.rules.restock_method == "turn_over"
@@ -630,15 +638,22 @@ def determinize(state: TableState, player: int, rng: object = None) -> TableStat
 # --- the C determinization's bookkeeping -------------------------------------
 
 
+_Triples = list[tuple[int, int, int]]
+#: (pools, places, fills, bans, known, stock_group, now)
+HiddenLists = tuple[list[list[int]], _Triples, _Triples, _Triples, list[list[int]], int, int]
+
+
 def hidden_lists(state: TableState, player: int) -> HiddenLists:
-    """rummykit.table.playouts.hidden_lists read off the history."""
+    """rummykit.table.playouts.hidden_lists read off the history: (pools, places, fills,
+    bans, known, stock_group, now)."""
     steps = _walk(state)
     rules, n, size = state.rules, state.n, state.rules.hand_size
+    order = _deal_order(state)
     full = [2 if rules.is_kaluki else 1] * 52 + [rules.kaluki_jokers if rules.is_kaluki else 0]
     turn_over = rules.restock_method == "turn_over"
     # each group's cards less those the player was dealt or drew, and the upcard
     pools = [list(full)]
-    pools[0][card_type(state.deck[size * n])] -= 1
+    pools[0][card_type(state.deck[size * len(order)])] -= 1
     for c in _dealt(state, player):
         pools[0][card_type(c)] -= 1
     restocked = False
@@ -651,7 +666,7 @@ def hidden_lists(state: TableState, player: int) -> HiddenLists:
                     pools[-1][card_type(c)] += 1
         if st.action == DRAW and st.seat == player and st.came and not (turn_over and restocked):
             pools[-1][_low_type(st.came)] -= 1
-    places = [(q, 0, -1) for q in range(n) if q != player for _ in range(size)]
+    places = [(q, 0, -1) for q in range(n) if q != player and q in order for _ in range(size)]
     fills: list[tuple[int, int, int]] = []
     bans: list[tuple[int, int, int]] = []
     known = [[0] * NUM_TYPES for _ in range(n)]
@@ -679,4 +694,4 @@ def hidden_lists(state: TableState, player: int) -> HiddenLists:
                 fills.extend((q, t, len(steps)) for t in extra)
     if any(c < 0 for pool in pools for c in pool):
         raise RummykitError("inconsistent state for determinization")
-    return HiddenLists(pools, places, fills, bans, known, -1 if turned else group, len(steps))
+    return pools, places, fills, bans, known, -1 if turned else group, len(steps)

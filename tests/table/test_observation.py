@@ -20,7 +20,6 @@ from rummykit.errors import IllegalActionError, InvalidOptionError
 from rummykit.table import observe
 from rummykit.table.actions import DRAW, LAYOFF, RELEASE_RUN, TAKE
 from rummykit.table.cards import JOKER, card_type, type_counts, type_text, types_of
-from rummykit.table.playouts import stock_spec
 from rummykit.table.record import from_json, to_json
 from rummykit.table.state import TableState
 
@@ -232,11 +231,14 @@ def check_hands(
 
 def no_last_resort(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make determinize fail if its sampler gives up (the real world kept)."""
+    world = _core.table_world
 
-    def fail(*args: Any) -> None:
-        raise AssertionError("determinize fell back to the real cards")
+    def sampled_only(state: TableState, player: int, seed: int) -> tuple[TableState, bool]:
+        other, sampled = world(state, player, seed)
+        assert sampled, "determinize fell back to the real cards"
+        return other, sampled
 
-    monkeypatch.setattr(observe, "_real_places", fail)
+    monkeypatch.setattr(_core, "table_world", sampled_only)
 
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
@@ -505,13 +507,15 @@ def test_last_resort_keeps_the_real_cards(monkeypatch: pytest.MonkeyPatch) -> No
     only the stock order is resampled; the state still looks the same.
     (The C sampler gives up after TABLE_MAX_TRIES samples, keeping the real
     cards and shuffling the stock as its stock mode does: here every call
-    gives up.)"""
+    gives up at once.)"""
+    world = _core.table_world
 
-    def last_resort(state: TableState, hidden: _core.TableHidden, seed: int) -> tuple[Any, ...]:
-        _, hands, known, stock, shuffle_seed, _ = _core.table_determinize(state, stock_spec(state), seed)
-        return False, hands, known, stock, shuffle_seed, (255,) * hidden.n_places
+    def last_resort(state: TableState, player: int, seed: int) -> tuple[TableState, bool]:
+        other, sampled = world(state, player, seed, 0)
+        assert not sampled
+        return other, sampled
 
-    monkeypatch.setattr(observe, "_sample", last_resort)
+    monkeypatch.setattr(_core, "table_world", last_resort)
     state = find_state("kaluki", {"num_players": 3}, lambda s: len(s.history) > 20 and len(s.stock) > 5)
     for p in range(3):
         det = observe.determinize(state, p, 4)

@@ -119,7 +119,7 @@ def check_sample(state: TableState, player: int, seed: int) -> dict[str, int]:
     and ``observe.determinize`` with the generator that gives the same C seed."""
     lists = hidden_lists(state, player)
     assert lists == ref.hidden_lists(state, player)  # the step log gives the bookkeeping of the history
-    c_seed = int(np.random.default_rng(seed).integers(2**63))
+    c_seed = int(np.random.default_rng(seed).bit_generator.random_raw())
     sample = _core.table_determinize(state, hidden_spec(state, player), c_seed)
     sampled, hands, known, stock, shuffle_seed, _ = sample
     assert sampled, "the C sampler fell back to the real cards"

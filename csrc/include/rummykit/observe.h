@@ -50,16 +50,8 @@ const int *rk_table_obs_starts(void);
 rk_status rk_knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, int player,
                            float *out);
 
-/* The counts of cards of each type everyone knows each seat holds (n
- * players x RK_NUM_TYPES, rummykit.table.observe), updated for ``action``,
- * which took state ``before`` to ``after``; all zero at the deal.  If
- * ``unseen`` is not NULL, it receives per type (RK_NUM_TYPES) how many of
- * the cards the seat put down nobody knew it held. */
-void rk_table_known_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
-                         int32_t action, uint8_t *counts, uint8_t *unseen);
-
 /* Seat ``player``'s observation tensor of a table state (the layout of
- * rummykit.table.observe) given the known counts (rk_table_known_step;
+ * rummykit.table.observe) given the known counts (rk_table_known_step, rummykit/table.h;
  * NULL: none known), written over all RK_TABLE_OBS_SIZE floats of out.
  * RK_ERR_ARG for a seat out of range. */
 rk_status rk_table_observe(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *counts, int player,

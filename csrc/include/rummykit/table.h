@@ -28,6 +28,7 @@
 #ifndef RUMMYKIT_TABLE_H
 #define RUMMYKIT_TABLE_H
 
+#include "rummykit/rng.h"
 #include "rummykit/rummykit.h"
 
 #ifdef __cplusplus
@@ -551,6 +552,182 @@ rk_status rk_table_score_values(const rk_table_rules *rules, int outcome, int wi
 
 /* Score the hand state has ended (RK_ERR_ARG while it is on). */
 rk_status rk_table_score(const rk_table_rules *rules, const rk_table_state *state, rk_table_result *out);
+
+
+/* ---- hidden information (csrc/src/table_hidden.c) ----------------------
+ *
+ * What a seat knows of a hand (rummykit.table.observe): cards are seen as
+ * types (0-51, RK_JOKER), the two copies of a Kaluki card being the same
+ * card.  Everyone sees every action, the table, the pile, the hand sizes
+ * and each restock; a seat also knows its own dealt cards and draws.  The
+ * cards known to be in a hand are those it took from the pile, jokers it
+ * released, and draws from a turned-over stock, each until it puts down a
+ * card of that type.
+ *
+ * The public step log: one entry per action of the history (rk_table_step).
+ * Its bytes: [0] the seat that acted, [1] flags (RK_TABLE_STEP_RESTOCK: a
+ * restock came just before this draw; RK_TABLE_STEP_PUBLIC: the stock is a
+ * turned-over pile, whose order is public), [2] the type it drew or took
+ * (RK_TABLE_NO_CARD: none; a stock draw's type is the drawer's alone unless
+ * RK_TABLE_STEP_PUBLIC), [3] n_out, [4] n_in, [5] n_moved, [6] n_players,
+ * [7] 0; then n_players * RK_NUM_TYPES counts, seat by seat: how many cards
+ * of each type everyone knows the seat holds after the step; then the n_out
+ * types the seat put down (ascending; | RK_TABLE_STEP_UNSEEN when nobody
+ * knew it held that card), the n_in types that came to its hand otherwise
+ * than by a draw or a take (released jokers), and the n_moved types a
+ * restock put into the stock (the pile bottom first: all of it when turned
+ * over, all but its top card when reshuffled). */
+#define RK_TABLE_STEP_HEAD 8
+#define RK_TABLE_STEP_RESTOCK 1
+#define RK_TABLE_STEP_PUBLIC 2
+#define RK_TABLE_STEP_UNSEEN 0x80
+#define RK_TABLE_NO_CARD 255
+#define RK_TABLE_STEP_MAX (RK_TABLE_STEP_HEAD + RK_TABLE_MAX_PLAYERS * RK_NUM_TYPES + 3 * RK_TABLE_MAX_CARDS)
+
+/* The known counts (n players x RK_NUM_TYPES) updated for ``action``, which
+ * took state ``before`` to ``after``; all zero at the deal.  If ``unseen`` is
+ * not NULL, it receives per type (RK_NUM_TYPES) how many of the cards the
+ * seat put down nobody knew it held. */
+void rk_table_known_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
+                         int32_t action, uint8_t *counts, uint8_t *unseen);
+
+/* The entry of ``action``, which took ``before`` to ``after``, into entry
+ * (RK_TABLE_STEP_MAX bytes); prev: the entry before (NULL at the deal).
+ * Returns its length, or RK_ERR_ARG for a state out of range. */
+int rk_table_step(const rk_table_rules *rules, const rk_table_state *before, const rk_table_state *after,
+                  int32_t action, const uint8_t *prev, uint8_t *entry);
+
+/* The length rk_table_step gave an entry (from its header). */
+size_t rk_table_step_length(const uint8_t *entry);
+
+/* A hand's history and its step log: actions[i] and its entry steps[i], i < n. */
+typedef struct rk_table_log {
+    const int32_t *actions;
+    const uint8_t *const *steps;
+    int n;
+} rk_table_log;
+
+/* What seat `observer` knows of a hand, for determinization.
+ *
+ * The cards the observer cannot see came from groups (group 0: the first
+ * stock; group k: the pile that the k-th reshuffle restock put into the
+ * stock); pool[g * 53 + type] counts the cards of group g the observer
+ * has not seen dealt to it, drawn by it, or as the upcard.  A place is a
+ * card another seat got unseen: dealt (time -1; each seat's in seat order)
+ * or drawn from the stock of its group at history index `time` (in time
+ * order).  A fill is a card another seat played at history index `time`
+ * that nobody knew it held: it came from one of that seat's places of an
+ * earlier time whose group still has a copy (at the end of the hand the
+ * cards shown are fills too, at time `now`, the history length, and stay
+ * in the hand).  A ban says the seat laid a run with a joker standing for
+ * `type` at `time` (so it held no such card then: no place of that seat
+ * from before `time` may hold it after `time`).  known[seat][type] counts
+ * the cards everyone knows a seat holds now.
+ *
+ * A determinization walks the fills in order, each to a random fitting
+ * place, then deals what is left of each group to its open places (in a
+ * random order, each taking the first card of a shuffled list that no ban
+ * forbids) and, for stock_group, to the stock; a sample that runs out of
+ * places is drawn again, and so is one where another seat in the middle of
+ * its turn would have no legal action.  After RK_TABLE_MAX_TRIES samples
+ * the other seats keep their real cards and only the stock order is drawn.
+ * A new shuffle_seed is drawn every time.  stock_group -1: the stock is
+ * public (turned over) and stays as it is.  (One played card at a time:
+ * close to, not exactly, uniform over the consistent deals.)
+ *
+ * mode RK_TABLE_RESAMPLE_STOCK uses none of the places: every hand stays,
+ * the stock is shuffled (unless stock_group is -1) and a new shuffle_seed
+ * drawn. */
+#define RK_TABLE_RESAMPLE_STOCK 1
+#define RK_TABLE_RESAMPLE_HIDDEN 2
+#define RK_TABLE_MAX_TRIES 500
+typedef struct rk_table_hidden {
+    int mode;     /* RK_TABLE_RESAMPLE_STOCK or RK_TABLE_RESAMPLE_HIDDEN */
+    int observer; /* the seat whose view is kept */
+    int stock_group;
+    int32_t now; /* the history length */
+    int n_groups, n_places, n_fills, n_bans;
+    const uint8_t *pool;                                    /* n_groups * 53 counts */
+    const uint8_t *place_seat, *place_group;                /* n_places */
+    const int32_t *place_time;                              /* n_places, ascending per seat */
+    const uint8_t *fill_seat, *fill_type;                   /* n_fills */
+    const int32_t *fill_time;                               /* n_fills, ascending */
+    const uint8_t *ban_seat, *ban_type;                     /* n_bans */
+    const int32_t *ban_time;                                /* n_bans */
+    uint8_t known[RK_TABLE_MAX_PLAYERS][RK_NUM_TYPES];
+} rk_table_hidden;
+
+/* Bytes of work buffer rk_table_hidden_of needs for a log of n_steps. */
+size_t rk_table_hidden_size(const rk_table_rules *rules, int n_steps);
+
+/* What seat `player` knows of state (mode RK_TABLE_RESAMPLE_HIDDEN), read
+ * off its log in one walk: deck is the hand's deck (rules->deck_size
+ * physical ids, top first: the upcard and player's dealt cards); hidden's
+ * lists point into work (rk_table_hidden_size(rules, log->n) bytes, 8-byte
+ * aligned), which must outlive it.  RK_ERR_ARG when the log does not fit
+ * the state or the rules (fields set by hand, a damaged entry: the caller
+ * checks each entry's length, rk_table_step_length). */
+rk_status rk_table_hidden_of(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *deck,
+                             const rk_table_log *log, int player, void *work, rk_table_hidden *hidden);
+
+/* RK_OK if hidden fits state: counts in range, each group holding exactly
+ * one card per place of the group (and the stock, for stock_group), the
+ * known cards held.  rk_table_playouts checks it (and rk_table_check) once;
+ * rk_table_determinize assumes both. */
+rk_status rk_table_hidden_check(const rk_table_rules *rules, const rk_table_state *state,
+                                const rk_table_hidden *hidden);
+
+/* Bytes of work buffer a determinization with hidden needs. */
+size_t rk_table_work_size(const rk_table_hidden *hidden);
+
+/* One determinization of state into out (see rk_table_hidden; hidden NULL:
+ * out is state), built directly: the other seats keep their known cards and
+ * get the sampled types of their held places, the stock the sampled order.
+ * place_types (n_places, or NULL) receives the type of each place (255 for
+ * the last resort).  Returns 1 if a sample was drawn, 0 if the last resort
+ * was taken, or a negative rk_status. */
+int rk_table_determinize(const rk_table_rules *rules, const rk_table_state *state, const rk_table_hidden *hidden,
+                         rk_rng *rng, rk_table_memo *memo, void *work, rk_table_state *out, uint8_t *place_types);
+
+/* A whole world that seat `player` cannot tell from state (rummykit.table.
+ * observe.determinize): the sample of rk_table_determinize (the same draws
+ * from rng), given a deck and a past: the sampled places rebuild the deck
+ * (the deal, the upcard, the draws from the first stock in order, then, with
+ * no restock, the stock; player's own cards where they were), each past
+ * reshuffle restock takes the sampled order of its group (orders: each one's
+ * types, top first, in turn), and the history replayed on it (rk_table_replay)
+ * gives state.  came[i] is the type step i drew or took in this world.
+ * orders and came point into the work buffer.  A sample whose replay breaks
+ * down is drawn again; max_tries < 0: RK_TABLE_MAX_TRIES.  state: one that
+ * rk_table_check accepts (as for rk_table_determinize); RK_ERR_ARG when the
+ * log does not lead to it (rk_table_hidden_of, or no world replays to its
+ * public fields). */
+typedef struct rk_table_world {
+    rk_table_state state;               /* the world now; shuffle_seed drawn afresh */
+    uint8_t deck[RK_TABLE_MAX_CARDS];   /* rules->deck_size physical ids, top first */
+    int sampled;                        /* 0: the last resort (the real cards, the stock order drawn) */
+    int n_orders;
+    const uint8_t *orders;
+    const uint8_t *came;                /* log->n */
+} rk_table_world;
+
+/* Bytes of work buffer rk_table_world_of needs for a log of n_steps. */
+size_t rk_table_world_size(const rk_table_rules *rules, int n_steps);
+
+rk_status rk_table_world_of(const rk_table_rules *rules, const rk_table_state *state, const uint8_t *deck,
+                            const rk_table_log *log, int player, int max_tries, rk_rng *rng, rk_table_memo *memo,
+                            void *work, rk_table_world *out);
+
+/* Deal deck (rk_table_deal_present) and apply actions[0 .. n-1] (no legality
+ * check: each one as rk_table_apply takes it), each reshuffle restock taking
+ * its order from orders (types, top first, n_orders in all: the pile's
+ * cards of those types, whatever shuffle_seed would give).  before[i] (if
+ * before is not NULL) receives the state before action i; out the state
+ * after the last.  RK_ERR_ARG when an action does not apply or the orders
+ * do not fit the piles. */
+rk_status rk_table_replay(const rk_table_rules *rules, const uint8_t *deck, int dealer, unsigned absent,
+                          uint64_t shuffle_seed, const int32_t *actions, int n, const uint8_t *orders, int n_orders,
+                          rk_table_memo *memo, rk_table_state *before, rk_table_state *out);
 
 #ifdef __cplusplus
 }

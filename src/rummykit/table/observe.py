@@ -99,13 +99,14 @@ How it is kept
 --------------
 
 A state keeps a public step log as it plays (``TableState._steps``, one
-entry per action: who acted, the cards it put down, the card it drew or
-took, each restock, and how many cards of each type everyone knows each
-seat holds); ``undo`` takes an entry back, ``clone`` copies the log and an
-unpickled state rebuilds it from its undo entries.  The observation, the
-tensor (filled in C from the state and the log), the information-state
-string and the determinization read the log and the state: none replays
-the history, so the tensor costs the same at any point of a hand.
+entry per action, made in C by ``rk_table_step``, csrc/include/rummykit/table.h:
+who acted, the cards it put down, the card it drew or took, each restock,
+and how many cards of each type everyone knows each seat holds); ``undo``
+takes an entry back, ``clone`` copies the log and an unpickled state
+rebuilds it from its undo entries.  The observation, the tensor (filled in
+C from the state and the log), the information-state string and the
+determinization read the log and the state: none replays the history, so
+the tensor costs the same at any point of a hand.
 tests/reference/table_observe.py keeps the plain Python version that walks
 the history, which these are checked against step by step.
 
@@ -135,19 +136,26 @@ seen in testing) the other seats keep the cards they really hold, drew and
 were dealt, and only the stock order is resampled.  Other rules that look
 at the hidden cards (e.g. a step may not leave only the taken card) are
 not conditioned on, but a discard is never the card taken from the pile
-that turn (docs/rules.md, Turn basics), so a discarded copy of it was held unseen.
+that turn (docs/rules.md, Turn basics), so a discarded copy of it was held
+unseen.  (The past actions are replayed on the sampled world without
+checking them legal: a world where such a rule would have refused a past
+step of another seat is kept.)
 
-The sampler is C (``rk_table_determinize``, csrc/src/table_playouts.c, the
-one :func:`rummykit.playouts` runs), given the places, the played cards and
-the bans read off the step log (:func:`rummykit.table.playouts.hidden_spec`).
-The new state is built by dealing the rebuilt deck (the deal, the upcard,
-the draws from the first stock, then what is left of it) and replaying
-the history (each action checked legal in C); a reshuffle restock in the
-past puts the sampled order of that group into the stock.  So ``player``'s
-dealt cards and draws, the table, the discard pile, every public field and
-the whole history are kept (the engine may hold other copies of a Kaluki
-card than ``state`` does: only types are observed), and ``undo`` works back
-to the deal.  ``shuffle_seed`` is drawn afresh from ``rng``: future
+All of it is C (``rk_table_world_of``, csrc/src/table_hidden.c), from one
+walk of the step log (the places, the played cards and the bans:
+``rk_table_hidden_of``, :func:`rummykit.table.playouts.hidden_spec`) and the
+sampler :func:`rummykit.playouts` runs (``rk_table_determinize``, with the
+same draws).  The sample rebuilds a deck (the deal, the upcard, the draws
+from the first stock, then what is left of it) and the history is replayed
+on it (``rk_table_replay``); a reshuffle restock in the past puts the
+sampled order of that group into the stock; a sample whose replay breaks
+down is drawn again.  So ``player``'s dealt cards and draws, the table, the
+discard pile, every public field and the whole history are kept (the engine
+may hold other copies of a Kaluki card than ``state`` does: only types are
+observed), and the new state has a step log of its own (the other seats'
+draws are the sampled cards).  ``undo`` works back to the deal: the undo
+entries are made when first needed (undo, pickling), by replaying the
+world again.  ``shuffle_seed`` is drawn afresh from ``rng``: future
 restocks are unknown too.  ``to_json()`` writes the rebuilt deck; its
 replay (``from_json``) gives the determinized state again when no reshuffle
 restock lies in the past (the restocks of the past are not those the new
@@ -159,7 +167,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -167,11 +175,10 @@ import numpy.typing as npt
 from rummykit import _core
 from rummykit._random import as_generator
 from rummykit.engine.protocol import tensor_layout
-from rummykit.errors import InvalidOptionError, RummykitError, clip
+from rummykit.errors import InvalidOptionError, clip
 from rummykit.table.actions import DRAW, TAKE
-from rummykit.table.cards import FIRST_JOKER, JOKER, card_type, type_text, types_of
+from rummykit.table.cards import JOKER, card_type, type_text, types_of
 from rummykit.table.melds import SET
-from rummykit.table.playouts import hidden_lists, spec_of
 from rummykit.table.scoring import TableResult
 from rummykit.table.state import PHASES, TableState
 
@@ -194,10 +201,10 @@ MAX_PLAYERS = 6
 #: Card types: 52 naturals and the joker.
 NUM_TYPES = JOKER + 1
 _END = PHASES.index("end")
-#: a step log entry's bytes (src/rummykit/_table_observe.pxi): seat, flags, card drawn or taken, ...
+#: a step log entry's bytes (rk_table_step, csrc/include/rummykit/table.h): seat, flags, card drawn or taken, ...
 _SEAT, _FLAGS, _CAME, _MOVED = 0, 1, 2, 5
-_RESTOCKED = 1  # flag: a restock came just before this draw
-_NO_CARD = 255
+_RESTOCKED = _core.TABLE_STEP_RESTOCK  # flag: a restock came just before this draw
+_NO_CARD = _core.TABLE_NO_CARD
 
 #: The slices of the tensor, in order (their starts come from the C encoder, rk_table_obs_starts).
 _NAMES = (
@@ -252,6 +259,8 @@ def observation_tensor_size(num_players: int) -> int:
 
 def _check_player(state: TableState, player: object) -> int:
     """``player`` as an int if it is a seat of ``state`` (a numpy integer too, not a bool)."""
+    if type(player) is int and 0 <= player < state.n:
+        return player
     if isinstance(player, numbers.Integral) and not isinstance(player, bool) and 0 <= int(player) < state.n:
         return int(player)
     raise InvalidOptionError(f"player must be a seat 0..{state.n - 1}, got {clip(player)}")
@@ -439,81 +448,12 @@ def information_state_string(state: TableState, player: int) -> str:
 # --- determinization ---------------------------------------------------------
 
 
-def _sample(state: TableState, hidden: _core.TableHidden, seed: int) -> tuple[Any, ...]:
-    """One C determinization: (sampled, hands, known, stock, shuffle_seed,
-    the type of each place); sampled is False when the sampler fell back to
-    the real cards (place types 255)."""
-    return _core.table_determinize(state, hidden, seed)
-
-
-def _real_places(state: TableState, places: list[tuple[int, int, int]]) -> list[int]:
-    """The types the places really hold (the last resort: no sample fitted)."""
-    dealt = {q: iter(_dealt(state, q)) for q in range(state.n)}
-    steps = _core.table_step_log(state)
-    return [card_type(next(dealt[q])) if time < 0 else steps[time][_CAME] for q, _, time in places]
-
-
-def _physical(types: list[int]) -> list[int]:
-    """Physical ids for a deck of types (the k-th copy of a type is deck k's)."""
-    seen = [0] * NUM_TYPES
-    out = []
-    for t in types:
-        k = seen[t]
-        seen[t] += 1
-        out.append(FIRST_JOKER + k if t == JOKER else t + 52 * k)
-    return out
-
-
-def _world_deck(
-    state: TableState, player: int, places: list[tuple[int, int, int]], types: list[int], stock: tuple[int, ...]
-) -> tuple[list[int], dict[int, list[int]]]:
-    """The deck (types, top first) of a sampled world, and the order (types,
-    top first) each past reshuffle restock put into the stock, by history
-    index: the places' types, ``player``'s own cards and the public draws,
-    then the sampled stock (``stock``, top last)."""
-    rules, n, size = state.rules, state.n, state.rules.hand_size
-    dealt: list[list[int]] = [[] for _ in range(n)]
-    drawn: dict[int, int] = {}
-    for (q, _, time), t in zip(places, types):
-        if time < 0:
-            dealt[q].append(t)
-        else:
-            drawn[time] = t
-    dealt[player] = [card_type(c) for c in _dealt(state, player)]
-    reshuffle = rules.restock_method != "turn_over"
-    stocks: list[list[int]] = [[]]
-    restocked_at: list[int] = []
-    for time, (action, step) in enumerate(zip(state.history, _core.table_step_log(state))):
-        if action != DRAW:
-            continue
-        if step[_FLAGS] & _RESTOCKED:
-            stocks.append([])
-            if reshuffle:
-                restocked_at.append(time)
-        if step[_CAME] != _NO_CARD:  # a hidden draw has its place; the others are known to player
-            stocks[-1].append(drawn[time] if time in drawn else step[_CAME])
-    stocks[-1].extend(card_type(c) for c in reversed(stock))
-    order = state.deal_seats
-    k = len(order)
-    deck = [dealt[order[i % k]][i // k] for i in range(size * k)]
-    deck.append(card_type(state.deck[size * k]))
-    deck.extend(stocks[0])
-    if len(deck) != rules.deck_size:
-        raise RummykitError(f"inconsistent state: the rebuilt deck has {len(deck)} cards, not {rules.deck_size}")
-    return deck, {time: stocks[k + 1] for k, time in enumerate(restocked_at)}
-
-
 def determinize(state: TableState, player: int, rng: object = None) -> TableState:
     """A full state that seat ``player`` cannot tell from ``state``, the
     cards hidden from it resampled with ``rng`` (a numpy ``Generator``, an
-    int seed or None); see the module docstring."""
+    int seed or None; the C determinization, rk_table_world_of, draws from a
+    generator seeded by it); see the module docstring."""
     player = _check_player(state, player)
     gen = as_generator(rng, "rng")
-    lists = hidden_lists(state, player)
-    sampled, _, _, stock, shuffle_seed, types = _sample(state, spec_of(player, lists), int(gen.integers(2**63)))
-    if not sampled:
-        types = _real_places(state, lists.places)
-    deck, orders = _world_deck(state, player, lists.places, list(types), stock)
-    other = TableState(state.game, _physical(deck), state.dealer, shuffle_seed, state.absent)
-    _core.table_replay(other, state.history, orders)
+    other: TableState = _core.table_world(state, player, gen.bit_generator.random_raw())[0]
     return other

@@ -2,7 +2,7 @@
 Rummy or Kaluki hand, as the C determinization reads it (the C playouts
 score each hand themselves, rk_table_score).
 
-The C determinization (``rk_table_determinize``, csrc/src/table_playouts.c)
+The C determinization (``rk_table_determinize``, csrc/src/table_hidden.c)
 samples as :func:`rummykit.table.observe.determinize` does (see its module
 docstring): the cards another seat holds unseen came from its *places*
 (dealt cards, stock draws of a group); walking the public history, each
@@ -11,10 +11,11 @@ group still has a copy; then each group's cards left are dealt to its open
 places and to the stock, and a sample that runs out of places is drawn
 again (after 500 such, the real cards stay and only the stock order is
 drawn).  The places, the cards played and the bans are read off the
-state's step log (:func:`hidden_spec`); every playout then samples in C.
-The C sampler builds the state directly rather than replaying the history;
-it is the sampler of :func:`rummykit.table.observe.determinize` too, and
-tests/table/test_playouts_determinize.py checks it against the Python
+state's step log in C (:func:`hidden_spec`, rk_table_hidden_of); every
+playout then samples in C.  The playouts' sampler builds the state directly
+rather than replaying the history; :func:`rummykit.table.observe.determinize`
+draws the same sample and rebuilds the whole world behind it, and
+tests/table/test_playouts_determinize.py checks both against the Python
 sampler of tests/reference/table_observe.py.
 """
 
@@ -38,7 +39,6 @@ __all__ = [
     "hidden_spec",
     "runner",
     "spec",
-    "spec_of",
     "stock_spec",
 ]
 
@@ -55,7 +55,7 @@ def stock_spec(state: TableState) -> _core.TableHidden:
 
 
 class HiddenLists(NamedTuple):
-    """The fields of rk_table_hidden (csrc/include/rummykit/table_playouts.h) as lists."""
+    """The fields of rk_table_hidden (csrc/include/rummykit/table.h) as lists."""
 
     pools: list[list[int]]  # per group, 53 counts
     places: list[tuple[int, int, int]]  # (seat, group, time): dealt (time -1) first, then draws in order
@@ -67,30 +67,18 @@ class HiddenLists(NamedTuple):
 
 
 def hidden_spec(state: TableState, player: int) -> _core.TableHidden:
-    """What ``player`` knows of the hand, for the C determinization: the
-    bookkeeping of :func:`rummykit.table.observe.determinize`, read off the
-    state's step log."""
-    return spec_of(player, hidden_lists(state, player))
-
-
-def spec_of(player: int, h: HiddenLists) -> _core.TableHidden:
-    """The C spec (rk_table_hidden) of ``player``'s :class:`HiddenLists`."""
-    return _core.TableHidden(
-        _core.TABLE_RESAMPLE_HIDDEN, player, h.stock_group, h.now, h.pools, h.places, h.fills, h.bans, h.known
-    )
+    """What ``player`` knows of the hand, for the C determinization
+    (rk_table_hidden_of, read off the state's step log in C)."""
+    return _core.table_hidden_spec(state, player)
 
 
 def hidden_lists(state: TableState, player: int) -> HiddenLists:
     """:func:`hidden_spec` as lists: each group's cards less those
     ``player`` was dealt or drew and the upcard, the other seats' places,
     the cards they played that nobody knew they held (and, at the end of the
-    hand, the cards they show), the joker bans and the known cards, read off
-    the step log (``_core.table_hidden_lists``; tests/reference/table_observe.py
-    reads them off the history instead)."""
-    lists = HiddenLists(*_core.table_hidden_lists(state, player))
-    if any(c < 0 for pool in lists.pools for c in pool):
-        raise _inconsistent()
-    return lists
+    hand, the cards they show), the joker bans and the known cards
+    (tests/reference/table_observe.py reads them off the history instead)."""
+    return HiddenLists(*hidden_spec(state, player).lists())
 
 
 def _inconsistent() -> RummykitError:
