@@ -142,7 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(rk_table_playouts(&r, &s, &stock, policy, 3, 1, 1, NULL, NULL, w + np, o2 + 1, win2 + 1) == RK_OK);
     FUZZ_CHECK(!memcmp(v, w, sizeof(int32_t) * 2 * (size_t)np) && !memcmp(o, o2, 2) && !memcmp(win, win2, 2));
     /* a hidden-card spec: the other seats' cards and the stock one group, no history; then fuzzed */
-    static uint8_t pool[2 * RK_NUM_TYPES], seat[MAX_PLACES], group[MAX_PLACES], fseat[4], ftype[4], bseat[4],
+    static int32_t group[MAX_PLACES];
+    static uint8_t pool[2 * RK_NUM_TYPES], seat[MAX_PLACES], fseat[4], ftype[4], bseat[4],
         btype[4], types[MAX_PLACES];
     static int32_t time[MAX_PLACES], ftime[4], btime[4];
     memset(pool, 0, sizeof pool);

@@ -124,13 +124,13 @@ static caps caps_of(const rk_table_rules *r, int n_steps) {
     c.places = (size_t)players * (size_t)size + steps;
     c.fills = c.places + 2 * RK_TABLE_MAX_CARDS;
     c.bans = 13 * steps;
-    c.groups = steps + 1 < 256 ? steps + 1 : 256; /* place_group is a byte */
+    c.groups = steps + 1;
     return c;
 }
 
 size_t rk_table_hidden_size(const rk_table_rules *r, int n_steps) {
     caps c = caps_of(r, n_steps);
-    return align8((c.places + c.fills + c.bans) * sizeof(int32_t)) + align8(2 * (c.places + c.fills + c.bans)) +
+    return align8((2 * c.places + c.fills + c.bans) * sizeof(int32_t)) + align8(c.places + 2 * (c.fills + c.bans)) +
            align8(c.groups * RK_NUM_TYPES);
 }
 
@@ -153,11 +153,12 @@ rk_status rk_table_hidden_of(const rk_table_rules *r, const rk_table_state *s, c
         s->dealer >= n || size < 1 || r->deck_size > RK_TABLE_MAX_CARDS)
         return RK_ERR_ARG;
     caps c = caps_of(r, log->n);
-    int32_t *place_time = work, *fill_time = place_time + c.places, *ban_time = fill_time + c.fills;
-    uint8_t *bytes = (uint8_t *)work + align8((c.places + c.fills + c.bans) * sizeof(int32_t));
-    uint8_t *place_seat = bytes, *place_group = place_seat + c.places, *fill_seat = place_group + c.places;
+    int32_t *place_time = work, *place_group = place_time + c.places, *fill_time = place_group + c.places;
+    int32_t *ban_time = fill_time + c.fills;
+    uint8_t *bytes = (uint8_t *)work + align8((2 * c.places + c.fills + c.bans) * sizeof(int32_t));
+    uint8_t *place_seat = bytes, *fill_seat = place_seat + c.places;
     uint8_t *fill_type = fill_seat + c.fills, *ban_seat = fill_type + c.fills, *ban_type = ban_seat + c.bans;
-    uint8_t *pool = bytes + align8(2 * (c.places + c.fills + c.bans));
+    uint8_t *pool = bytes + align8(c.places + 2 * (c.fills + c.bans));
     int order[RK_TABLE_MAX_PLAYERS], k = deal_order(s, order), present = 0;
     if (size * k >= r->deck_size) return RK_ERR_ARG;
     memset(h, 0, sizeof *h);
@@ -210,7 +211,7 @@ rk_status rk_table_hidden_of(const rk_table_rules *r, const rk_table_state *s, c
                 TAKE_FROM(group, e[2]);
             } else {
                 if (places >= c.places) return RK_ERR_ARG;
-                place_seat[places] = (uint8_t)q, place_group[places] = (uint8_t)group, place_time[places] = time;
+                place_seat[places] = (uint8_t)q, place_group[places] = group, place_time[places] = time;
                 places++;
             }
             continue;
@@ -282,7 +283,8 @@ rk_status rk_table_hidden_check(const rk_table_rules *r, const rk_table_state *s
     }
     int hidden[RK_TABLE_MAX_PLAYERS] = {0}; /* places per seat */
     for (int i = 0; i < h->n_places; i++) {
-        if (h->place_seat[i] >= n || h->place_seat[i] == h->observer || h->place_group[i] >= h->n_groups ||
+        if (h->place_seat[i] >= n || h->place_seat[i] == h->observer || h->place_group[i] < 0 ||
+            h->place_group[i] >= h->n_groups ||
             h->place_time[i] < -1)
             return RK_ERR_ARG;
         hidden[h->place_seat[i]]++;
@@ -364,14 +366,14 @@ static int sample(const rk_table_hidden *h, rk_rng *rng, work *w, int *n_stock, 
         int32_t time = h->fill_time[f];
         for (int j = from[seat]; j < from[seat + 1]; j++) {
             int i = w->mine[j];
-            if (w->card[i] == OPEN && h->place_time[i] < time && w->pool[h->place_group[i] * RK_NUM_TYPES + t] &&
+            if (w->card[i] == OPEN && h->place_time[i] < time && w->pool[(size_t)h->place_group[i] * RK_NUM_TYPES + t] &&
                 allowed(h, i, t, time))
                 w->fits[k++] = i;
         }
         if (!k) return 0;
         int i = w->fits[rk_rng_below(rng, (uint32_t)k)];
         w->card[i] = (uint8_t)(time < h->now ? t : t | 0x80); /* a shown card is still held */
-        w->pool[h->place_group[i] * RK_NUM_TYPES + t]--;
+        w->pool[(size_t)h->place_group[i] * RK_NUM_TYPES + t]--;
     }
     /* each group's cards left go to its open places (the cards held now), the stock group's
      * last so that its leftover, the stock, stays in w->cards */

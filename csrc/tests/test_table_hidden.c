@@ -183,6 +183,41 @@ static void test_hands(const char *name, const rk_table_rules *r, int hands, int
     rk_table_memo_free(memo);
 }
 
+/* A hand that restocks hundreds of times (a small stock, nobody melds, no turn limit): more
+ * groups than a byte counts. */
+static void test_many_restocks(void) {
+    rk_table_rules r = rummy_rules(2);
+    r.hand_size = 24; /* a stock of 3 */
+    r.max_turns = -1;
+    CHECK(rk_table_rules_check(&r) == RK_OK);
+    rk_table_memo *memo = rk_table_memo_new();
+    hand_log *h = malloc(sizeof *h);
+    void *work = malloc(rk_table_world_size(&r, MAX_STEPS));
+    CHECK(memo && h && work);
+    if (!memo || !h || !work) return;
+    h->entries = malloc((size_t)MAX_STEPS * RK_TABLE_STEP_MAX);
+    if (!h->entries) return;
+    deal_log(&r, 5, 0, h);
+    while (h->s.restocks < 300 && h->n < MAX_STEPS - 1) {
+        int32_t ids[MAX_IDS], a = -1;
+        int n = rk_table_legal(&r, &h->s, memo, ids, MAX_IDS);
+        for (int i = 0; i < n && a < 0; i++)
+            if (ids[i] == RK_TABLE_DRAW || ids[i] < RK_TABLE_DRAW) a = ids[i]; /* draw, then the lowest discard */
+        CHECK(a >= 0);
+        if (a < 0) break;
+        play(&r, memo, h, a);
+    }
+    CHECK(h->s.restocks >= 300);
+    long sampled = 0;
+    for (int p = 0; p < 2; p++) check_world(&r, memo, h, p, work, 9, &sampled);
+    CHECK(sampled == 2);
+    printf("%-14s %d restocks in %d actions\n", "rummy-2-long", h->s.restocks, h->n);
+    free(h->entries);
+    free(h);
+    free(work);
+    rk_table_memo_free(memo);
+}
+
 static void test_bad_arguments(void) {
     rk_table_rules r = rummy_rules(3);
     rk_table_memo *memo = rk_table_memo_new();
@@ -299,6 +334,7 @@ int main(void) {
         CHECK(rk_table_rules_check(&games[g].r) == RK_OK);
         test_hands(games[g].name, &games[g].r, games[g].r.kaluki ? 4 : 8, games[g].r.kaluki ? 7 : 5, games[g].absent);
     }
+    test_many_restocks();
     test_bad_arguments();
     rate("rummy-3", &games[1].r, 20);
     rate("kaluki-3", &games[8].r, 10);

@@ -78,7 +78,8 @@ static int type_count(rk_table_cards c, int t) {
 typedef struct spec {
     rk_table_hidden h;
     uint8_t pool[RK_NUM_TYPES];
-    uint8_t seat[RK_TABLE_MAX_CARDS], group[RK_TABLE_MAX_CARDS];
+    uint8_t seat[RK_TABLE_MAX_CARDS];
+    int32_t group[RK_TABLE_MAX_CARDS];
     int32_t time[RK_TABLE_MAX_CARDS];
 } spec;
 

@@ -506,7 +506,7 @@ cdef extern from "rummykit/table.h" nogil:
         int n_groups, n_places, n_fills, n_bans
         const uint8_t *pool
         const uint8_t *place_seat
-        const uint8_t *place_group
+        const int32_t *place_group
         const int32_t *place_time
         const uint8_t *fill_seat
         const uint8_t *fill_type

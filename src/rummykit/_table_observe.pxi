@@ -234,8 +234,8 @@ cdef class TableHidden:
     time); ``known``: per seat, 53 counts)."""
 
     cdef rk_table_hidden h
-    cdef bytes _pool, _place_seat, _place_group, _fill_seat, _fill_type, _ban_seat, _ban_type
-    cdef object _place_time, _fill_time, _ban_time  # array.array('i')
+    cdef bytes _pool, _place_seat, _fill_seat, _fill_type, _ban_seat, _ban_type
+    cdef object _place_group, _place_time, _fill_time, _ban_time  # array.array('i')
     cdef object _work  # bytearray: the lists rk_table_hidden_of wrote
     cdef int _seats  # seats in known
     cdef readonly int n_places
@@ -249,7 +249,7 @@ cdef class TableHidden:
         try:
             self._pool = bytes([c for counts in pool for c in counts])
             self._place_seat = bytes([p[0] for p in places])
-            self._place_group = bytes([p[1] for p in places])
+            self._place_group = array("i", [p[1] for p in places])
             self._place_time = array("i", [p[2] for p in places])
             self._fill_seat = bytes([f[0] for f in fills])
             self._fill_type = bytes([f[1] for f in fills])
@@ -269,7 +269,6 @@ cdef class TableHidden:
         self._seats = len(known)
         self.h.pool = <const uint8_t *>PyBytes_AS_STRING(self._pool)
         self.h.place_seat = <const uint8_t *>PyBytes_AS_STRING(self._place_seat)
-        self.h.place_group = <const uint8_t *>PyBytes_AS_STRING(self._place_group)
         self.h.fill_seat = <const uint8_t *>PyBytes_AS_STRING(self._fill_seat)
         self.h.fill_type = <const uint8_t *>PyBytes_AS_STRING(self._fill_type)
         self.h.ban_seat = <const uint8_t *>PyBytes_AS_STRING(self._ban_seat)
@@ -278,6 +277,8 @@ cdef class TableHidden:
         if len(places):
             view = self._place_time
             self.h.place_time = <const int32_t *>&view[0]
+            view = self._place_group
+            self.h.place_group = <const int32_t *>&view[0]
         if len(fills):
             view = self._fill_time
             self.h.fill_time = <const int32_t *>&view[0]

@@ -9,8 +9,8 @@ for every answer and imports none of it:
   Kalooki 51, seats out of the hand as after a Kaluki elimination, the end of the hand);
 * a determinized state (the C world: sampled places, rebuilt deck, replayed history)
   looks to its seat exactly as the real one does by the oracle's reading, the oracle's
-  hidden lists of it are the real state's, and undo takes it back to the deal with the
-  oracle's view of every seat agreeing with the real one's at each step.
+  hidden lists of it are the real state's, it pickles, and undo takes it back to the
+  deal with the oracle's view agreeing with the real one's on the way.
 
 A few steps of one hand per variant by default; RUMMYKIT_LONG=1 plays more hands and
 checks every step.
@@ -18,6 +18,7 @@ checks every step.
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -56,6 +57,8 @@ def check_world(state: TableState, player: int, seed: int, rng: random.Random) -
     assert ref.observation(det, player) == ref.observation(state, player)
     assert ref.hidden_lists(det, player) == ref.hidden_lists(state, player)
     assert sorted(det.deck) == sorted(state.deck)
+    copy = pickle.loads(pickle.dumps(det))  # its undo entries are made first
+    assert (copy.hands, copy.stock, copy.history, copy._steps) == (det.hands, det.stock, det.history, det._steps)
     # undo to the deal, the oracle's view agreeing with the real one's on the way
     looks = set(rng.sample(range(len(state.history)), min(2, len(state.history))))
     back, real = det.clone(), state.clone()

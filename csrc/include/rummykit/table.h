@@ -648,8 +648,8 @@ typedef struct rk_table_hidden {
     int32_t now; /* the history length */
     int n_groups, n_places, n_fills, n_bans;
     const uint8_t *pool;                                    /* n_groups * 53 counts */
-    const uint8_t *place_seat, *place_group;                /* n_places */
-    const int32_t *place_time;                              /* n_places, ascending per seat */
+    const uint8_t *place_seat;                              /* n_places */
+    const int32_t *place_group, *place_time;                /* n_places; times ascending per seat */
     const uint8_t *fill_seat, *fill_type;                   /* n_fills */
     const int32_t *fill_time;                               /* n_fills, ascending */
     const uint8_t *ban_seat, *ban_type;                     /* n_bans */
