@@ -62,19 +62,17 @@ def position(
         used |= 1 << c
         pile.append(c)
     stock = tuple(c for c in state.deck if not used >> c & 1)
-    state.hands = tuple(hand_masks)
-    state.table = tuple(melds)
-    state.discards = tuple(pile)
-    state.stock = stock
-    state.player = player
-    state.phase = {"draw": 0, "play": 1}[phase]
+    fields: dict[str, Any] = {
+        "hands": tuple(hand_masks),
+        "table": tuple(melds),
+        "discards": tuple(pile),
+        "stock": stock,
+        "player": player,
+        "phase": {"draw": 0, "play": 1}[phase],
+    }
     if opened is not None:
-        state.opened = opened & ((1 << game.num_players) - 1)  # a mask of every seat fits any table
-    state.played = played
-    state.turns = turns
-    state._start_turn()
-    state._legal = None
-    return state
+        fields["opened"] = opened & ((1 << game.num_players) - 1)  # a mask of every seat fits any table
+    return state.with_fields(**fields, played=played, turns=turns)._start_turn()
 
 
 def _take_one(t: int, used: int) -> int:

@@ -40,6 +40,7 @@ from rummykit.errors import (
     InvalidCardError,
     InvalidMeldError,
     InvalidOptionError,
+    ReadOnlyError,
     RummykitError,
 )
 from rummykit.games import Game, game_names, game_options, game_presets
@@ -130,6 +131,7 @@ __all__ = [
     "Option",
     "Phase",
     "RandomAgent",
+    "ReadOnlyError",
     "RummykitError",
     "TableAction",
     "TableGame",

@@ -175,16 +175,21 @@ class KnockSpec:
     rules: Any
     def __init__(self, core: Rules, rules: Any) -> None: ...
 
+class History(list[int]):
+    """A hand's action ids: the list methods that change it raise ReadOnlyError."""
+
 class _HandCore:
     """What the C states of both families have (a stub-only base: at run time
     KnockCore and TableCore are separate extension types)."""
 
-    history: list[int]
+    @property
+    def history(self) -> History: ...
     _legal: list[int] | None
     _views: dict[str, Any] | None
     game: Any
     rules: Any
-    deck: tuple[int, ...]
+    @property
+    def deck(self) -> tuple[int, ...]: ...
     n: int
     dealer: int
     hands: tuple[int, ...]
@@ -207,6 +212,7 @@ class _HandCore:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
     def _changed(self) -> None: ...
     def clone(self: _S) -> _S: ...
+    def with_fields(self: _S, **fields: Any) -> _S: ...
 
 class KnockCore(_HandCore):
     """The C state of a knock-game hand (rummykit.knock.state.KnockState's base)."""

@@ -50,6 +50,10 @@ cdef class KnockSpec:
         return KnockSpec, (self.core, self.rules)
 
 
+_KNOCK_FIELDS = ("hands", "known", "stock", "discards", "phase", "player", "taken", "set_aside", "knock_card",
+                 "restocks", "turns", "shuffle_seed", "drawn", "deck")
+
+
 cdef class KnockCore:
     """The C state of one knock-game hand (rk_position) and the verbs of the
     hot path (``legal_actions``, ``apply_action``, ``undo``, ``clone``); its
@@ -69,18 +73,20 @@ cdef class KnockCore:
     cdef bint res_valid  # res is the result of this finished position
     cdef bint _edited
     cdef bint _busy  # a change is under way (another thread's call raises: see _enter)
+    cdef bint _building  # with_fields is setting fields of its new copy (else they are read-only)
     cdef list _stack
-    cdef public list history
+    cdef object _history  # a History: callers read it, only the verbs change it
     cdef public list _steps  # per action, what everyone saw (_step_code); undo pops it with the history
-    cdef public tuple drawn
+    cdef tuple _drawn
+    cdef object _deck
     cdef public object _legal  # the legal ids (a list never handed out), or None
     cdef public object _views  # KnockState's cached result and showdown, or None
-    cdef public object game, rules, deck
+    cdef public object game, rules
     cdef public int n, dealer
 
     def __cinit__(self, *args, **kwargs):
         self._stack = []
-        self.history = []
+        self._history = History.__new__(History)
         self._steps = []
 
     def _deal(self, KnockSpec spec, deck, int dealer, uint64_t shuffle_seed):
@@ -91,7 +97,60 @@ cdef class KnockCore:
             buf[i] = c
         self.spec = spec
         check(rk_position_deal(&self.spec.pr, buf, dealer, shuffle_seed, &self.pos))
-        self.drawn = ((),) * self.spec.pr.num_players
+        self._drawn = ((),) * self.spec.pr.num_players
+        self._deck = tuple(deck)
+
+    @property
+    def history(self):
+        """The action ids played, in order (read-only: a :class:`History`)."""
+        return self._history
+
+    @history.setter
+    def history(self, value):
+        _history_read_only()
+
+    @property
+    def drawn(self):
+        """Per seat, the cards it drew from the stock, in order."""
+        return self._drawn
+
+    @drawn.setter
+    def drawn(self, value):
+        _field_writable(self._building)
+        if not isinstance(value, tuple) or len(value) != self.spec.pr.num_players or any(
+                not isinstance(d, tuple) or any(type(c) is not int or not 0 <= c < 52 for c in d) for d in value):
+            raise RummykitError("drawn: per seat, a tuple of card ids")
+        self._drawn = value
+
+    @property
+    def deck(self):
+        """The deck the hand was dealt from (card ids, dealt from the front)."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, value):
+        _field_writable(self._building)
+        if sorted(value) != list(range(52)):
+            raise RummykitError("deck: the 52 card ids, each once")
+        self._deck = tuple(value)
+
+    def with_fields(self, **fields):
+        """A copy of this state with ``fields`` set, in the order given (tests and tools
+        build positions this way): ``hands``, ``known``, ``stock``, ``discards``, ``phase``,
+        ``player``, ``taken``, ``set_aside``, ``knock_card``, ``restocks``, ``turns``,
+        ``shuffle_seed``, ``drawn``, ``deck``.  The copy is checked before its next legal
+        list; a bad value raises naming the field.  The state itself is read-only: it
+        changes only through its verbs."""
+        cdef KnockCore other = self.clone()
+        other._building = True
+        try:
+            for name, value in fields.items():
+                if name not in _KNOCK_FIELDS:
+                    raise InvalidOptionError(f"with_fields: no field {name!r} (fields: {', '.join(_KNOCK_FIELDS)})")
+                setattr(other, name, value)
+        finally:
+            other._building = False
+        return other
 
     cdef int _enter(self) except -1:
         """Start a change: a second thread changing or copying the state while
@@ -150,7 +209,7 @@ cdef class KnockCore:
     cdef _push(self, int action_id):
         """Keep the position before an action (``undo``)."""
         self._stack.append(PyBytes_FromStringAndSize(<char *>&self.pos, sizeof(rk_position)))
-        self.history.append(action_id)
+        _history_append(self._history, action_id)
         self._legal = None
         self._views = None
 
@@ -162,9 +221,9 @@ cdef class KnockCore:
         cdef int p = before.player, card = -1
         self._steps.append(rk_knock_public_step(before, &self.pos, action_id, &card))
         if card >= 0:
-            d = list(self.drawn)
+            d = list(self._drawn)
             d[p] = d[p] + (card,)
-            self.drawn = tuple(d)
+            self._drawn = tuple(d)
         self.res_valid = self.pos.phase == RK_PHASE_END
 
     def apply_action(self, action_id):
@@ -221,9 +280,9 @@ cdef class KnockCore:
         cdef int p = (<const rk_position *>PyBytes_AS_STRING(before)).player
         cdef rk_mask now = self.pos.hands[p]
         memcpy(&self.pos, PyBytes_AS_STRING(before), sizeof(rk_position))
-        if self.history.pop() == KNOCK_DRAW_STOCK and now != self.pos.hands[p]:
-            d = self.drawn
-            self.drawn = d[:p] + (d[p][:-1],) + d[p + 1 :]
+        if _history_pop(self._history) == KNOCK_DRAW_STOCK and now != self.pos.hands[p]:
+            d = self._drawn
+            self._drawn = d[:p] + (d[p][:-1],) + d[p + 1 :]
         self._legal = None
         self._views = None
         self.res_valid = False
@@ -232,6 +291,8 @@ cdef class KnockCore:
         """Take back the last action."""
         if not self._stack:
             raise IllegalActionError("nothing to undo")
+        if len(self._history) < len(self._stack) or len(self._steps) != len(self._history):
+            raise RummykitError("undo: the history does not match the undo stack (it was changed past its guard)")
         self._enter()
         try:
             self._pop()
@@ -289,11 +350,11 @@ cdef class KnockCore:
         cdef uint8_t *own  # a seat of a long hand draws more than 52 times
         cdef _Log log = _Log(self)
         self._check_edited()
-        mine = self.drawn[player]
-        if len(self.deck) != 52 or len(mine) > len(self.history):
+        mine = self._drawn[player]
+        if len(self._deck) != 52 or len(mine) > len(self._history):
             raise _inconsistent_history()
         for i in range(52):
-            deck[i] = self.deck[i]
+            deck[i] = self._deck[i]
         out = <rk_knock_sample_out *>malloc(sizeof(rk_knock_sample_out) + len(mine) + 1)
         if out == NULL:
             raise MemoryError()
@@ -309,11 +370,11 @@ cdef class KnockCore:
             check(st)
             other = self.clone()
             other.pos = out.pos
-            other.drawn = tuple([tuple([out.drawn[q][i] for i in range(out.n_drawn[q])])
-                                 for q in range(self.spec.pr.num_players)])
-            other.deck = tuple([out.deck[i] for i in range(52)])
+            other._drawn = tuple([tuple([out.drawn[q][i] for i in range(out.n_drawn[q])])
+                                  for q in range(self.spec.pr.num_players)])
+            other._deck = tuple([out.deck[i] for i in range(52)])
             if out.knock_time >= 0:
-                other.history[out.knock_time] = RK_ACTION_KNOCK + out.pos.knock_card
+                list.__setitem__(other._history, out.knock_time, RK_ACTION_KNOCK + out.pos.knock_card)
                 other._steps[out.knock_time] = out.knock_step
         finally:
             free(out)
@@ -344,12 +405,12 @@ cdef class KnockCore:
         other.res_valid = self.res_valid
         other._edited = self._edited
         other._stack = list(self._stack)
-        other.history = list(self.history)
+        other._history = _history_copy(self._history)
         other._steps = list(self._steps)
-        other.drawn = self.drawn
+        other._drawn = self._drawn
         other._legal = self._legal
         other._views = self._views
-        other.game, other.rules, other.deck = self.game, self.rules, self.deck
+        other.game, other.rules, other._deck = self.game, self.rules, self._deck
         other.n, other.dealer = self.n, self.dealer
         return other
 
@@ -365,8 +426,8 @@ cdef class KnockCore:
         # the struct's bytes (this build's layout), the undo entries, the history and the
         # draw log; every one is checked when loaded (_knock_state_from)
         raw = PyBytes_FromStringAndSize(<char *>&self.pos, sizeof(rk_position))
-        return _knock_state_from, (type(self), self.game, self.deck, raw, self._stack, self.history, self._steps,
-                                   self.drawn)
+        return _knock_state_from, (type(self), self.game, self._deck, raw, self._stack, list(self._history),
+                                   self._steps, self._drawn)
 
     # --- the result (rk_playout_result) ---------------------------------
 
@@ -414,6 +475,7 @@ cdef class KnockCore:
 
     @hands.setter
     def hands(self, masks):
+        _field_writable(self._building)
         if len(masks) != self.spec.pr.num_players:
             raise RummykitError("hands: one mask per seat")
         for p, m in enumerate(masks):
@@ -426,6 +488,7 @@ cdef class KnockCore:
 
     @known.setter
     def known(self, masks):
+        _field_writable(self._building)
         if len(masks) != self.spec.pr.num_players:
             raise RummykitError("known: one mask per seat")
         for p, m in enumerate(masks):
@@ -439,6 +502,7 @@ cdef class KnockCore:
 
     @stock.setter
     def stock(self, cards):
+        _field_writable(self._building)
         self.pos.n_stock = _fill_pile(self.pos.stock, cards, "stock")
         self._changed()
 
@@ -449,6 +513,7 @@ cdef class KnockCore:
 
     @discards.setter
     def discards(self, cards):
+        _field_writable(self._building)
         self.pos.n_discards = _fill_pile(self.pos.discards, cards, "discards")
         self._changed()
 
@@ -458,6 +523,7 @@ cdef class KnockCore:
 
     @phase.setter
     def phase(self, value):
+        _field_writable(self._building)
         self.pos.phase = <rk_phase>_field_int(value, 0, RK_PHASE_END, "phase")
         self._changed()
 
@@ -467,6 +533,7 @@ cdef class KnockCore:
 
     @player.setter
     def player(self, value):
+        _field_writable(self._building)
         self.pos.player = _field_int(value, 0, self.spec.pr.num_players - 1, "player")
         self._changed()
 
@@ -477,6 +544,7 @@ cdef class KnockCore:
 
     @taken.setter
     def taken(self, value):
+        _field_writable(self._building)
         self.pos.taken = _field_int(value, -1, 51, "taken")
         self._changed()
 
@@ -487,6 +555,7 @@ cdef class KnockCore:
 
     @set_aside.setter
     def set_aside(self, value):
+        _field_writable(self._building)
         self.pos.set_aside = _field_int(value, -1, 51, "set_aside")
         self._changed()
 
@@ -497,6 +566,7 @@ cdef class KnockCore:
 
     @knock_card.setter
     def knock_card(self, value):
+        _field_writable(self._building)
         self.pos.knock_card = _field_int(value, -1, 51, "knock_card")
         self._changed()
 
@@ -506,6 +576,7 @@ cdef class KnockCore:
 
     @restocks.setter
     def restocks(self, value):
+        _field_writable(self._building)
         self.pos.restocks = _field_int(value, 0, 1 << 30, "restocks")
         self._changed()
 
@@ -516,6 +587,7 @@ cdef class KnockCore:
 
     @turns.setter
     def turns(self, value):
+        _field_writable(self._building)
         self.pos.turns = _field_int(value, 0, 1 << 30, "turns")
         self._changed()
 
@@ -526,6 +598,7 @@ cdef class KnockCore:
 
     @shuffle_seed.setter
     def shuffle_seed(self, uint64_t value):
+        _field_writable(self._building)
         self.pos.shuffle_seed = value
         self._changed()
 
@@ -573,7 +646,7 @@ cdef class _Log:
     cdef void *work
 
     def __cinit__(self, KnockCore state):
-        cdef int n = len(state.history)
+        cdef int n = len(state._history)
         cdef int32_t *actions
         cdef uint32_t *steps
         if len(state._steps) != n:
@@ -585,7 +658,7 @@ cdef class _Log:
         steps = <uint32_t *>(actions + n)
         self.work = <void *>(steps + n)
         for i in range(n):
-            actions[i] = state.history[i]
+            actions[i] = state._history[i]
             steps[i] = state._steps[i]
         self.log.actions, self.log.steps, self.log.n = actions, steps, n
 
@@ -639,7 +712,7 @@ def _knock_state_from(cls, game, deck, bytes raw, list stack, list history, list
         raise RummykitError("a knock state's step log holds a bad entry")
     if len(stack) > len(history):
         raise RummykitError("a knock state has more undo entries than actions")
-    state.game, state.rules, state.deck = game, game.rules, tuple(deck)
+    state.game, state.rules, state._deck = game, game.rules, tuple(deck)
     state.spec = game.spec
     state.n = game.rules.num_players
     for b in stack:
@@ -649,13 +722,13 @@ def _knock_state_from(cls, game, deck, bytes raw, list stack, list history, list
     memcpy(&state.pos, PyBytes_AS_STRING(raw), size)
     state.dealer = state.pos.dealer
     state._stack = list(stack)
-    state.history = list(history)
+    state._history = History(history)
     state._steps = list(steps)
     if (not isinstance(drawn, tuple) or len(drawn) != state.n
             or any(not isinstance(d, tuple) or len(d) > len(history) or any(type(c) is not int or not 0 <= c < 52 for c in d)
                    for d in drawn)):
         raise RummykitError("a knock state's draw log is not per-seat card ids")
-    state.drawn = drawn
+    state._drawn = drawn
     state._edited = True
     state._check_edited()
     return state

@@ -244,6 +244,11 @@ _TABLE_INCONSISTENT = (
 )
 
 
+_TABLE_FIELDS = ("hands", "known", "stock", "discards", "table", "ends", "phase", "player", "opened", "absent",
+                 "played", "taken", "taken_card", "must", "pending", "fresh", "built_other", "open_value",
+                 "turn_melds", "turns", "restocks", "shuffle_seed")
+
+
 cdef class TableCore:
     """The C state of one table-game hand and the verbs of the hot path
     (``legal_actions``, ``apply_action``, ``undo``, ``clone``); the
@@ -267,17 +272,56 @@ cdef class TableCore:
     cdef bytes _deck_raw
     cdef bint _edited  # fields were set by hand: rk_table_check before the next legal list
     cdef bint _busy  # a change is under way (another thread's call raises: see _enter)
-    cdef public list history
+    cdef bint _building  # with_fields is setting fields of its new copy (else they are read-only)
+    cdef object _history  # a History: callers read it, only the verbs change it
     cdef public list _steps  # the public step log (_table_observe.pxi): one entry per action, popped by undo
     cdef public object _legal  # the legal ids of this state (a list never handed out), or None
     cdef public object _views  # TableState's cached table and result, or None
-    cdef public object game, rules, geo, deck
+    cdef public object game, rules, geo
+    cdef object _deck
     cdef public int n, dealer
 
     def __cinit__(self, *args, **kwargs):
         self._stack = []
-        self.history = []
+        self._history = History.__new__(History)
         self._steps = []
+
+    @property
+    def history(self):
+        """The action ids played, in order (read-only: a :class:`History`)."""
+        return self._history
+
+    @history.setter
+    def history(self, value):
+        _history_read_only()
+
+    @property
+    def deck(self):
+        """The deck the hand was dealt from (physical card ids)."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, value):
+        _field_writable(False)
+
+    def with_fields(self, **fields):
+        """A copy of this state with ``fields`` set, in the order given (tests and tools
+        build positions this way): ``hands``, ``known``, ``stock``, ``discards``, ``table``,
+        ``ends``, ``phase``, ``player``, ``opened``, ``absent``, ``played``, ``taken``,
+        ``taken_card``, ``must``, ``pending``, ``fresh``, ``built_other``, ``open_value``,
+        ``turn_melds``, ``turns``, ``restocks``, ``shuffle_seed``.  The copy is checked
+        before its next legal list; a bad value raises naming the field.  The state itself
+        is read-only: it changes only through its verbs."""
+        cdef TableCore other = self.clone()
+        other._building = True
+        try:
+            for name, value in fields.items():
+                if name not in _TABLE_FIELDS:
+                    raise InvalidOptionError(f"with_fields: no field {name!r} (fields: {', '.join(_TABLE_FIELDS)})")
+                setattr(other, name, value)
+        finally:
+            other._building = False
+        return other
 
     def _deal(self, TableSpec spec, deck, int dealer, uint64_t shuffle_seed, unsigned absent=0):
         cdef uint8_t buf[108]
@@ -287,6 +331,7 @@ cdef class TableCore:
             buf[i] = c
         self.spec = spec
         check(rk_table_deal_present(&spec.r, buf, dealer, absent, shuffle_seed, &self.st))
+        self._deck = tuple(deck)
 
     cdef list _compute_legal(self):
         cdef int32_t buf[LEGAL_BUFFER]
@@ -360,7 +405,7 @@ cdef class TableCore:
                 memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
                 check(status)
             self._stack.append(before)
-            self.history.append(action_id)
+            _history_append(self._history, action_id)
             _table_log(self, before, action_id)
             self._legal = None
             self._views = None
@@ -383,15 +428,15 @@ cdef class TableCore:
                 _table_unlazy(self)
             if not self._stack:
                 raise IllegalActionError("nothing to undo")
-            if not self.history:
-                raise RummykitError("undo: the history is shorter than the undo stack (history was replaced)")
+            if len(self._history) < len(self._stack) or len(self._steps) != len(self._history):
+                raise RummykitError("undo: the history does not match the undo stack (it was changed past its guard)")
             before = self._stack[len(self._stack) - 1]  # no [-1]: wraparound is off
             # checked before it is restored: the engine never runs on bytes it did not make itself
             if not _table_state_ok(&self.spec.r, PyBytes_AS_STRING(before)):
                 raise RummykitError(f"undo: the undo entry is not a consistent table state ({_TABLE_INCONSISTENT})")
             self._stack.pop()
             memcpy(&self.st, PyBytes_AS_STRING(before), sizeof(rk_table_state))
-            self.history.pop()
+            _history_pop(self._history)
             self._steps.pop()
             self._edited = False
             self._legal = None
@@ -409,11 +454,11 @@ cdef class TableCore:
         other._stack = list(self._stack)
         other._lazy, other._world = self._lazy, self._world
         other._edited = self._edited
-        other.history = list(self.history)
+        other._history = _history_copy(self._history)
         other._steps = list(self._steps)
         other._legal = self._legal
         other._views = self._views
-        other.game, other.rules, other.geo, other.deck = self.game, self.rules, self.geo, self.deck
+        other.game, other.rules, other.geo, other._deck = self.game, self.rules, self.geo, self._deck
         other.n, other.dealer = self.n, self.dealer
         return other
 
@@ -426,7 +471,8 @@ cdef class TableCore:
         if self._lazy:
             _table_unlazy(self)
         raw = PyBytes_FromStringAndSize(<char *>&self.st, sizeof(rk_table_state))
-        return _table_state_from, (type(self), self.game, self.deck, self.dealer, raw, self._stack, self.history)
+        return _table_state_from, (type(self), self.game, self._deck, self.dealer, raw, self._stack,
+                                   list(self._history))
 
     @property
     def current_player(self):
@@ -459,6 +505,7 @@ cdef class TableCore:
 
     @hands.setter
     def hands(self, masks):
+        _field_writable(self._building)
         for p, c in enumerate(self._masks("hands", masks)):
             self.st.hands[p] = c
         self._changed()
@@ -469,6 +516,7 @@ cdef class TableCore:
 
     @known.setter
     def known(self, masks):
+        _field_writable(self._building)
         for p, c in enumerate(self._masks("known", masks)):
             self.st.known[p] = c
         self._changed()
@@ -479,6 +527,7 @@ cdef class TableCore:
 
     @stock.setter
     def stock(self, cards):
+        _field_writable(self._building)
         ids = _table_card_ids("stock", cards)
         for i, c in enumerate(ids):
             self.st.stock[i] = c
@@ -491,6 +540,7 @@ cdef class TableCore:
 
     @discards.setter
     def discards(self, cards):
+        _field_writable(self._building)
         ids = _table_card_ids("discards", cards)
         for i, c in enumerate(ids):
             self.st.discards[i] = c
@@ -503,6 +553,7 @@ cdef class TableCore:
 
     @ends.setter
     def ends(self, values):
+        _field_writable(self._building)
         items = _table_items("ends", values, RK_TABLE_MAX_SLOTS)
         ends = [_table_int(f"ends[{i}]", v, 0, 255, "0..255 (low end + 16 * high end)") for i, v in enumerate(items)]
         for i, v in enumerate(ends):
@@ -523,6 +574,7 @@ cdef class TableCore:
 
     def _set_table_raw(self, melds):
         cdef rk_table_meld *m
+        _field_writable(self._building)
         items = _table_items("table", melds, RK_TABLE_MAX_SLOTS)
         checked = []
         for i, meld in enumerate(items):
@@ -551,6 +603,7 @@ cdef class TableCore:
 
     @phase.setter
     def phase(self, v):
+        _field_writable(self._building)
         self.st.phase = _table_int("phase", v, 0, 2, "0..2 (draw, play, end)")
         self._changed()
 
@@ -560,6 +613,7 @@ cdef class TableCore:
 
     @player.setter
     def player(self, v):
+        _field_writable(self._building)
         self.st.player = _table_int("player", v, 0, self._seats() - 1, f"0..{self._seats() - 1} (a seat)")
         self._changed()
 
@@ -569,6 +623,7 @@ cdef class TableCore:
 
     @opened.setter
     def opened(self, v):
+        _field_writable(self._building)
         most = (1 << self._seats()) - 1
         self.st.opened = _table_int("opened", v, 0, most, f"0..{most} (a mask of seats)")
         self._changed()
@@ -592,6 +647,7 @@ cdef class TableCore:
 
     @absent.setter
     def absent(self, v):
+        _field_writable(self._building)
         most = (1 << self._seats()) - 1
         self.st.absent = _table_int("absent", v, 0, most, f"0..{most} (a mask of seats)")
         self._changed()
@@ -602,6 +658,7 @@ cdef class TableCore:
 
     @played.setter
     def played(self, v):
+        _field_writable(self._building)
         most = (1 << self._seats()) - 1
         self.st.played = _table_int("played", v, 0, most, f"0..{most} (a mask of seats)")
         self._changed()
@@ -612,6 +669,7 @@ cdef class TableCore:
 
     @taken.setter
     def taken(self, v):
+        _field_writable(self._building)
         self.st.taken = _table_int("taken", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
         self._changed()
 
@@ -621,6 +679,7 @@ cdef class TableCore:
 
     @taken_card.setter
     def taken_card(self, v):
+        _field_writable(self._building)
         most = RK_TABLE_MAX_CARDS - 1
         self.st.taken_card = _table_int("taken_card", v, -1, most, f"-1..{most} (a physical card, or -1)")
         self._changed()
@@ -631,6 +690,7 @@ cdef class TableCore:
 
     @must.setter
     def must(self, v):
+        _field_writable(self._building)
         self.st.must = _table_int("must", v, -1, RK_JOKER, f"-1..{RK_JOKER} (a card type, or -1)")
         self._changed()
 
@@ -640,6 +700,7 @@ cdef class TableCore:
 
     @pending.setter
     def pending(self, v):
+        _field_writable(self._building)
         self.st.pending = _table_int("pending", v, 0, RK_TABLE_MAX_PENDING)
         self._changed()
 
@@ -649,6 +710,7 @@ cdef class TableCore:
 
     @fresh.setter
     def fresh(self, v):
+        _field_writable(self._building)
         self.st.fresh = _table_flag("fresh", v)
         self._changed()
 
@@ -658,6 +720,7 @@ cdef class TableCore:
 
     @built_other.setter
     def built_other(self, v):
+        _field_writable(self._building)
         self.st.built_other = _table_flag("built_other", v)
         self._changed()
 
@@ -667,6 +730,7 @@ cdef class TableCore:
 
     @open_value.setter
     def open_value(self, v):
+        _field_writable(self._building)
         self.st.open_value = _table_int("open_value", v, 0, 32767)
         self._changed()
 
@@ -676,6 +740,7 @@ cdef class TableCore:
 
     @turn_melds.setter
     def turn_melds(self, v):
+        _field_writable(self._building)
         self.st.turn_melds = _table_int("turn_melds", v, 0, 32767)
         self._changed()
 
@@ -685,6 +750,7 @@ cdef class TableCore:
 
     @turns.setter
     def turns(self, v):
+        _field_writable(self._building)
         self.st.turns = _table_int("turns", v, 0, _TABLE_INT32_MAX, "0..2**31-1")
         self._changed()
 
@@ -694,6 +760,7 @@ cdef class TableCore:
 
     @restocks.setter
     def restocks(self, v):
+        _field_writable(self._building)
         self.st.restocks = _table_int("restocks", v, 0, _TABLE_INT32_MAX, "0..2**31-1")
         self._changed()
 
@@ -703,6 +770,7 @@ cdef class TableCore:
 
     @shuffle_seed.setter
     def shuffle_seed(self, v):
+        _field_writable(self._building)
         self.st.shuffle_seed = _table_int("shuffle_seed", v, 0, _TABLE_UINT64_MAX, "0..2**64-1")
         self._changed()
 
@@ -766,10 +834,10 @@ def _table_state_from(cls, game, deck, dealer, raw, stack, history):
     if type(dealer) is not int or dealer != state.st.dealer:
         raise RummykitError(f"unpickling a table state: dealer {_clip(dealer)} is not the state's")
     state.spec = spec
-    state.game, state.rules, state.geo, state.deck = game, game.rules, game.geo, tuple(deck)
+    state.game, state.rules, state.geo, state._deck = game, game.rules, game.geo, tuple(deck)
     state.n, state.dealer = spec.r.num_players, dealer
     state._stack = list(stack)
-    state.history = list(history)
+    state._history = History(history)
     _table_relog(state)
     state._edited = False
     return state

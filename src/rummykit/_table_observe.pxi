@@ -174,12 +174,13 @@ cdef enum:
 cdef int _table_log_arrays(TableCore s, rk_table_log *log, int32_t *actions, const uint8_t **steps) except -1:
     """Point log at the state's history and step log (actions and steps: len(history)
     items each), each entry checked to be one rk_table_step wrote for this game."""
-    cdef list history = s.history, log_ = s._steps
+    cdef object history = s._history
+    cdef list log_ = s._steps
     cdef Py_ssize_t i, k = len(history)
     cdef int n = s.spec.r.num_players
     cdef long a
     cdef const uint8_t *e
-    if type(history) is not list or type(log_) is not list or len(log_) != k:
+    if type(history) is not History or type(log_) is not list or len(log_) != k:
         raise RummykitError("a table state whose history and step log differ in length")
     for i in range(k):
         entry = log_[i]
@@ -403,9 +404,9 @@ def table_world(TableCore state, int player, uint64_t seed, int max_tries=-1):
         other.game, other.rules, other.geo = state.game, state.rules, state.geo
         other.n, other.dealer = state.n, state.dealer
         raw = PyBytes_FromStringAndSize(<char *>world.deck, state.spec.r.deck_size)
-        other.deck = tuple(raw)
-        other._deck_of, other._deck_raw = other.deck, raw
-        other.history = list(state.history)
+        other._deck = tuple(raw)
+        other._deck_of, other._deck_raw = other._deck, raw
+        other._history = _history_copy(state._history)
         # the log: the same entries but where a draw took another type in this world
         new = list(state._steps)
         for i in range(k):

@@ -12,6 +12,7 @@ __all__ = [
     "InvalidCardError",
     "InvalidMeldError",
     "InvalidOptionError",
+    "ReadOnlyError",
     "RummykitError",
     "check_seat",
     "clip",
@@ -96,6 +97,12 @@ class InvalidOptionError(RummykitError):
 
 class IllegalActionError(RummykitError):
     """An action the rules do not allow in this position."""
+
+
+class ReadOnlyError(RummykitError):
+    """A change to a hand's state other than by its verbs: assigning a field (``hands``,
+    ``stock``...) or changing ``history`` in place.  ``state.with_fields(...)`` builds a
+    changed copy instead."""
 
 
 def check_seat(seat: object, n: int) -> int:

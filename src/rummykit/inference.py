@@ -308,7 +308,6 @@ def weighted_determinizations(
 def _permuted(sample: KnockState, perm: list[int]) -> KnockState:
     """``sample`` with every card ``c`` of the hands, stock, draw logs and deck replaced by
     ``perm[c]`` (``perm`` only exchanges cards hidden from the observer within a group)."""
-    other = sample.clone()
 
     def mask(m: int) -> int:
         out = 0
@@ -316,12 +315,12 @@ def _permuted(sample: KnockState, perm: list[int]) -> KnockState:
             out |= 1 << perm[c]
         return out
 
-    other.hands = tuple(mask(h) for h in sample.hands)
-    other.stock = tuple(perm[c] for c in sample.stock)
-    other.drawn = tuple(tuple(perm[c] for c in d) for d in sample.drawn)
-    other.deck = tuple(perm[c] for c in sample.deck)
-    other._legal = None
-    return other
+    return sample.with_fields(
+        hands=tuple(mask(h) for h in sample.hands),
+        stock=tuple(perm[c] for c in sample.stock),
+        drawn=tuple(tuple(perm[c] for c in d) for d in sample.drawn),
+        deck=tuple(perm[c] for c in sample.deck),
+    )
 
 
 def _rejuvenate(

@@ -529,7 +529,14 @@ for _reserved in ("name", "game", "self"):  # the constructors' own parameters (
 #: makes, protocols and enums, and calls of no argument
 NOT_CALLED = {
     **dict.fromkeys(
-        ["RummykitError", "IllegalActionError", "InvalidCardError", "InvalidMeldError", "InvalidOptionError"],
+        [
+            "RummykitError",
+            "IllegalActionError",
+            "InvalidCardError",
+            "InvalidMeldError",
+            "InvalidOptionError",
+            "ReadOnlyError",
+        ],
         "an exception",
     ),
     **dict.fromkeys(
@@ -578,16 +585,16 @@ TABLE_STATE_CALLS: dict[str, Callable[[Any, Any], object]] = {
     "hand_text": lambda s, v: s.hand_text(v),
     "is_opened": lambda s, v: s.is_opened(v),
 }
-#: the table state's writable fields (positions built by hand): each setter checks the value's type
-#: and range before it writes (a failed set changes nothing); the position as a whole is checked
-#: before the next legal list
+#: the table state's fields (positions built by hand, in a copy: state.with_fields): each checks the
+#: value's type and range before it writes (a failed set changes nothing); the position as a whole is
+#: checked before the next legal list
 TABLE_FIELDS = (
     "hands", "known", "stock", "discards", "ends", "table", "phase", "player", "opened", "played", "taken",
     "taken_card", "must", "pending", "fresh", "built_other", "open_value", "turn_melds", "turns", "restocks",
     "shuffle_seed",
 )  # fmt: skip
 for _field in TABLE_FIELDS:
-    TABLE_STATE_CALLS[f"set {_field}"] = lambda s, v, f=_field: setattr(s, f, v)
+    TABLE_STATE_CALLS[f"with_fields {_field}"] = lambda s, v, f=_field: s.with_fields(**{f: v})
 STATE_MATRIX: dict[str, tuple[str, Callable[[Any, Any], object]]] = {}
 for _g in GAMES:
     _extra = KNOCK_STATE_CALLS if _g in ("gin", "oklahoma rummy 3p") else TABLE_STATE_CALLS

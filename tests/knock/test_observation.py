@@ -162,13 +162,14 @@ def rebuild(det: KnockState) -> KnockState:
         if action == DRAW_STOCK:
             limit = det.rules.max_restocks
             if not fresh.stock and len(fresh.discards) >= 2 and (limit < 0 or fresh.restocks < limit):
-                fresh.stock, fresh.discards = fresh.discards[:-1], fresh.discards[-1:]
-                fresh.restocks += 1
+                fresh = fresh.with_fields(
+                    stock=fresh.discards[:-1], discards=fresh.discards[-1:], restocks=fresh.restocks + 1
+                )
             if fresh.stock:
                 card = next(logs[fresh.player])
                 if fresh.restocks:
                     assert card in fresh.stock, "a draw after a restock takes a card of the restocked pile"
-                    fresh.stock = tuple(c for c in fresh.stock if c != card) + (card,)
+                    fresh = fresh.with_fields(stock=tuple(c for c in fresh.stock if c != card) + (card,))
                 assert fresh.stock[-1] == card
         if KNOCK <= action < DRAW_STOCK and det.showdown is not None:
             # the automatic arrangement looked at the real defenders' hands: show the same melds

@@ -277,9 +277,9 @@ def _crafted(game: TableGame, seed: int) -> ReferenceTableState:
 def _every_action(game: TableGame, seed: int, steps: int) -> None:
     py_state = _crafted(game, seed)
     c_state = game.new_hand(seed=0, dealer=0)
-    for name in _SETTABLE:
-        setattr(c_state, name, getattr(py_state, name))
-    c_state.shuffle_seed = py_state.shuffle_seed
+    c_state = c_state.with_fields(
+        **{name: getattr(py_state, name) for name in _SETTABLE}, shuffle_seed=py_state.shuffle_seed
+    )
     _walk_every_action(py_state, c_state, random.Random(seed), steps, f"{game!r} crafted {seed}")
 
 
@@ -350,7 +350,7 @@ def test_an_unopened_hunt_goes_out_with_the_meld_that_empties_the_hand() -> None
     game = TableGame("kaluki", **options)
     c_state = position(game, ["AC Jk Jk", "KC QC"], opened=0b10)
     ace = next(c for c in range(104) if c_state.hands[0] >> c & 1)
-    c_state.taken, c_state.taken_card, c_state.must = 0, ace, 0
+    c_state = c_state.with_fields(taken=0, taken_card=ace, must=0)
     assert [c_state.action_text(a) for a in c_state.legal_actions()] == ["meld AC Jk Jk", "meld Jk=QC Jk=KC AC"]
     py_state = ReferenceTableState(game, list(range(game.rules.deck_size)), 0, c_state.shuffle_seed)  # type: ignore[arg-type]
     for name in _SETTABLE:

@@ -202,6 +202,6 @@ def test_ex_k09_elimination() -> None:
 def test_ex_k11_restock_keeps_the_top_discard() -> None:
     game = rk.Game("kaluki")
     state = position(game, ["2C 5D", "KC QC"], discards="4H 9C KD 2S", phase="draw", opened=ALL)
-    state.stock = ()
+    state = state.with_fields(stock=())
     state.play("draw")
     assert [str(state.top_discard)] == ["2S"] and len(state.discards) == 1 and len(state.stock) == 2

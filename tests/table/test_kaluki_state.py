@@ -169,10 +169,10 @@ def test_a_hand_of_only_jokers_may_discard_one_without_joker_discard_allowed() -
 def test_a_hand_edited_state_is_checked_before_play() -> None:
     state = rk.Game("kaluki").new_hand(seed=1)
     hands = state.hands
-    state.hands = (hands[0] | hands[1], hands[1])  # seat 1's cards in two hands
+    state = state.with_fields(hands=(hands[0] | hands[1], hands[1]))  # seat 1's cards in two hands
     with pytest.raises(RummykitError, match="a card in two places"):
         state.legal_actions()
-    state.hands = hands
+    state = state.with_fields(hands=hands)
     assert state.legal_actions()
 
 

@@ -385,9 +385,9 @@ def test_opponent_hidden_cards_do_not_change_the_view() -> None:
             a, b = rng.choice(hidden), rng.choice(final.stock)
             deck = [b if c == a else a if c == b else c for c in final.deck]
             other = game.new_hand(seed=0, dealer=final.dealer, deck=deck)
-            other.shuffle_seed = final.shuffle_seed
+            other = other.with_fields(shuffle_seed=final.shuffle_seed)
             real = game.new_hand(seed=0, dealer=final.dealer, deck=list(final.deck))
-            real.shuffle_seed = final.shuffle_seed
+            real = real.with_fields(shuffle_seed=final.shuffle_seed)
             try:
                 for action in final.history[:-1]:
                     assert observe.information_state_string(other, p) == observe.information_state_string(real, p)

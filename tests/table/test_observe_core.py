@@ -211,9 +211,9 @@ def test_fields_set_by_hand_are_read_as_the_last_step() -> None:
     seat = state._steps[-1][0]
     taken = state.taken_card
     other = next(c for c in state.stock)
-    state.discards = (*state.discards, other)
-    state.stock = tuple(c for c in state.stock if c != other)
-    state.hands = tuple(h for h in state.hands)  # unchanged: a set marks the log all the same
+    state = state.with_fields(discards=(*state.discards, other))
+    state = state.with_fields(stock=tuple(c for c in state.stock if c != other))
+    state = state.with_fields(hands=tuple(h for h in state.hands))  # unchanged: a set marks the log all the same
     assert state._steps[-1] is None
     for p in range(3):
         same_view(state, p, deep=True)
@@ -221,10 +221,12 @@ def test_fields_set_by_hand_are_read_as_the_last_step() -> None:
     # the taken card swapped for another one in the hand: the log says the other was taken
     hand = state.hands[seat]
     swap = next(c for c in state.stock if not hand >> c & 1)
-    state.stock = tuple(taken if c == swap else c for c in state.stock)
-    state.hands = tuple((h & ~(1 << taken)) | 1 << swap if q == seat else h for q, h in enumerate(state.hands))
-    state.known = tuple(0 if q == seat else k for q, k in enumerate(state.known))
-    state.taken, state.taken_card = card_type(swap), swap
+    state = state.with_fields(stock=tuple(taken if c == swap else c for c in state.stock))
+    state = state.with_fields(
+        hands=tuple((h & ~(1 << taken)) | 1 << swap if q == seat else h for q, h in enumerate(state.hands))
+    )
+    state = state.with_fields(known=tuple(0 if q == seat else k for q, k in enumerate(state.known)))
+    state = state.with_fields(taken=card_type(swap), taken_card=swap)
     for p in range(3):
         same_view(state, p, deep=True)
     assert _core.table_known_counts(state)[seat][card_type(swap)] >= 1
@@ -236,7 +238,7 @@ def test_fields_set_by_hand_are_read_as_the_last_step() -> None:
 def test_an_inconsistent_state_raises_before_it_is_read() -> None:
     state = rk.Game("kaluki").new_hand(seed=2)
     state.play("draw")
-    state.hands = (state.hands[0], state.hands[1] | state.hands[0])  # a card in two hands
+    state = state.with_fields(hands=(state.hands[0], state.hands[1] | state.hands[0]))  # a card in two hands
     out = np.zeros(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float32)
     for read in (
         lambda: observe.observation_tensor(state, 0),

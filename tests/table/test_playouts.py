@@ -128,7 +128,7 @@ def test_a_released_joker_with_nothing_else_to_do() -> None:
     """A released joker to place, no meld and no natural lay-off: the lowest legal id."""
     game = rk.Game("kaluki")
     state = position(game, ["Jk 2C 9D", "AS 2S 3S KH"], table=(("5H 6H 7H", 1),), player=0, opened=3, played=3)
-    state.pending = 1
+    state = state.with_fields(pending=1)
     assert [state.action_text(a) for a in state.legal_actions()] == ["lay off Jk on 1 low", "lay off Jk on 1 high"]
     assert GreedyAgent()(state) == oracle(state) == state.legal_actions()[0]
     assert branch(state, GreedyAgent()(state)) == "no discard"
@@ -288,7 +288,7 @@ def test_bad_input() -> None:
         returns, _ = rk.playouts(built, 5, seed=1, resample=resample)
         assert returns.shape == (5, 2)
     broken = rk.Game("rummy").new_hand(seed=1)
-    broken.hands = (broken.hands[0], broken.hands[0])  # a card in two hands
+    broken = broken.with_fields(hands=(broken.hands[0], broken.hands[0]))  # a card in two hands
     with pytest.raises(RummykitError, match="inconsistent"):
         rk.playouts(broken, 5, resample="none")
     with pytest.raises(RummykitError, match="hidden-card spec"):

@@ -109,8 +109,8 @@ def replayed(state: TableState, player: int, places: list[tuple[int, int, int]],
         order = [pile[t].pop() for t in stocks[reshuffles.index(time) + 1]]
         seat, hand = other.player, other.hands[other.player]
         other.apply_action(action)
-        other.hands = other.hands[:seat] + (hand | 1 << order[0],) + other.hands[seat + 1 :]
-        other.stock = tuple(reversed(order[1:]))
+        other = other.with_fields(hands=other.hands[:seat] + (hand | 1 << order[0],) + other.hands[seat + 1 :])
+        other = other.with_fields(stock=tuple(reversed(order[1:])))
     return other
 
 

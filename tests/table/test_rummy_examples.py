@@ -93,8 +93,8 @@ def test_ex_r05_taken_card_played_to_go_out() -> None:
 def test_ex_r06_restock_reshuffle_keep_top() -> None:
     game = rk.Game("rummy", num_players=2)
     state = position(game, ["AC 5C", "KC QC"], discards="4H 9C KD 2S", phase="draw", played=1)
-    state.stock = ()
-    state.discards = tuple(c for c in state.discards)
+    state = state.with_fields(stock=())
+    state = state.with_fields(discards=tuple(c for c in state.discards))
     state.play("draw")
     assert [rk.Card(c) for c in state.discards] == [rk.Card("2S")]
     drawn = state.hands[0] & ~rk.to_mask("AC 5C")
@@ -105,7 +105,7 @@ def test_ex_r06_restock_reshuffle_keep_top() -> None:
 def test_ex_r06_restock_turn_over() -> None:
     game = rk.Game("rummy", num_players=2, restock_method="turn_over")
     state = position(game, ["AC 5C", "KC QC"], discards="4H 9C KD 2S", phase="draw", played=1)
-    state.stock = ()
+    state = state.with_fields(stock=())
     assert texts(state) == ["draw", "take"]
     state.play("draw")
     assert rk.from_mask(state.hands[0] & ~rk.to_mask("AC 5C")) == [rk.Card("4H")]

@@ -29,7 +29,7 @@ def test_allow_wraparound() -> None:
     state = position(rk.Game("rummy", allow_wraparound=True), ["AS 2S KS 9D 4C", "KC QC"])
     assert "meld KS AS 2S" in _melds(state)
     state.play("meld KS AS 2S")
-    state.stock = state.stock  # lay-offs go round the corner too
+    state = state.with_fields(stock=state.stock)  # lay-offs go round the corner too
     assert state.table_text() == ["KS AS 2S"]
 
 
@@ -42,7 +42,7 @@ def test_block_ends_the_hand_when_the_stock_is_empty() -> None:
     for scoring in ("winner_collects", "penalty"):
         game = rk.Game("rummy", restock_method="block", rummy_scoring=scoring)
         state = position(game, ["AC 5C", "KC QC"], discards="4H 9C", phase="draw", played=1)
-        state.stock = state.stock[:1]
+        state = state.with_fields(stock=state.stock[:1])
         state.play("draw")
         state.play("discard AC")
         assert state.result is not None and state.result.outcome == "blocked"
@@ -55,14 +55,14 @@ def test_block_ends_the_hand_when_the_stock_is_empty() -> None:
 def test_max_restocks(limit: int) -> None:
     game = rk.Game("rummy", max_restocks=limit)
     state = position(game, ["AC 5C", "KC QC"], discards="4H 9C KD 2S", phase="draw", played=1)
-    state.stock = ()
+    state = state.with_fields(stock=())
     state.play("draw")
     assert (state.result is not None and state.result.outcome == "dead") == (limit == 0)
 
 
 def test_impossible_restock_is_a_dead_hand() -> None:
     state = position(rk.Game("rummy"), ["AC 5C", "KC QC"], discards="2S", phase="draw", played=1)
-    state.stock = ()
+    state = state.with_fields(stock=())
     state.play("draw")
     assert state.result is not None and state.result.outcome == "dead" and state.returns() == [0, 0]
 

@@ -383,7 +383,8 @@ def test_the_reported_crashes_are_refused() -> None:
     legal list), a stock count of 32767 (a getter read 32,767 bytes past its array), an
     outcome or winner out of range, and out-of-range field values that were truncated."""
     import rummykit as rk
-    from rummykit.errors import InvalidOptionError, RummykitError
+    from rummykit.errors import InvalidOptionError, ReadOnlyError, RummykitError
+    from rummykit.table.melds import TableMeld
 
     fields, meld, _ = _layout()
     state = rk.Game("kaluki").new_hand(seed=3, dealer=0)
@@ -420,10 +421,12 @@ def test_the_reported_crashes_are_refused() -> None:
         ("phase", "1", "phase must be an int"),
     ):
         with pytest.raises(InvalidOptionError, match=message):
+            state.with_fields(**{name: value})
+        with pytest.raises(ReadOnlyError, match="read-only"):
             setattr(state, name, value)
         assert state.to_json() == before
     with pytest.raises(InvalidOptionError, match=r"table\[0\]\.owner must be an int in 0\.\.1 \(a seat\), got 5"):
-        state._set_table_raw([(0, 3, 0, (3, 16, 29), 5)])
+        state.with_fields(table=(TableMeld(0, 3, 0, (3, 16, 29), 5),))
 
 
 def test_kaluki_hands_are_bounded() -> None:
@@ -438,7 +441,7 @@ def test_kaluki_hands_are_bounded() -> None:
         hands, stock = list(state.hands), list(state.stock)
         while hands[0].bit_count() < cards:
             hands[0] |= 1 << stock.pop()
-        state.stock, state.hands = stock, hands
+        state = state.with_fields(stock=stock, hands=hands)
         if ok:
             assert state.legal_actions()
         else:

@@ -42,7 +42,10 @@ class GameState(Protocol):
 
     n: int  # the number of seats
     dealer: int
-    history: list[int]  # the action ids played, in order
+
+    @property
+    def history(self) -> list[int]: ...  # the action ids played, in order (read-only: ReadOnlyError)
+
     stock: tuple[int, ...]  # card ids (Kaluki: physical ids), the top last
     discards: tuple[int, ...]  # likewise
 

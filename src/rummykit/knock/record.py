@@ -439,8 +439,7 @@ def _from_record(record: object) -> KnockState:
             raise IllegalActionError("hand record: knock_melds is given but no action is a knock")
     result = _check_result(data["result"])
 
-    state = game.new_hand(seed=0, dealer=dealer, deck=[int(c) for c in deck])
-    state.shuffle_seed = seed
+    state = game.new_hand(seed=0, dealer=dealer, deck=[int(c) for c in deck]).with_fields(shuffle_seed=seed)
     _replay(state, actions, data["actions"], shown, knock_at)
     if result is not None:
         _compare_result(state, result)

@@ -118,9 +118,11 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
     the cards others saw a seat take from the discard pile and not discard
     since), ``stock`` and ``discards`` (card ids, top last), ``drawn`` (per
     seat, the cards it drew from the stock), ``taken``, ``set_aside``,
-    ``knock_card`` (card ids or -1), ``history`` (action ids).  Setting a
-    field (tests and tools build positions that way) is checked before the
-    next legal-action list.
+    ``knock_card`` (card ids or -1), ``history`` (action ids).  They are
+    read-only (:class:`~rummykit.errors.ReadOnlyError`): the state changes
+    only through its verbs; ``with_fields(hands=..., stock=...)`` returns a
+    copy with fields set (tests and tools build positions that way), checked
+    before its next legal-action list.
     """
 
     __slots__ = ()
@@ -131,7 +133,6 @@ class KnockState(KnockCore, CheckedVerbs, KnockVerbs):
     def __init__(self, game: KnockGame, deck: list[int], dealer: int, shuffle_seed: int) -> None:
         rules = game.rules
         self.game, self.rules, self.n, self.dealer = game, rules, rules.num_players, dealer
-        self.deck = tuple(deck)
         self._deal(game.spec, deck, dealer, shuffle_seed)
 
     # --- views ----------------------------------------------------------

@@ -180,7 +180,7 @@ def _from_record(record: object) -> TableState:
         state = game.new_hand(dealer=record["dealer"], deck=deck, absent=absent)
     except RummykitError as err:
         raise type(err)(f"bad hand record: {err}") from None
-    state.shuffle_seed = record["shuffle_seed"]
+    state = state.with_fields(shuffle_seed=record["shuffle_seed"])
     for i, text in enumerate(actions):
         if state.is_terminal():
             raise IllegalActionError(f"bad hand record: action {i} ({text!r}) after the end of the hand")

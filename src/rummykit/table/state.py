@@ -96,8 +96,10 @@ class TableState(TableCore, CheckedVerbs):
     last), ``table`` (:class:`TableMeld` tuples in the order laid),
     ``known`` (per seat, the cards others saw them take from the discard
     pile and still hold), ``opened`` and ``played`` (seat bit masks: opened
-    in Kaluki; has put a card on the table this hand).  Setting a field
-    (tests and tools build positions that way) is checked before the next
+    in Kaluki; has put a card on the table this hand).  They are read-only
+    (:class:`~rummykit.errors.ReadOnlyError`): the state changes only through
+    its verbs; ``with_fields(hands=..., table=...)`` returns a copy with fields
+    set (tests and tools build positions that way), checked before its next
     legal-action list.
     """
 
@@ -110,20 +112,21 @@ class TableState(TableCore, CheckedVerbs):
     def __init__(self, game: TableGame, deck: list[int], dealer: int, shuffle_seed: int, absent: int = 0) -> None:
         rules = game.rules
         self.game, self.rules, self.geo, self.n, self.dealer = game, rules, game.geo, rules.num_players, dealer
-        self.deck = tuple(deck)
         self._deal(game.spec, deck, dealer, shuffle_seed, absent)
 
-    def _start_turn(self) -> None:
-        """Reset the per-turn fields (for positions built by hand)."""
-        self.taken = -1
-        self.taken_card = -1
-        self.must = -1
-        self.open_value = 0
-        self.turn_melds = 0
-        self.ends = ()
-        self.pending = 0
-        self.fresh = not self.played >> self.player & 1
-        self.built_other = False
+    def _start_turn(self) -> TableState:
+        """A copy with the per-turn fields reset (for positions built by hand)."""
+        return self.with_fields(
+            taken=-1,
+            taken_card=-1,
+            must=-1,
+            open_value=0,
+            turn_melds=0,
+            ends=(),
+            pending=0,
+            fresh=not self.played >> self.player & 1,
+            built_other=False,
+        )
 
     # --- views ----------------------------------------------------------
 

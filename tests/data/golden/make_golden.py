@@ -158,7 +158,7 @@ def deal(spec: Spec) -> rk.KnockState:
     deck = list(range(52))
     random.Random(spec.deck_seed).shuffle(deck)
     state = rk.Game(spec.game, **dict(spec.options)).new_hand(seed=0, dealer=spec.dealer, deck=deck)
-    state.shuffle_seed = spec.shuffle_seed
+    state = state.with_fields(shuffle_seed=spec.shuffle_seed)
     return state
 
 

@@ -71,7 +71,7 @@ def deal(spec: Spec) -> TableState:
     deck = list(range(game.rules.deck_size))
     random.Random(spec.deck_seed).shuffle(deck)
     state: TableState = game.new_hand(seed=0, dealer=spec.dealer, deck=deck)
-    state.shuffle_seed = spec.shuffle_seed
+    state = state.with_fields(shuffle_seed=spec.shuffle_seed)
     return state
 
 
