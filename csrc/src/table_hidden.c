@@ -696,7 +696,7 @@ rk_status rk_table_world_of(const rk_table_rules *r, const rk_table_state *s, co
     out->orders = w.orders;
     out->came = w.came;
     int mover = s->phase == RK_TABLE_PHASE_PLAY && s->player != player ? s->player : -1;
-    int tries = max_tries < 0 ? RK_TABLE_MAX_TRIES : max_tries;
+    int tries = max_tries < 0 ? RK_TABLE_WORLD_TRIES : max_tries;
     work sw = work_of(&h, w.sampler);
     for (int attempt = 0; attempt < tries; attempt++) {
         int n_stock = 0, got = sample(&h, rng, &sw, &n_stock, s->n_stock);

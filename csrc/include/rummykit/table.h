@@ -641,6 +641,10 @@ typedef struct rk_table_log {
 #define RK_TABLE_RESAMPLE_STOCK 1
 #define RK_TABLE_RESAMPLE_HIDDEN 2
 #define RK_TABLE_MAX_TRIES 500
+/* rk_table_world_of's default: a whole world is asked for rarely (an agent's copy, not a
+ * playout) and, late in a two-deck hand where most cards have been shown, one sample in
+ * several hundred can fit, so it tries longer before keeping the real cards. */
+#define RK_TABLE_WORLD_TRIES 20000
 typedef struct rk_table_hidden {
     int mode;     /* RK_TABLE_RESAMPLE_STOCK or RK_TABLE_RESAMPLE_HIDDEN */
     int observer; /* the seat whose view is kept */
@@ -698,7 +702,7 @@ int rk_table_determinize(const rk_table_rules *rules, const rk_table_state *stat
  * types, top first, in turn), and the history replayed on it (rk_table_replay)
  * gives state.  came[i] is the type step i drew or took in this world.
  * orders and came point into the work buffer.  A sample whose replay breaks
- * down is drawn again; max_tries < 0: RK_TABLE_MAX_TRIES.  state: one that
+ * down is drawn again; max_tries < 0: RK_TABLE_WORLD_TRIES.  state: one that
  * rk_table_check accepts (as for rk_table_determinize); RK_ERR_ARG when the
  * log does not lead to it (rk_table_hidden_of, or no world replays to its
  * public fields). */

@@ -131,9 +131,11 @@ only where the hand lacks the natural card), and another seat to move in
 the middle of its turn (an opening under way, a released joker to place, a
 taken card to meld) must be able to finish it: samples where it cannot are
 drawn again.  So is a sample that runs out of places (with two decks a
-played card can have copies in two groups).  After 500 such samples (not
-seen in testing) the other seats keep the cards they really hold, drew and
-were dealt, and only the stock order is resampled.  Other rules that look
+played card can have copies in two groups: late in a two-deck hand, with
+most cards shown, one sample in several hundred may fit).  After 20,000 such
+samples (rare: seen at the end of long Kaluki 4-player hands at 500) the
+other seats keep the cards they really hold, drew and were dealt, and only
+the stock order is resampled.  Other rules that look
 at the hidden cards (e.g. a step may not leave only the taken card) are
 not conditioned on, but a discard is never the card taken from the pile
 that turn (docs/rules.md, Turn basics), so a discarded copy of it was held
