@@ -172,12 +172,23 @@ def test_lobby_creates_a_table(browser: Any, server: Server) -> None:
     assert "Oklahoma Gin" in browser.find_element(By.ID, "title").text
 
 
-def _drag(driver: Any, source: Any, target: Any) -> None:
-    """Drag ``source`` onto ``target`` with the mouse: Selenium's ActionChains (press, move,
-    release), which Chromium turns into the HTML5 drag-and-drop events the page listens to."""
+def _drag(driver: Any, source: str, target: str) -> None:
+    """Drag the element at CSS ``source`` onto CSS ``target`` with the mouse: Selenium's
+    ActionChains (press, move, release), which Chromium turns into the HTML5 drag-and-drop
+    events the page listens to.  The page redraws on every push (a bot's move, the
+    WebSocket's first view), so an element found just before may be gone: find both again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.action_chains import ActionChains
 
-    ActionChains(driver).drag_and_drop(source, target).perform()
+    for attempt in range(5):
+        try:
+            start, end = driver.find_element(By.CSS_SELECTOR, source), driver.find_element(By.CSS_SELECTOR, target)
+            ActionChains(driver).drag_and_drop(start, end).perform()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+            time.sleep(0.2)
 
 
 def _events(server: Server, table: str, token: str, since: int) -> list[dict[str, Any]]:
@@ -196,19 +207,19 @@ def test_drag_to_draw_and_to_discard(browser: Any, server: Server) -> None:
     texts = [a["text"] for a in view["legal"]]
     if "pass" in texts:  # the upcard: take it by dragging the discard pile's top card to the hand
         _until(lambda: browser.find_element(By.CSS_SELECTOR, "#discard .card[draggable=true]"), what="the upcard")
-        top = browser.find_element(By.CSS_SELECTOR, "#discard .card:last-child")
-        _drag(browser, top, browser.find_element(By.ID, "hand"))
+        _drag(browser, "#discard .card:last-child", "#hand")
         taken = "take"
     else:  # draw by dragging the stock to the hand
         _until(lambda: browser.find_element(By.ID, "stock").get_attribute("draggable") == "true", what="the stock")
-        _drag(browser, browser.find_element(By.ID, "stock"), browser.find_element(By.ID, "hand"))
+        _drag(browser, "#stock", "#hand")
         taken = "draw"
     first = view["action_count"]
     view = _until(lambda: (v := server.view(table, token))["legal"][0]["text"].startswith("discard") and v, 10, "")
     assert _events(server, table, token, first)[0]["text"].startswith(f"seat 0: {taken}")
     card = _best_discard(view)
-    node = _until(lambda: browser.find_element(By.CSS_SELECTOR, f'#hand .card[data-card="{card}"][draggable=true]'))
-    _drag(browser, node, browser.find_element(By.ID, "discard"))
+    node = f'#hand .card[data-card="{card}"][draggable=true]'
+    _until(lambda: browser.find_element(By.CSS_SELECTOR, node))
+    _drag(browser, node, "#discard")
     _until(lambda: server.view(table, token)["action_count"] > view["action_count"], 10, "the discard")
     assert _events(server, table, token, view["action_count"])[0]["text"] == f"seat 0: discard {card}"
     assert browser.execute_script("return window.drops") == 2
