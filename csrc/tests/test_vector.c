@@ -92,7 +92,8 @@ static void check_row(const game *g, const run *r, int i, rk_table_memo *memo) {
     int deck_size, dealer, n_log, n = 0;
     uint64_t seed;
     int64_t hands;
-    static float obs[RK_TABLE_OBS_SIZE];
+    /* either family's observation */
+    static float obs[RK_TABLE_OBS_SIZE > RK_KNOCK_OBS_SIZE ? RK_TABLE_OBS_SIZE : RK_KNOCK_OBS_SIZE];
     static int32_t ids[RK_VECTOR_TABLE_ACTIONS];
     const uint8_t *mask = r->b.legal_mask + (size_t)i * (size_t)r->actions;
     CHECK(rk_vector_row(r->v, i, &deck, &deck_size, &dealer, &seed, &log, &n_log, &hands) == RK_OK);
