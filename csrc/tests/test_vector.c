@@ -5,7 +5,8 @@
  * and 3 threads, an illegal action refused with nothing changed (also when
  * the caller wrote garbage into its counts and legal ids: the core never
  * reads them back), and with random or greedy opponents the learner's seat
- * to move all through a hand.  The
+ * to move all through a hand; rk_vector_step_some against rk_vector_step
+ * (stepped rows as a full step's, skipped rows untouched).  The
  * equality with the Python states is tests/envs/test_vector.py. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,132 @@ static void play(const char *name, const game *g, int batch, int steps, int oppo
     stop(&three);
 }
 
+/* Row i's buffers, the ones a step leaves alone in a skipped row (mask, observation, player, counts,
+ * legal ids, deadwood), equal in runs a and b. */
+static int same_row(const run *a, int i, const run *b) {
+    size_t p = (size_t)a->players;
+    return !memcmp(a->b.legal_mask + (size_t)i * (size_t)a->actions, b->b.legal_mask + (size_t)i * (size_t)a->actions,
+                   (size_t)a->actions) &&
+           !memcmp(a->b.observation + (size_t)i * (size_t)a->obs, b->b.observation + (size_t)i * (size_t)a->obs,
+                   (size_t)a->obs * sizeof(float)) &&
+           a->b.current_player[i] == b->b.current_player[i] && a->b.num_legal[i] == b->b.num_legal[i] &&
+           (!a->ids_width || !memcmp(a->b.legal_ids + (size_t)i * (size_t)a->ids_width,
+                                     b->b.legal_ids + (size_t)i * (size_t)a->ids_width,
+                                     (size_t)a->b.num_legal[i] * sizeof(int32_t))) &&
+           !memcmp(a->b.deadwood + (size_t)i * p, b->b.deadwood + (size_t)i * p, p * sizeof(int32_t));
+}
+
+/* Row i's step report (rewards, terminated, outcome, winner, hand score) equal in runs a and b. */
+static int same_report(const run *a, int i, const run *b) {
+    size_t p = (size_t)a->players;
+    return !memcmp(a->b.rewards + (size_t)i * p, b->b.rewards + (size_t)i * p, p * sizeof(float)) &&
+           a->b.terminated[i] == b->b.terminated[i] && a->b.outcome[i] == b->b.outcome[i] &&
+           a->b.winner[i] == b->b.winner[i] &&
+           !memcmp(a->b.hand_score + (size_t)i * p, b->b.hand_score + (size_t)i * p, p * sizeof(int32_t));
+}
+
+/* Row i's report of a skipped row: nothing ended. */
+static int no_report(const run *a, int i) {
+    for (int q = 0; q < a->players; q++)
+        if (a->b.rewards[(size_t)i * (size_t)a->players + (size_t)q] != 0.0f ||
+            a->b.hand_score[(size_t)i * (size_t)a->players + (size_t)q] != 0)
+            return 0;
+    return !a->b.terminated[i] && a->b.outcome[i] == -1 && a->b.winner[i] == -1;
+}
+
+/* Row i's engine state (deck, dealer, restock seed, log, hands finished) equal in runs a and b. */
+static int same_engine_row(const run *a, int i, const run *b) {
+    const uint8_t *deck[2];
+    const int32_t *log[2];
+    int deck_size[2], dealer[2], n_log[2];
+    uint64_t seed[2];
+    int64_t hands[2];
+    CHECK(rk_vector_row(a->v, i, &deck[0], &deck_size[0], &dealer[0], &seed[0], &log[0], &n_log[0], &hands[0]) == RK_OK);
+    CHECK(rk_vector_row(b->v, i, &deck[1], &deck_size[1], &dealer[1], &seed[1], &log[1], &n_log[1], &hands[1]) == RK_OK);
+    return deck_size[0] == deck_size[1] && !memcmp(deck[0], deck[1], (size_t)deck_size[0]) && dealer[0] == dealer[1] &&
+           seed[0] == seed[1] && n_log[0] == n_log[1] && !memcmp(log[0], log[1], (size_t)n_log[0] * sizeof(int32_t)) &&
+           hands[0] == hands[1];
+}
+
+/* rk_vector_step_some against rk_vector_step: run `some` (3 threads) steps a random subset of the rows
+ * with the actions run `full` (1 thread) plays in every row, then the other rows.  After the first call
+ * the stepped rows equal full's (buffers, report, engine row) and the skipped ones are byte for byte
+ * what they were, reporting nothing ended; after the second the two runs agree everywhere.  Then the
+ * refusals: an illegal action in a stepped row (nothing changed, skipped rows included), an id below
+ * RK_VECTOR_SKIP, and a skip every row (nothing changed but the reports). */
+static void step_some(const char *name, const game *g, int batch, int steps, int opponents) {
+    run full = start(g, batch, 5, 1, opponents), some = start(g, batch, 5, 3, opponents), before;
+    int32_t *actions = malloc((size_t)batch * sizeof(int32_t)), *part = malloc((size_t)batch * sizeof(int32_t));
+    uint8_t *chosen = malloc((size_t)batch);
+    rk_rng rng;
+    int bad = -1, stepped = 0, skipped = 0, ended = 0;
+    rk_rng_seed(&rng, 13, 0);
+    before = start(g, batch, 5, 1, opponents); /* a copy of some's buffers before each call */
+    for (int s = 0; s < steps; s++) {
+        choose(&full, &rng, actions);
+        /* s % 4 == 0: every row in one call (the other call skips them all), else a random subset */
+        for (int i = 0; i < batch; i++) chosen[i] = s % 4 == 0 ? 1 : (uint8_t)rk_rng_below(&rng, 2);
+        for (int half = 0; half < 2; half++) {
+            for (int i = 0; i < batch; i++) part[i] = chosen[i] == !half ? actions[i] : RK_VECTOR_SKIP;
+            memcpy(before.b.legal_mask, some.b.legal_mask, (size_t)batch * (size_t)some.actions);
+            memcpy(before.b.observation, some.b.observation, (size_t)batch * (size_t)some.obs * sizeof(float));
+            memcpy(before.b.current_player, some.b.current_player, (size_t)batch * sizeof(int32_t));
+            memcpy(before.b.num_legal, some.b.num_legal, (size_t)batch * sizeof(int32_t));
+            if (some.ids_width)
+                memcpy(before.b.legal_ids, some.b.legal_ids, (size_t)batch * (size_t)some.ids_width * sizeof(int32_t));
+            memcpy(before.b.deadwood, some.b.deadwood, (size_t)batch * (size_t)some.players * sizeof(int32_t));
+            if (half == 0) CHECK(rk_vector_step(full.v, actions, &bad) == RK_OK);
+            CHECK(rk_vector_step_some(some.v, part, &bad) == RK_OK && bad == -1);
+            for (int i = 0; i < batch; i++) {
+                if (part[i] == RK_VECTOR_SKIP) {
+                    CHECK(same_row(&some, i, &before) && no_report(&some, i));
+                    skipped++;
+                } else {
+                    CHECK(same_row(&some, i, &full) && same_report(&some, i, &full) && same_engine_row(&some, i, &full));
+                    stepped++;
+                    ended += some.b.terminated[i];
+                }
+            }
+        }
+        for (int i = 0; i < batch; i++) CHECK(same_row(&some, i, &full) && same_engine_row(&some, i, &full));
+    }
+    /* an illegal action in the last stepped row, the first row skipped: refused naming it, nothing played */
+    choose(&full, &rng, actions);
+    for (int i = 0; i < batch; i++) part[i] = i == 0 ? RK_VECTOR_SKIP : actions[i];
+    part[batch - 1] = 0;
+    if (g->table && g->space == RK_VECTOR_DENSE)
+        part[batch - 1] = some.b.num_legal[batch - 1];
+    else
+        while (some.b.legal_mask[(size_t)(batch - 1) * (size_t)some.actions + (size_t)part[batch - 1]]) part[batch - 1]++;
+    memcpy(before.b.rewards, some.b.rewards, (size_t)batch * (size_t)some.players * sizeof(float));
+    memcpy(before.b.terminated, some.b.terminated, (size_t)batch);
+    CHECK(rk_vector_step_some(some.v, part, &bad) == RK_ERR_ARG && bad == batch - 1);
+    part[batch - 1] = -2; /* below RK_VECTOR_SKIP: no action, not a skip */
+    CHECK(rk_vector_step_some(some.v, part, &bad) == RK_ERR_ARG && bad == batch - 1);
+    part[batch - 1] = INT32_MIN;
+    CHECK(rk_vector_step_some(some.v, part, &bad) == RK_ERR_ARG && bad == batch - 1);
+    CHECK(!memcmp(before.b.rewards, some.b.rewards, (size_t)batch * (size_t)some.players * sizeof(float)) &&
+          !memcmp(before.b.terminated, some.b.terminated, (size_t)batch));
+    for (int i = 0; i < batch; i++) CHECK(same_row(&some, i, &full) && same_engine_row(&some, i, &full));
+    /* a skip every row: nothing moves, every row reports nothing ended */
+    for (int i = 0; i < batch; i++) part[i] = RK_VECTOR_SKIP;
+    CHECK(rk_vector_step_some(some.v, part, &bad) == RK_OK && bad == -1);
+    for (int i = 0; i < batch; i++) CHECK(same_row(&some, i, &full) && same_engine_row(&some, i, &full) && no_report(&some, i));
+    /* rk_vector_step is not rk_vector_step_some: a skip there is an illegal action */
+    CHECK(rk_vector_step(some.v, part, &bad) == RK_ERR_ARG && bad == 0);
+    CHECK(rk_vector_step_some(NULL, part, &bad) == RK_ERR_ARG && bad == -1);
+    CHECK(rk_vector_step_some(some.v, NULL, &bad) == RK_ERR_ARG);
+    CHECK(stepped > 0 && skipped > 0 && ended > 0);
+    printf("%s step_some (opponents %d): %d rows stepped, %d skipped, %d hands ended\n", name, opponents, stepped,
+           skipped, ended);
+    free(actions);
+    free(part);
+    free(chosen);
+    stop(&full);
+    stop(&some);
+    stop(&before);
+}
+
 /* The fixed ids' codec (table.h): every fixed id's factored form maps back to it, each engine id
  * of a fixed id's range maps to it, and the blocks tile 0 .. RK_TABLE_FIXED_ACTIONS - 1. */
 static void fixed_codec(void) {
@@ -309,6 +436,8 @@ int main(void) {
     CHECK(rk_knock_rules_init(&g.kr, RK_GAME_GIN, 2) == RK_OK);
     play("gin", &g, 24, 150, -1);
     play("gin", &g, 24, 100, RK_POLICY_GREEDY);
+    step_some("gin", &g, 16, 120, -1);
+    step_some("gin", &g, 16, 60, RK_POLICY_GREEDY);
     CHECK(rk_knock_rules_init(&g.kr, RK_GAME_OKLAHOMA_RUMMY, 3) == RK_OK);
     play("oklahoma-rummy 3p", &g, 12, 150, -1);
     play("oklahoma-rummy 3p", &g, 12, 60, RK_POLICY_RANDOM);
@@ -320,6 +449,9 @@ int main(void) {
         g.tr = kaluki_rules(3, 2);
         play(g.space == RK_VECTOR_FIXED ? "kaluki 3p fixed" : "kaluki 3p dense", &g, 6, 150, -1);
         play("kaluki 3p", &g, 6, 40, RK_POLICY_RANDOM);
+        step_some(g.space == RK_VECTOR_FIXED ? "kaluki 3p fixed" : "kaluki 3p dense", &g, 6, 80, RK_POLICY_RANDOM);
+        g.tr = rummy_rules(2);
+        step_some(g.space == RK_VECTOR_FIXED ? "rummy 2p fixed" : "rummy 2p dense", &g, 8, 80, RK_POLICY_GREEDY);
     }
     fixed_codec();
     CHECK(ended_total > 0);
