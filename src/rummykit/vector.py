@@ -74,7 +74,7 @@ from rummykit.engine.protocol import GameState
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 from rummykit.games import Game
 
-__all__ = ["REWARDS", "SHAPINGS", "VectorGame", "check_shaping", "deadwood_potential"]
+__all__ = ["REWARDS", "SHAPINGS", "VectorGame", "check_shaping", "deadwood_potential", "pool_cumulative"]
 
 #: ``reward=`` of :class:`VectorGame` (and of the :mod:`rummykit.envs` adapters)
 REWARDS = ("win_loss", "points")
@@ -97,6 +97,18 @@ def check_shaping(shaping: Any, gamma: Any, scale: Any) -> None:
         if not ok or (lo is not None and not lo <= float(value) <= 1.0) or (lo is None and float(value) <= 0):
             want = "a number in 0..1" if lo is not None else "a positive number"
             raise InvalidOptionError(f"{arg} must be {want}, got {clip(value)}")
+
+
+def pool_cumulative(probs: Any, size: int, name: str = "probs") -> npt.NDArray[np.float64]:
+    """The cumulative draw probabilities of a pool of ``size`` opponents, from ``probs`` (one
+    non-negative weight per member, not all 0; None: uniform), else
+    :class:`~rummykit.errors.InvalidOptionError` naming ``name``."""
+    if probs is None:
+        return np.arange(1, size + 1) / size
+    p = np.asarray(probs, dtype=np.float64)
+    if p.shape != (size,) or not np.all(np.isfinite(p)) or np.any(p < 0) or p.sum() <= 0:
+        raise InvalidOptionError(f"{name} must be one non-negative weight per member of the pool, got {clip(probs)}")
+    return np.cumsum(p / p.sum())
 
 
 def deadwood_potential(state: GameState, seat: int, scale: float) -> float:
@@ -312,14 +324,9 @@ class VectorGame:
                 )
         elif policy not in _POLICIES:
             raise InvalidOptionError(f"policy must be 'random', 'greedy' or None, got {clip(policy)}")
-        cumulative = None
-        if probs is not None:
-            p = np.asarray(probs, dtype=np.float64)
-            if pool is None or p.shape != (len(pool),) or not np.all(np.isfinite(p)) or np.any(p < 0) or p.sum() <= 0:
-                raise InvalidOptionError(
-                    f"probs must be one non-negative weight per policy of the pool, got {clip(probs)}"
-                )
-            cumulative = np.cumsum(p / p.sum())
+        if probs is not None and pool is None:
+            raise InvalidOptionError(f"probs needs a pool of batched policies, got policy {clip(policy)}")
+        cumulative = None if pool is None else pool_cumulative(probs, len(pool))
         self._core.set_opponents(_POLICIES[None] if pool is not None else _POLICIES[policy])
         self._pool = pool
         self._pool_cumulative = cumulative
@@ -404,7 +411,7 @@ class VectorGame:
         x = x ^ (x >> np.uint64(31))
         seats = (x % np.uint64(self.num_players)).astype(np.int64)
         size = len(self._pool) if self._pool is not None else 1
-        cumulative = self._pool_cumulative if self._pool_cumulative is not None else np.arange(1, size + 1) / size
+        cumulative = self._pool_cumulative if self._pool_cumulative is not None else pool_cumulative(None, size)
         u = (x >> np.uint64(11)).astype(np.float64) / float(1 << 53)
         members = np.minimum(np.searchsorted(cumulative, u, side="right"), size - 1).astype(np.int64)
         return seats, members

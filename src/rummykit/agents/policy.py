@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.agents.base import register_spec_loader
+from rummykit.engine.action_space import ActionIndex
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
 
 __all__ = ["BatchedPolicy", "PolicyAgent", "as_agent", "load_agent"]
@@ -56,8 +57,6 @@ class PolicyAgent:
         return PolicyAgent(self.fn)
 
     def __call__(self, state: Any) -> int:
-        from rummykit.envs._common import ActionIndex
-
         index = ActionIndex(state.game)
         legal = np.zeros((1, index.size), dtype=np.bool_)
         legal[0, index.legal(state)] = True

@@ -11,7 +11,8 @@ or ``"rummykit[openspiel]"``), so importing :mod:`rummykit` stays light; importi
   call with the opponents played in C (also ``gymnasium.make_vec("rummykit/Gin-v0", ...)``).
 * :func:`pettingzoo_env` (PettingZoo's standard wrappers) / :func:`pettingzoo_raw_env` (bare),
   also as ``rummykit.envs.rummykit_v0.env()`` / ``raw_env()``: a PettingZoo AEC environment,
-  any game and player count, with action masks.
+  any game and player count, with action masks; ``opponent=`` (or ``rummykit_v0.OpponentWrapper``)
+  has some agents played by an agent, a batched policy or a pool of them.
 * :func:`openspiel_game` / :func:`register_openspiel_games`: rummykit games as OpenSpiel
   Python games, for OpenSpiel's algorithms and bots (``docs/openspiel.md``).
 
@@ -78,6 +79,9 @@ def pettingzoo_env(
     episode: str = "hand",
     dealer: int | None = None,
     illegal_reward: float = -1.0,
+    opponent: Any = None,
+    opponent_agents: Any = None,
+    opponent_probs: Any = None,
     **options: Any,
 ) -> Any:
     """A PettingZoo AEC environment playing ``game``, with PettingZoo's standard wrappers
@@ -89,6 +93,12 @@ def pettingzoo_env(
     game object; ``reward`` is ``"win_loss"`` or ``"points"``; ``episode`` ``"hand"`` or
     ``"match"``; ``dealer`` a seat, or None to draw it per episode; ``render_mode`` None,
     ``"ansi"`` (``render()`` returns the table as text) or ``"human"`` (printed each step).
+
+    ``opponent`` (None: every agent is the caller's) plays ``opponent_agents`` (None: all but
+    ``"player_0"``) inside ``reset`` and ``step``, the caller seeing only its own agents
+    selected (:class:`rummykit.envs.rummykit_v0.OpponentWrapper`): an agent spec, an agent, a
+    batched policy ``fn(observation, legal_mask) -> actions`` (called on a batch of one), or a
+    list of these, one member per episode drawn with ``opponent_probs``.
 
     >>> from rummykit.envs import pettingzoo_env
     >>> env = pettingzoo_env("oklahoma-gin")
@@ -102,7 +112,15 @@ def pettingzoo_env(
     from rummykit.envs._pettingzoo import env
 
     kwargs = dict(num_players=num_players, reward=reward, render_mode=render_mode, episode=episode, dealer=dealer)
-    return env(game, illegal_reward=illegal_reward, **kwargs, **options)
+    return env(
+        game,
+        illegal_reward=illegal_reward,
+        opponent=opponent,
+        opponent_agents=opponent_agents,
+        opponent_probs=opponent_probs,
+        **kwargs,
+        **options,
+    )
 
 
 def pettingzoo_raw_env(

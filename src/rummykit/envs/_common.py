@@ -7,20 +7,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummykit.agents.base import signed_results
+import numpy as np
+
+from rummykit.agents.base import Agent, make_agent, signed_results
+from rummykit.agents.policy import PolicyAgent, _required_positional
 from rummykit.engine.action_space import ACTION_SPACES, ActionIndex, action_index
 from rummykit.engine.protocol import GameState
 from rummykit.errors import InvalidOptionError, clip
 from rummykit.games import Game
 from rummykit.table.family import TABLE
 from rummykit.vector import REWARDS as VECTOR_REWARDS
-from rummykit.vector import check_shaping, deadwood_potential
+from rummykit.vector import check_shaping, deadwood_potential, pool_cumulative
 
 __all__ = [
     "ACTION_SPACES",
     "DEFAULT_REWARD",
     "DENSE_ACTIONS",
     "RENDER_MODES",
+    "OpponentPool",
     "REWARDS",
     "ActionIndex",
     "RenderModeError",
@@ -32,6 +36,7 @@ __all__ = [
     "check_reward",
     "hand_rewards",
     "make_game",
+    "opponent_agent",
     "render_text",
 ]
 
@@ -153,3 +158,40 @@ def action_text_before(state: GameState) -> str:
     before = state.clone()
     before.undo()
     return action_text(before, state.history[-1])
+
+
+def opponent_agent(spec: Any, seed: int) -> Agent:
+    """An opponent: a batched policy ``fn(observation, legal_mask)`` (a callable of two
+    positional parameters, no ``spawn``) in a :class:`~rummykit.agents.PolicyAgent`, else
+    :func:`rummykit.make_agent`'s agent."""
+    if not isinstance(spec, str) and callable(spec) and not isinstance(spec, type) and not hasattr(spec, "spawn"):
+        if _required_positional(spec) == 2:
+            return PolicyAgent(spec)
+    return make_agent(spec, seed)
+
+
+class OpponentPool:
+    """The ``opponent`` of the scalar adapters: an agent spec for :func:`rummykit.make_agent`
+    (``"greedy"``), an agent, a batched policy ``fn(observation, legal_mask) -> actions`` (played
+    through :class:`~rummykit.agents.PolicyAgent`), or a list of these: a pool, one member drawn
+    per episode with ``probs`` (uniform if None).  Bad names and weights raise
+    :class:`InvalidOptionError` here, before any episode."""
+
+    def __init__(self, opponent: Any, probs: Any = None) -> None:
+        members = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
+        if not members:
+            raise InvalidOptionError("opponent: an empty pool")
+        for member in members:
+            opponent_agent(member, 0)  # fail fast on a bad name
+        if probs is not None and len(members) == 1:
+            raise InvalidOptionError("opponent_probs needs a pool (a list) of opponents")
+        self.members = members
+        self._cumulative = None if len(members) == 1 else pool_cumulative(probs, len(members), "opponent_probs")
+
+    def draw(self, rng: np.random.Generator, count: int) -> list[Agent]:
+        """``count`` agents of one member (drawn from ``rng`` for a pool), each seeded from ``rng``."""
+        member = self.members[0]
+        if self._cumulative is not None:
+            k = int(np.searchsorted(self._cumulative, rng.random(), side="right"))
+            member = self.members[min(k, len(self.members) - 1)]
+        return [opponent_agent(member, int(rng.integers(2**63))) for _ in range(count)]

@@ -8,12 +8,12 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from rummykit.agents import Agent, PolicyAgent, make_agent
-from rummykit.agents.policy import _required_positional
+from rummykit.agents import Agent
 from rummykit.envs._common import (
     DEFAULT_REWARD,
     RENDER_MODES,
     ActionIndex,
+    OpponentPool,
     Shaping,
     action_index,
     check_render_mode,
@@ -23,29 +23,9 @@ from rummykit.envs._common import (
 )
 from rummykit.envs._episode import Episode, check_seat
 from rummykit.envs._pettingzoo import observation_box
-from rummykit.errors import IllegalActionError, InvalidOptionError, clip
+from rummykit.errors import IllegalActionError, InvalidOptionError
 
 __all__ = ["RummykitGymEnv"]
-
-
-def _opponent_agent(spec: Any, seed: int) -> Agent:
-    """An opponent: a batched policy ``fn(observation, legal_mask)`` (a callable of two
-    positional parameters, no ``spawn``) in a :class:`~rummykit.agents.PolicyAgent`, else
-    :func:`rummykit.make_agent`'s agent."""
-    if not isinstance(spec, str) and callable(spec) and not isinstance(spec, type) and not hasattr(spec, "spawn"):
-        if _required_positional(spec) == 2:
-            return PolicyAgent(spec)
-    return make_agent(spec, seed)
-
-
-def _cumulative(probs: Any, size: int) -> npt.NDArray[np.float64]:
-    """The cumulative probabilities of a pool of ``size`` (None: uniform)."""
-    if probs is None:
-        return np.arange(1, size + 1) / size
-    p = np.asarray(probs, dtype=np.float64)
-    if p.shape != (size,) or not np.all(np.isfinite(p)) or np.any(p < 0) or p.sum() <= 0:
-        raise InvalidOptionError(f"opponent_probs must be one non-negative weight per opponent, got {clip(probs)}")
-    return np.cumsum(p / p.sum())
 
 
 class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -108,16 +88,8 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.index = ActionIndex(self.game, action_space)
         n = self.game.num_players
         self._fixed_seat = check_seat("seat", seat, n)
-        pool = list(opponent) if isinstance(opponent, (list, tuple)) else [opponent]
-        if not pool:
-            raise InvalidOptionError("opponent: an empty pool")
-        for member in pool:
-            _opponent_agent(member, 0)  # fail fast on a bad name
+        self._opponents = OpponentPool(opponent, opponent_probs)
         self.opponent = opponent
-        self._pool = pool
-        self._pool_cumulative = None if len(pool) == 1 else _cumulative(opponent_probs, len(pool))
-        if opponent_probs is not None and self._pool_cumulative is None:
-            raise InvalidOptionError("opponent_probs needs a pool (a list) of opponents")
         self.seat = self._fixed_seat if self._fixed_seat is not None else 0
         self.reward_kind = check_reward(reward)
         self.episode = Episode(self.game, episode, self.reward_kind, dealer)
@@ -150,11 +122,7 @@ class RummykitGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         while True:
             self.seat = self._fixed_seat if self._fixed_seat is not None else int(rng.integers(n))
             self.episode.start(rng)
-            member = self._pool[0]
-            if self._pool_cumulative is not None:  # a pool: one member per episode
-                k = int(np.searchsorted(self._pool_cumulative, rng.random(), side="right"))
-                member = self._pool[min(k, len(self._pool) - 1)]
-            self._agents = [_opponent_agent(member, int(rng.integers(2**63))) for _ in range(n)]
+            self._agents = self._opponents.draw(rng, n)  # a pool: one member per episode
             self._play_others()
             if self.seat not in self.episode.final:
                 self._over = False

@@ -7,12 +7,14 @@ from typing import Any
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils import BaseWrapper, wrappers
 
+from rummykit.agents import Agent
 from rummykit.envs._common import (
     DEFAULT_REWARD,
     RENDER_MODES,
     ActionIndex,
+    OpponentPool,
     Shaping,
     check_render_mode,
     check_reward,
@@ -20,9 +22,9 @@ from rummykit.envs._common import (
     render_text,
 )
 from rummykit.envs._episode import Episode
-from rummykit.errors import InvalidOptionError
+from rummykit.errors import InvalidOptionError, clip
 
-__all__ = ["RENDER_MODES", "RummykitAECEnv", "env", "observation_box"]
+__all__ = ["RENDER_MODES", "OpponentWrapper", "RummykitAECEnv", "env", "observation_box"]
 
 
 def observation_box(game: Any) -> gymnasium.spaces.Box:
@@ -32,16 +34,30 @@ def observation_box(game: Any) -> gymnasium.spaces.Box:
     return gymnasium.spaces.Box(low=0.0, high=1.0, shape=(size,), dtype=np.float32)
 
 
-def env(game: Any = "gin", illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
+def env(
+    game: Any = "gin",
+    illegal_reward: float = -1.0,
+    opponent: Any = None,
+    opponent_agents: Any = None,
+    opponent_probs: Any = None,
+    **kwargs: Any,
+) -> AECEnv:
     """The environment as PettingZoo's classic games give it: :class:`RummykitAECEnv`
     (``kwargs``) inside ``TerminateIllegalWrapper`` (an action the mask rules out ends the
     episode for every agent, ``illegal_reward`` to the agent that played it, 0 to the others),
     ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (stepping, observing or rendering
-    before ``reset`` is an error)."""
+    before ``reset`` is an error).  With an ``opponent`` (None: every agent is the caller's),
+    all that inside :class:`OpponentWrapper` (``opponent_agents``, ``opponent_probs``): those
+    agents are played by ``opponent``."""
     aec = RummykitAECEnv(game, **kwargs)
     aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=illegal_reward)
     aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    return wrappers.OrderEnforcingWrapper(aec)
+    aec = wrappers.OrderEnforcingWrapper(aec)
+    if opponent is None:
+        if opponent_agents is not None or opponent_probs is not None:
+            raise InvalidOptionError("opponent_agents and opponent_probs need an opponent")
+        return aec
+    return OpponentWrapper(aec, opponent, opponent_agents, opponent_probs)
 
 
 class RummykitAECEnv(AECEnv):  # type: ignore[misc]
@@ -210,3 +226,127 @@ class RummykitAECEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class OpponentWrapper(BaseWrapper):  # type: ignore[misc]
+    """Some agents of a rummykit AEC environment (``env``: :class:`RummykitAECEnv`, bare or
+    wrapped) played by ``opponent`` inside :meth:`reset` and :meth:`step`, for self-play and
+    leagues.  The opponents become part of the environment: ``possible_agents``, ``agents``,
+    ``rewards``, ``terminations``, ``truncations`` and ``infos`` are the caller's agents', only
+    they are ever selected, so ``agent_iter()``, ``last()`` and ``step()`` work as usual, the
+    opponents' moves (and their dead steps once done) taken between the caller's.
+    ``env.unwrapped`` still has every agent (the opponents' rewards included).
+
+    ``opponent`` is what the Gymnasium env takes: an agent spec for :func:`rummykit.make_agent`
+    (``"greedy"``), an agent, a batched policy ``fn(observation, legal_mask) -> actions``, or a
+    list of these, a pool of which one member plays every opponent agent for a whole episode,
+    drawn with ``opponent_probs`` (uniform if None) from a generator that ``reset(seed=...)``
+    seeds (the deals are the environment's own: the same seed deals the same hands with or
+    without this wrapper).  A batched policy is called on a batch of one (an AEC environment
+    has one agent to act at a time) through :class:`~rummykit.agents.PolicyAgent`: the mover's
+    ``observation_tensor`` (1, obs_dim) float32 and its legal mask (1, num_actions) bool, in the
+    fixed action numbering whatever the environment's ``action_space``.  Each opponent agent
+    is handed its seat's copy of the hand (:meth:`Episode.seat_state`), as the Gymnasium env's.
+
+    ``opponent_agents``: the agents it plays (names of ``possible_agents``; None: every agent
+    but ``"player_0"``); at least one is left to the caller.  An opponent's move that is not
+    legal raises :class:`rummykit.IllegalActionError` (a fault of the policy, never the
+    caller's illegal move), the opponent still to act."""
+
+    def __init__(self, env: AECEnv, opponent: Any, opponent_agents: Any = None, opponent_probs: Any = None) -> None:
+        super().__init__(env)
+        raw = env.unwrapped
+        if not isinstance(raw, RummykitAECEnv):
+            raise InvalidOptionError(f"OpponentWrapper wraps a rummykit AEC environment, got {clip(raw)}")
+        possible = list(raw.possible_agents)
+        names = possible[1:] if opponent_agents is None else opponent_agents
+        names = [names] if isinstance(names, str) else list(names)
+        unknown = [name for name in names if name not in possible]
+        if unknown or len(set(names)) != len(names) or not names:
+            raise InvalidOptionError(
+                f"opponent_agents must be distinct agents of {possible}, at least one, got {clip(opponent_agents)}"
+            )
+        if len(names) == len(possible):
+            raise InvalidOptionError("opponent_agents leaves no agent to the caller")
+        self.opponent = opponent
+        self.opponent_agents = tuple(names)
+        self._opponents = OpponentPool(opponent, opponent_probs)
+        self._players: dict[str, Agent] = {}
+        self._rewards: dict[str, float] = {}
+        self._draws = np.random.default_rng()
+
+    @property
+    def possible_agents(self) -> list[str]:
+        """The caller's agents (the opponents are part of the environment)."""
+        return [agent for agent in self.env.possible_agents if agent not in self.opponent_agents]
+
+    @property
+    def agents(self) -> list[str]:
+        """The caller's agents still in the episode."""
+        return [agent for agent in self.env.agents if agent not in self.opponent_agents]
+
+    def _mine(self, table: dict[str, Any]) -> dict[str, Any]:
+        return {agent: value for agent, value in table.items() if agent not in self.opponent_agents}
+
+    @property
+    def rewards(self) -> dict[str, float]:
+        """The caller's agents' rewards of the last :meth:`step` (the sum over the caller's move
+        and the opponents' moves after it)."""
+        return {agent: self._rewards.get(agent, 0.0) for agent in self.agents}
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:
+        return self._mine(self.env._cumulative_rewards)
+
+    @property
+    def terminations(self) -> dict[str, bool]:
+        """Whether each of the caller's agents is done."""
+        return self._mine(self.env.terminations)
+
+    @property
+    def truncations(self) -> dict[str, bool]:
+        """Whether each of the caller's agents is cut off (never, in these games)."""
+        return self._mine(self.env.truncations)
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """The caller's agents' infos."""
+        return self._mine(self.env.infos)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start an episode (``seed`` seeds the environment and the pool's draws), then play the
+        opponents up to the first move of one of the caller's agents."""
+        if seed is not None:
+            self._draws = np.random.default_rng([seed, 1])
+        self.env.reset(seed=seed, options=options)
+        players = self._opponents.draw(self._draws, len(self.opponent_agents))
+        self._players = dict(zip(self.opponent_agents, players, strict=True))
+        self._rewards = dict.fromkeys(self.agents, 0.0)
+        self._play_opponents()
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` for ``agent_selection`` (one of the caller's agents), then the
+        opponents up to the next move of one of the caller's agents."""
+        self._rewards = dict.fromkeys(self.agents, 0.0)
+        self._inner_step(action)
+        self._play_opponents()
+
+    def _inner_step(self, action: Any) -> None:
+        self.env.step(action)
+        for agent, reward in self.env.rewards.items():
+            if agent in self._rewards:
+                self._rewards[agent] += reward
+
+    def _play_opponents(self) -> None:
+        aec, raw = self.env, self.env.unwrapped
+        episode = raw.episode
+        while aec.agents and aec.agent_selection in self._players:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                self._inner_step(None)
+                continue
+            seat = raw.possible_agents.index(agent)
+            choice = self._players[agent](episode.seat_state(seat))
+            state = episode.state
+            action_id = state.verify_action(int(choice) if isinstance(choice, np.integer) else choice)
+            self._inner_step(raw.index.encode(state, action_id))

@@ -4,7 +4,9 @@
 games): an illegal action ends the episode with ``illegal_reward`` (-1) to the agent that played
 it, stepping before ``reset`` is an error.  ``raw_env(game, **kwargs)`` is the bare
 :class:`~rummykit.envs._pettingzoo.RummykitAECEnv` (an illegal action raises
-:class:`rummykit.IllegalActionError`).
+:class:`rummykit.IllegalActionError`).  ``OpponentWrapper(env, opponent, opponent_agents,
+opponent_probs)`` (also ``env(game, opponent=...)``) has some agents played by an agent, a
+batched policy or a pool of them, sampled per episode (self-play against frozen snapshots).
 
 >>> from rummykit.envs import rummykit_v0
 >>> env = rummykit_v0.env("oklahoma-gin")
@@ -17,7 +19,7 @@ it, stepping before ``reset`` is an error.  ``raw_env(game, **kwargs)`` is the b
 True
 """
 
+from rummykit.envs._pettingzoo import OpponentWrapper, env
 from rummykit.envs._pettingzoo import RummykitAECEnv as raw_env
-from rummykit.envs._pettingzoo import env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["OpponentWrapper", "env", "raw_env"]
