@@ -34,6 +34,36 @@ static rk_status shown_mask(const rk_rules *rules, const rk_knock_rules *pr, con
     return RK_OK;
 }
 
+/* The deadwood planes of the observer's hand (deadwood / 100): its least deadwood, the least after
+ * taking the top discard t and discarding another card, per card c the least after discarding c,
+ * the cards melded in every least-deadwood arrangement (discarding c saves less than c's value) and
+ * rk_best_discard's card (not the card taken this turn). */
+static rk_status hand_planes(const rk_rules *rules, const rk_position *p, rk_mask hand, float *out) {
+    int16_t after[RK_NUM_CARDS];
+    int card, least, forbidden = -1;
+    if (!hand) return RK_OK;
+    int deadwood = rk_deadwood(rules, hand);
+    if (deadwood < 0) return (rk_status)deadwood;
+    out[RK_KOBS_DEADWOOD] = (float)(deadwood / 100.0);
+    if (p->n_discards > 0) {
+        int top = p->discards[p->n_discards - 1];
+        if (top >= 0 && top < RK_NUM_CARDS && !((hand >> top) & 1) &&
+            rk_best_discard(rules, hand | (rk_mask)1 << top, top, &card, &least, NULL) == RK_OK)
+            out[RK_KOBS_TAKE_DW] = (float)(least / 100.0);
+    }
+    if (p->taken >= 0 && p->taken < RK_NUM_CARDS && ((hand >> p->taken) & 1)) forbidden = p->taken;
+    rk_status st = rk_best_discard(rules, hand, forbidden, &card, &least, after);
+    if (st == RK_ERR_EMPTY) return RK_OK; /* only the taken card is held: no best discard */
+    if (st != RK_OK) return st;
+    out[RK_KOBS_BEST_DISCARD + card] = 1.0f;
+    for (rk_mask m = hand; m; m &= m - 1) {
+        int c = __builtin_ctzll(m);
+        out[RK_KOBS_DISCARD_DW + c] = (float)(after[c] / 100.0);
+        if (after[c] > deadwood - rules->values[c % 13]) out[RK_KOBS_MELDED + c] = 1.0f;
+    }
+    return RK_OK;
+}
+
 /* rk_knock_observe on a position the engine made, under checked rules (rk_vector's rows). */
 rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, int player,
                             float *out) {
@@ -99,7 +129,7 @@ rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, con
             for (int j = RK_RECENT - 1; j >= 0; j--) /* oldest first: the newest writes last */
                 if (recent[j] > 0 && recent[j] <= RK_NUM_CARDS) at[recent[j] - 1] = (float)(RK_RECENT - j) / RK_RECENT;
         }
-    return RK_OK;
+    return hand_planes(rules, p, p->hands[player], out);
 }
 
 
@@ -262,7 +292,8 @@ static const int knock_starts[RK_KNOCK_OBS_SLICES + 1] = {
     RK_KOBS_CUR, RK_KOBS_DEALER, RK_KOBS_NP, RK_KOBS_PHASE, RK_KOBS_HAND, RK_KOBS_TOP, RK_KOBS_REST, RK_KOBS_KSELF,
     RK_KOBS_KOTHERS, RK_KOBS_SEEN, RK_KOBS_SIZES, RK_KOBS_STOCK, RK_KOBS_UP, RK_KOBS_LIMIT, RK_KOBS_GIN, RK_KOBS_MULT,
     RK_KOBS_TAKEN, RK_KOBS_ASIDE, RK_KOBS_RESTOCKS, RK_KOBS_KNOCKER, RK_KOBS_KCARD, RK_KOBS_DECLARED, RK_KOBS_TABLE,
-    RK_KOBS_SHOWN, RK_KOBS_RDISCARDS, RK_KOBS_RTAKES, RK_KOBS_RPASSES, RK_KNOCK_OBS_SIZE};
+    RK_KOBS_SHOWN, RK_KOBS_RDISCARDS, RK_KOBS_RTAKES, RK_KOBS_RPASSES, RK_KOBS_DEADWOOD, RK_KOBS_TAKE_DW,
+    RK_KOBS_DISCARD_DW, RK_KOBS_MELDED, RK_KOBS_BEST_DISCARD, RK_KNOCK_OBS_SIZE};
 
 static const int table_starts[RK_TABLE_OBS_SLICES + 1] = {
     RK_TOBS_CUR, RK_TOBS_DEALER, RK_TOBS_NP, RK_TOBS_GAME, RK_TOBS_PHASE, RK_TOBS_HAND, RK_TOBS_TOP, RK_TOBS_REST,

@@ -5,7 +5,7 @@ game stepped by one C call (csrc/include/rummykit/vector.h).
 >>> from rummykit.vector import VectorGame
 >>> vg = VectorGame("gin", batch=4, seed=1)
 >>> vg.legal_mask.shape, vg.observation.shape, vg.current_player.shape
-((4, 686), (4, 1541), (4,))
+((4, 686), (4, 1699), (4,))
 >>> rng = np.random.default_rng(0)
 >>> actions = vg.sample_actions(rng)            # one uniformly random legal action per row
 >>> bool(vg.legal_mask[np.arange(4), actions].all())

@@ -209,7 +209,7 @@ def test_registered_ids_make_every_game() -> None:
 def test_vector_env_from_the_registry() -> None:
     envs = gymnasium.make_vec("rummykit/Gin-v0", num_envs=3, vectorization_mode="sync", opponent="random")
     obs, info = envs.reset(seed=1)
-    assert obs["observation"].shape == (3, 1541)
+    assert obs["observation"].shape == (3, 1699)
     masks = np.stack(envs.call("action_masks"))
     assert masks.shape == (3, 686) and masks.any(axis=1).all()
     actions = np.array([np.flatnonzero(m)[0] for m in masks])

@@ -60,9 +60,9 @@ def test_registered_names_load_with_parameters() -> None:
     assert game.num_distinct_actions() == 686 and game.max_chance_outcomes() == 52
     gin = pyspiel.load_game("python_rummykit_gin")
     assert gin.max_utility() == 1.0 and gin.get_parameters()["reward"] == "win_loss"
-    assert gin.observation_tensor_shape() == [1541]
-    assert gin.information_state_tensor_shape() == [1541 + 2 + 64 * SLOT]
-    assert pyspiel.load_game("python_rummykit_gin(history=8)").information_state_tensor_size() == 1541 + 2 + 8 * SLOT
+    assert gin.observation_tensor_shape() == [1699]
+    assert gin.information_state_tensor_shape() == [1699 + 2 + 64 * SLOT]
+    assert pyspiel.load_game("python_rummykit_gin(history=8)").information_state_tensor_size() == 1699 + 2 + 8 * SLOT
 
 
 @pytest.mark.parametrize("name", ["python_rummykit_gin", "python_rummykit_oklahoma_gin"])

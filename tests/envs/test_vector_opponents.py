@@ -126,7 +126,7 @@ def test_a_pool_member_plays_as_its_probability_says() -> None:
     def member(name: str) -> Any:
         def fn(observation: np.ndarray, legal_mask: np.ndarray) -> np.ndarray:
             calls[name] += len(observation)
-            assert observation.shape[1] == 1541 and legal_mask.dtype == np.bool_
+            assert observation.shape[1] == 1699 and legal_mask.dtype == np.bool_
             return first_legal(observation, legal_mask)
 
         return fn

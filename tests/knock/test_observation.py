@@ -756,5 +756,65 @@ def test_history_planes_keep_each_seats_moves_in_order() -> None:
     state.play("take")  # seat 1 takes it back at once
     assert value(0, "recent_takes", 1, mine) == 1.0 and value(0, "recent_discards", 0, mine) == 1.0
     tensor = observe.observation_tensor(state, 0)
-    history = tensor[at["recent_discards"] :]
+    history = tensor[at["recent_discards"] : at["deadwood"]]
     assert np.count_nonzero(history) == 6  # each seat: 2 passes and 1 discard, or 1 pass, 1 discard and 1 take
+
+
+def test_deadwood_planes_read_the_own_hand() -> None:
+    """The deadwood planes of a dealt hand, against rummykit.analysis (tests/knock/test_core.py
+    checks them against the plain oracle over random states)."""
+    from rummykit.analysis import best_discard, deadwood, discard_deadwoods
+
+    state = rk.Game("gin").new_hand(seed=3, dealer=0)
+    for action in ("pass", "pass", "draw stock"):
+        state.play(action)
+    at = {name: (start, stop) for name, start, stop in observe.OBSERVATION_LAYOUT}
+    seat = state.player
+    tensor = observe.observation_tensor(state, seat)
+    hand = state.hands[seat]
+    assert tensor[at["deadwood"][0]] == np.float32(deadwood(hand) / 100)
+    after = discard_deadwoods(hand)
+    for card, left in after.items():
+        assert tensor[at["discard_deadwood"][0] + card.id] == np.float32(left / 100)
+        melded = left > deadwood(hand) - min(card.rank + 1, 10)
+        assert tensor[at["melded"][0] + card.id] == float(melded)
+    best = np.flatnonzero(tensor[slice(*at["best_discard"])])
+    assert list(best) == [best_discard(hand).card.id]
+    other = observe.observation_tensor(state, 1 - seat)  # the other seat's planes read its own hand
+    assert other[at["deadwood"][0]] == np.float32(deadwood(state.hands[1 - seat]) / 100)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("gin", {}), ("gin", {"allow_ace_high_run": True}), ("oklahoma-rummy", {"num_players": 4})]
+)
+def test_deadwood_planes_match_the_plain_oracle(game: str, options: dict[str, Any]) -> None:
+    """Every seat's deadwood planes over random play, against tests/reference/deadwood.py."""
+    from reference import deadwood as oracle
+
+    rng = random.Random(5)
+    checked = 0
+    for hand_seed in range(3):
+        state = rk.Game(game, **options).new_hand(seed=hand_seed, dealer=0)
+        aces = state.rules.aces
+        while not state.is_terminal() and checked < 60:
+            for seat in range(state.n):
+                tensor = observe.observation_tensor(state, seat)
+                want = np.zeros(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float32)
+                hand = oracle.from_mask(state.hands[seat])
+                least = oracle.min_deadwood(hand, aces)
+                at = {name: start for name, start, _ in observe.OBSERVATION_LAYOUT}
+                want[at["deadwood"]] = least / 100
+                if state.discards and state.discards[-1] not in hand:
+                    top = state.discards[-1]
+                    want[at["take_deadwood"]] = oracle.best_discard(hand | {top}, top, aces)[1] / 100
+                for card, left in oracle.deadwood_after_each_discard(hand, aces).items():
+                    want[at["discard_deadwood"] + card] = left / 100
+                    want[at["melded"] + card] = left > least - oracle.DEFAULT_VALUES[card % 13]
+                forbidden = state.taken if state.taken in hand else None
+                if hand - {forbidden}:
+                    want[at["best_discard"] + oracle.best_discard(hand, forbidden, aces)[0]] = 1
+                start = at["deadwood"]
+                assert np.array_equal(tensor[start:], want[start:]), (game, hand_seed, seat, state.history)
+            checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked >= 60

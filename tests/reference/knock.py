@@ -992,7 +992,27 @@ def reference_observation_tensor(state: Any, player: int) -> Any:
             start = _AT[name] + r * NUM_CARDS
             for j, card in reversed(list(enumerate(recent[(player + r) % n][kind][:8]))):
                 out[start + card] = (8 - j) / 8  # the newest of a card's moves writes last
+    _deadwood_planes(state, player, out)
     return out
+
+
+def _deadwood_planes(state: Any, player: int, out: Any) -> None:
+    """The deadwood planes of ``player``'s hand (the deadwood kernels are checked against the plain
+    oracle in tests/core; tests/knock/test_observation.py checks these planes against it too)."""
+    rules, hand = core_rules(state.rules.aces), int(state.hands[player])
+    if not hand:
+        return
+    least = _core.deadwood(rules, hand)
+    out[_AT["deadwood"]] = least / 100.0
+    top = state.discards[-1] if state.discards else -1
+    if top >= 0 and not hand >> top & 1:
+        out[_AT["take_deadwood"]] = _core.best_discard(rules, hand | 1 << top, top)[1] / 100.0
+    for card, left in _core.deadwood_after_discards(rules, hand):
+        out[_AT["discard_deadwood"] + card] = left / 100.0
+        out[_AT["melded"] + card] = float(left > least - min(card % 13 + 1, 10))
+    forbidden = state.taken if state.taken >= 0 and hand >> state.taken & 1 else -1
+    if hand != (1 << forbidden if forbidden >= 0 else 0):
+        out[_AT["best_discard"] + _core.best_discard(rules, hand, forbidden)[0]] = 1.0
 
 
 def _recent_moves(state: Any) -> list[list[list[int]]]:

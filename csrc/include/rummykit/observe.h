@@ -14,9 +14,9 @@
 extern "C" {
 #endif
 
-#define RK_KNOCK_OBS_SIZE 1541
+#define RK_KNOCK_OBS_SIZE 1699
 #define RK_TABLE_OBS_SIZE 1386
-#define RK_KNOCK_OBS_SLICES 27
+#define RK_KNOCK_OBS_SLICES 32
 #define RK_TABLE_OBS_SLICES 31
 
 /* The start of each slice of the knock tensor, in order (names: rummykit.knock.observe). */
@@ -25,7 +25,8 @@ enum rk_knock_obs_slice {
     RK_KOBS_KOTHERS = 228, RK_KOBS_SEEN = 384, RK_KOBS_SIZES = 540, RK_KOBS_STOCK = 544, RK_KOBS_UP = 545, RK_KOBS_LIMIT = 597, RK_KOBS_GIN = 598,
     RK_KOBS_MULT = 599, RK_KOBS_TAKEN = 600, RK_KOBS_ASIDE = 652, RK_KOBS_RESTOCKS = 704, RK_KOBS_KNOCKER = 705, RK_KOBS_KCARD = 709,
     RK_KOBS_DECLARED = 761, RK_KOBS_TABLE = 813, RK_KOBS_SHOWN = 865, RK_KOBS_RDISCARDS = 917, RK_KOBS_RTAKES = 1125,
-    RK_KOBS_RPASSES = 1333
+    RK_KOBS_RPASSES = 1333, RK_KOBS_DEADWOOD = 1541, RK_KOBS_TAKE_DW = 1542, RK_KOBS_DISCARD_DW = 1543,
+    RK_KOBS_MELDED = 1595, RK_KOBS_BEST_DISCARD = 1647
 };
 
 /* The start of each slice of the table tensor, in order (names: rummykit.table.observe). */

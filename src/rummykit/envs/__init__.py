@@ -202,7 +202,7 @@ def gymnasium_vector_env(
     >>> envs = gymnasium_vector_env("gin", num_envs=8)
     >>> obs, info = envs.reset(seed=1)
     >>> obs["observation"].shape, envs.action_masks().shape
-    ((8, 1541), (8, 686))
+    ((8, 1699), (8, 686))
     """
     _need("gymnasium", "pettingzoo")
     from rummykit.envs._vector import RummykitVectorEnv

@@ -10,7 +10,7 @@ information-state string and determinization (resampling the hidden cards).
 >>> obs.phase, obs.current_player, obs.hand_sizes, obs.stock_size
 ('discard', 1, (10, 11), 30)
 >>> observation_tensor(state, 0).shape
-(1541,)
+(1699,)
 >>> print(information_state_string(state, 1))
 gin() seat 1 of 2, dealer 0, upcard JS
 dealt 4C 8D JD QD KD 2H 5H 6H TH QH
@@ -48,42 +48,47 @@ Observation tensor
 ------------------
 
 ``observation_tensor(state, player)`` is a float32 vector of
-:data:`OBSERVATION_TENSOR_SIZE` (1541) entries for every variant (2-4
+:data:`OBSERVATION_TENSOR_SIZE` (1699) entries for every variant (2-4
 players).  Seats are relative to the observer: relative seat ``r`` is seat
 ``(player + r) % n``.  Card planes have 52 entries, one per card id
 (``suit * 13 + rank``).  :data:`OBSERVATION_LAYOUT` lists the same slices.
 
-==============  =====  =====  ==================================================
-name            start  stop   content
-==============  =====  =====  ==================================================
-current_player  0      4      one-hot relative seat to act (all 0 at the end)
-dealer          4      8      one-hot relative seat of the dealer
-num_players     8      11     one-hot: 2, 3 or 4 players
-phase           11     20     one-hot phase (``PHASES`` order)
-hand            20     72     own hand
-top_discard     72     124    top card of the discard pile (all 0 if empty)
-discard_rest    124    176    the rest of the discard pile
-known_self      176    228    own cards the others saw this seat take
-known_others    228    384    3 x 52: cards relative seats 1-3 took and hold
-seen_others     384    540    3 x 52: all cards of relative seats 1-3 in view
-hand_sizes      540    544    cards held by relative seats 0-3, / 11
-stock_size      544    545    cards in the stock, / 52
-upcard          545    597    the hand's original upcard
-knock_limit     597    598    knock limit, / 10
-gin_only        598    599    1 if only gin may end the hand
-multiplier      599    600    spade multiplier of the hand, / 3
-taken           600    652    card taken from the discard pile this turn
-set_aside       652    704    refused upcard set aside
-restocks        704    705    restocks so far, min(restocks, 10) / 10
-knocker         705    709    one-hot relative seat of the knocker (after a knock)
-knock_card      709    761    the face-down knock card, when in view
-declared_self   761    813    own cards declared in a manual showdown
-table           813    865    the knocker's melds as the defender to move may extend them
-shown_melds     865    917    the cards of the knocker's shown melds
-recent_discards 917    1125   4 x 52: relative seats 0-3's last 8 discards, by recency
-recent_takes    1125   1333   4 x 52: their last 8 cards taken from the discard pile
-recent_passes   1333   1541   4 x 52: their last 8 top discards declined
-==============  =====  =====  ==================================================
+================  =====  =====  ==================================================
+name              start  stop   content
+================  =====  =====  ==================================================
+current_player    0      4      one-hot relative seat to act (all 0 at the end)
+dealer            4      8      one-hot relative seat of the dealer
+num_players       8      11     one-hot: 2, 3 or 4 players
+phase             11     20     one-hot phase (``PHASES`` order)
+hand              20     72     own hand
+top_discard       72     124    top card of the discard pile (all 0 if empty)
+discard_rest      124    176    the rest of the discard pile
+known_self        176    228    own cards the others saw this seat take
+known_others      228    384    3 x 52: cards relative seats 1-3 took and hold
+seen_others       384    540    3 x 52: all cards of relative seats 1-3 in view
+hand_sizes        540    544    cards held by relative seats 0-3, / 11
+stock_size        544    545    cards in the stock, / 52
+upcard            545    597    the hand's original upcard
+knock_limit       597    598    knock limit, / 10
+gin_only          598    599    1 if only gin may end the hand
+multiplier        599    600    spade multiplier of the hand, / 3
+taken             600    652    card taken from the discard pile this turn
+set_aside         652    704    refused upcard set aside
+restocks          704    705    restocks so far, min(restocks, 10) / 10
+knocker           705    709    one-hot relative seat of the knocker (after a knock)
+knock_card        709    761    the face-down knock card, when in view
+declared_self     761    813    own cards declared in a manual showdown
+table             813    865    the knocker's melds as the defender to move may extend them
+shown_melds       865    917    the cards of the knocker's shown melds
+recent_discards   917    1125   4 x 52: relative seats 0-3's last 8 discards, by recency
+recent_takes      1125   1333   4 x 52: their last 8 cards taken from the discard pile
+recent_passes     1333   1541   4 x 52: their last 8 top discards declined
+deadwood          1541   1542   least deadwood of the own hand, / 100
+take_deadwood     1542   1543   least deadwood after taking the top discard and discarding another, / 100
+discard_deadwood  1543   1595   per own card, the least deadwood after discarding it, / 100
+melded            1595   1647   own cards melded in every least-deadwood arrangement
+best_discard      1647   1699   the discard leaving the least deadwood (greedy's; not the card taken)
+================  =====  =====  ==================================================
 
 The three history planes keep the order of the public moves: in the plane of
 relative seat ``r``, a card's entry is ``(8 - j) / 8`` if it was the card of
@@ -211,6 +216,11 @@ _NAMES = (
     "recent_discards",
     "recent_takes",
     "recent_passes",
+    "deadwood",
+    "take_deadwood",
+    "discard_deadwood",
+    "melded",
+    "best_discard",
 )
 _STARTS = _core.KNOCK_TENSOR_STARTS
 
