@@ -86,7 +86,8 @@ def test_the_recipe_prints_progress_and_its_summary() -> None:
 
     recipe = Path(__file__).parent.parent.parent / "examples" / "ppo_recipe.py"
     args = ["--timesteps", "512", "--num-envs", "16", "--n-steps", "16", "--batch-size", "128", "--net", "32"]
-    args += ["--eval-every", "256", "--progress-hands", "20", "--eval-hands", "10"]
+    args += ["--trunk", "32", "--eval-every", "256", "--progress-hands", "20", "--eval-hands", "10"]
+    args += ["--warm-start", "0.01"]
     out = subprocess.run([sys.executable, str(recipe), *args], capture_output=True, text=True, timeout=600, check=False)
     assert out.returncode == 0, out.stderr[-3000:]
     text = out.stdout
@@ -95,3 +96,22 @@ def test_the_recipe_prints_progress_and_its_summary() -> None:
     summary = json.loads(text[text.index("{\n") :])
     assert summary["timesteps"] >= 512 and summary["final"]["hands"] == 10
     assert summary["curve"] == progress  # every progress line, the last after training
+    assert summary["warm_start_states"] > 0
+
+
+def test_the_recipes_teacher_plays_as_greedy() -> None:
+    """The warm start's teacher (greedy read off the deadwood planes) plays every seeded hand
+    as the greedy agent does: the same wins and points."""
+    import importlib.util as util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent.parent / "examples" / "ppo_recipe.py"
+    spec = util.spec_from_file_location("ppo_recipe", path)
+    assert spec is not None and spec.loader is not None
+    recipe = util.module_from_spec(spec)
+    spec.loader.exec_module(recipe)
+    teacher = evaluate(recipe.greedy_teacher("gin"), "gin", "greedy", hands=60, seed=5)
+    greedy = evaluate("greedy", "gin", "greedy", hands=60, seed=5)
+    assert (teacher.wins, teacher.decided, teacher.mean_points) == (greedy.wins, greedy.decided, greedy.mean_points)
+    random = evaluate("random", "gin", "greedy", hands=60, seed=5)
+    assert random.mean_points != greedy.mean_points
