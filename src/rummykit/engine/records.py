@@ -49,8 +49,17 @@ from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitErro
 
 if TYPE_CHECKING:
     from rummykit.engine.match import Match
+    from rummykit.engine.protocol import GameState
 
-__all__ = ["MATCH_FORMAT", "MATCH_VERSION", "load", "match_from_record", "match_to_json", "match_to_record"]
+__all__ = [
+    "MATCH_FORMAT",
+    "MATCH_VERSION",
+    "load",
+    "match_from_record",
+    "match_to_json",
+    "match_to_record",
+    "play_recorded",
+]
 
 
 def _bad(message: str) -> NoReturn:
@@ -217,13 +226,20 @@ def _replay(match: Match, entry: object, where: str) -> None:
     state = match.deal()
     if match._hand_seed != seed:
         _bad_match(f"{where}: seed {seed} is not the one the match's generator draws ({match._hand_seed})")
+    play_recorded(state, actions, f"bad match record: {where}, ")
+
+
+def play_recorded(state: GameState, actions: list[str], where: str) -> None:
+    """Play a record's action texts on ``state`` in order; an action after the end of the hand,
+    or one the state refuses, raises :class:`IllegalActionError` ``"{where}action {i} ({text!r})
+    ..."`` (``where`` names the record)."""
     for i, text in enumerate(actions):
         if state.is_terminal():
-            raise IllegalActionError(f"bad match record: {where}, action {i} ({text!r}) after the end of the hand")
+            raise IllegalActionError(f"{where}action {i} ({text!r}) after the end of the hand")
         try:
             state.play(text)
         except RummykitError as err:
-            raise IllegalActionError(f"bad match record: {where}, action {i} ({text!r}): {err}") from err
+            raise IllegalActionError(f"{where}action {i} ({text!r}): {err}") from err
 
 
 def match_from_record(record: object, make: Callable[..., Match]) -> Match:

@@ -55,7 +55,7 @@ __all__ = [
     "RELEASE_SET",
     "TAKE",
     "TableAction",
-    "fixed_id",
+    "is_action_id",
     "parse_table_action",
 ]
 
@@ -94,7 +94,8 @@ def layoff_id(slot: int, t: int, end: int) -> int:
     return int(_core.table_layoff_id(slot, t, end))
 
 
-def _is_action_id(value: object) -> bool:
+def is_action_id(value: object) -> bool:
+    """Whether ``value`` is an integer in one of the engine's action id blocks (not a bool)."""
     if type(value) is int:
         return 0 <= value <= TAKE or LAYOFF <= value < _SET_END or MELD_RUN <= value < NUM_ACTIONS
     return (
@@ -102,14 +103,6 @@ def _is_action_id(value: object) -> bool:
         and not isinstance(value, bool)
         and (0 <= value <= TAKE or LAYOFF <= value < _SET_END or MELD_RUN <= value < NUM_ACTIONS)  # type: ignore[operator]
     )
-
-
-def fixed_id(action_id: int) -> int:
-    """The fixed id of an engine action id (:mod:`rummykit.table.fixed`, one id per move, the same
-    move in every state); :class:`IllegalActionError` for anything that is no action id."""
-    if _is_action_id(action_id) and (found := _core.table_fixed_id(int(action_id))) >= 0:
-        return int(found)
-    raise IllegalActionError(f"not a table-game action id: {clip(action_id)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +146,7 @@ class TableAction:
                 if not isinstance(geo, Geometry):
                     raise InvalidOptionError(f"game must be a table game (Rummy, Kaluki), got {clip(game)}")
                 value = parse_table_action(value, geo, game.max_meld_jokers)
-        elif not _is_action_id(value):
+        elif not is_action_id(value):
             raise IllegalActionError(_not_an_id(value))
         object.__setattr__(self, "id", int(value))
 
@@ -215,7 +208,7 @@ class TableAction:
     @classmethod
     def from_id(cls, action_id: int) -> TableAction:
         """The action of an id (an int or a numpy integer; not text, not a TableAction)."""
-        if not _is_action_id(action_id):
+        if not is_action_id(action_id):
             raise IllegalActionError(_not_an_id(action_id))
         return cls(int(action_id))
 

@@ -8,7 +8,7 @@ from typing import Any
 from rummykit import _core
 from rummykit.engine.family import Family
 from rummykit.table import playouts, rules
-from rummykit.table.actions import TableAction, fixed_id
+from rummykit.table.actions import TableAction
 from rummykit.table.game import TableGame
 from rummykit.table.match import TableMatch
 from rummykit.table.scoring import score_hand
@@ -20,6 +20,13 @@ __all__ = ["TABLE"]
 def _greedy(state: TableState, max_knock_deadwood: int | None) -> int:
     """The C policy (csrc/src/table_policy.c, rk_table_greedy); there is no knocking."""
     return int(_core.table_greedy(state))
+
+
+def _fixed_id(action_id: int) -> int:
+    """:func:`rummykit.table.fixed.fixed_id`, imported on first use (the module loads numpy)."""
+    from rummykit.table.fixed import fixed_id
+
+    return fixed_id(action_id)
 
 
 def _match_points(match: Any, seat: int) -> float:
@@ -41,7 +48,7 @@ TABLE = Family(
     action=TableAction,
     num_fixed_actions=_core.TABLE_FIXED_IDS["num_actions"],
     action_index="fixed",
-    fixed_action=fixed_id,
+    fixed_action=_fixed_id,
     num_dense_actions=_core.VECTOR_TABLE_ACTIONS,
     outcomes=OUTCOMES,
     greedy=_greedy,

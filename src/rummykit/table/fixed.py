@@ -20,10 +20,10 @@ fixed id                                   move
 =========================================  ==============================================
 
 Cards are types: with two decks (Kaluki) the engine picks the copy.  Table melds are slots,
-0-based in the order laid (at most :data:`MAX_SLOTS`).  A run's joker placement is the
-engine's: it lists at most one run of each suit, start and length, so no two legal moves
-share a fixed id (:func:`engine_id` would take the lowest engine id if they did; the tests
-count this over random hands of every option set, and it has not happened).
+0-based in the order laid (at most :data:`rummykit.table.actions.MAX_SLOTS`).  A run's joker
+placement is the engine's: it lists at most one run of each suit, start and length, so no two
+legal moves share a fixed id (:func:`engine_id` would take the lowest engine id if they did;
+the tests count this over random hands of every option set, and it has not happened).
 
 The factored form (:data:`HEADS`, :func:`factor`, :func:`unfactor`) writes a fixed id as an
 action kind and its arguments, one head each, for autoregressive policies: :data:`KINDS` and
@@ -50,7 +50,7 @@ import numpy.typing as npt
 from rummykit import _core
 from rummykit.cards import SUITS
 from rummykit.errors import IllegalActionError, InvalidOptionError, clip
-from rummykit.table.actions import MAX_SLOTS, TableAction, fixed_id
+from rummykit.table.actions import TableAction, is_action_id
 
 if TYPE_CHECKING:
     from rummykit.table.game import TableGame
@@ -61,7 +61,6 @@ __all__ = [
     "KINDS",
     "KIND_HEADS",
     "LAYOFF",
-    "MAX_SLOTS",
     "MELD_RUN",
     "MELD_SET",
     "NUM_ACTIONS",
@@ -101,6 +100,14 @@ def _as_int(name: str, value: object) -> int:
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return int(value)
     raise InvalidOptionError(f"{name} must be an integer, got {clip(value)}")
+
+
+def fixed_id(action_id: int) -> int:
+    """The fixed id of an engine action id (one id per move, the same move in every state);
+    :class:`IllegalActionError` for anything that is no action id."""
+    if is_action_id(action_id) and (found := _core.table_fixed_id(int(action_id))) >= 0:
+        return int(found)
+    raise IllegalActionError(f"not a table-game action id: {clip(action_id)}")
 
 
 def _fixed_of(legal: Sequence[int]) -> npt.NDArray[np.int32]:

@@ -51,8 +51,8 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
-from rummykit.engine.records import load
-from rummykit.errors import IllegalActionError, InvalidOptionError, RummykitError, clip
+from rummykit.engine.records import load, play_recorded
+from rummykit.errors import InvalidOptionError, RummykitError, clip
 from rummykit.table.cards import card_type, type_text
 from rummykit.table.state import TableState
 
@@ -181,13 +181,7 @@ def _from_record(record: object) -> TableState:
     except RummykitError as err:
         raise type(err)(f"bad hand record: {err}") from None
     state = state.with_fields(shuffle_seed=record["shuffle_seed"])
-    for i, text in enumerate(actions):
-        if state.is_terminal():
-            raise IllegalActionError(f"bad hand record: action {i} ({text!r}) after the end of the hand")
-        try:
-            state.play(text)
-        except RummykitError as err:
-            raise IllegalActionError(f"bad hand record: action {i} ({text!r}): {err}") from err
+    play_recorded(state, actions, "bad hand record: ")
     stored = record["result"]
     if stored is not None:
         if not isinstance(stored, dict) or tuple(sorted(stored)) != tuple(sorted(_RESULT_KEYS)):
