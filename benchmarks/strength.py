@@ -63,6 +63,9 @@ ISSUE = [
     Row("greedy-rlcard", "greedy", "rlcard-novice", "gin", 2000),
     Row("ismcts-rlcard", "ismcts", "rlcard-novice", "gin", 500),
     Row("ismcts-greedy", "ismcts", "greedy", "oklahoma-gin", 300),
+    Row("careful-greedy-gin", "careful", "greedy", "gin", 20000, label="gin (standard rules)"),
+    Row("careful-greedy-oklahoma-gin", "careful", "greedy", "oklahoma-gin", 20000),
+    Row("careful-eaai", "careful", "eaai-simple", "gin_eaai", 20000),
 ]
 BEST = [
     Row("best-openspiel", "best", "openspiel-simple", "gin", 2000),

@@ -39,7 +39,8 @@ rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_
                       const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                       size_t n, int32_t *points, uint8_t *outcomes) {
     if (!rules || !known || (n && (!points || !outcomes))) return RK_ERR_ARG;
-    if (policy.kind != RK_POLICY_RANDOM && policy.kind != RK_POLICY_GREEDY) return RK_ERR_ARG;
+    if (policy.kind != RK_POLICY_RANDOM && policy.kind != RK_POLICY_GREEDY && policy.kind != RK_POLICY_CAREFUL)
+        return RK_ERR_ARG;
     rk_status st = hidden ? check_hidden(pr, known, hidden) : rk_position_check(pr, known);
     if (st != RK_OK) return st;
     int np = pr->num_players;

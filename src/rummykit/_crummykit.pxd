@@ -242,10 +242,12 @@ cdef extern from "rummykit/policy.h" nogil:
         rk_mask shown[4]
         rk_mask table[4]
         rk_mask used[4]
+        uint8_t recent[4][3][8]
 
     ctypedef enum rk_policy_kind:
         RK_POLICY_RANDOM
         RK_POLICY_GREEDY
+        RK_POLICY_CAREFUL
 
     ctypedef struct rk_policy:
         rk_policy_kind kind

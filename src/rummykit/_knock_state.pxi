@@ -302,9 +302,16 @@ cdef class KnockCore:
 
     def _greedy_action(self, int max_knock_deadwood):
         """The greedy policy's action now (rk_policy_action; -1: knock as soon as allowed)."""
+        return self._policy_action(RK_POLICY_GREEDY, max_knock_deadwood)
+
+    def _policy_action(self, int policy, int max_knock_deadwood):
+        """The action now of the deterministic built-in policy ``policy`` (POLICY_GREEDY or
+        POLICY_CAREFUL; rk_policy_action; -1: knock as soon as allowed)."""
+        if policy != RK_POLICY_GREEDY and policy != RK_POLICY_CAREFUL:
+            raise InvalidOptionError(f"policy must be POLICY_GREEDY or POLICY_CAREFUL, got {policy}")
         self._check_edited()
         cdef int a = rk_policy_action(self.spec.core.ptr, &self.spec.pr, &self.pos,
-                                      rk_policy(RK_POLICY_GREEDY, max_knock_deadwood), NULL)
+                                      rk_policy(<rk_policy_kind>policy, max_knock_deadwood), NULL)
         if a < 0:
             check(<rk_status>a)
         return a
@@ -681,6 +688,18 @@ def knock_hide(PlayoutSpec spec, KnockCore state, int player):
         spec.known.hands[q] = known.hands[q]
     spec.known.n_stock = 0
     spec.has_hidden = True
+
+
+def knock_public(PlayoutSpec spec, KnockCore state):
+    """Give ``spec`` the public record of ``state`` that a policy may read: the cards each seat
+    was seen taking and still holds, the set-aside upcard and each seat's recent discards,
+    takes and passes (rk_position.known, set_aside, recent)."""
+    state._check_edited()
+    if spec.num_players != state.spec.pr.num_players:
+        raise InvalidOptionError(f"a spec of {spec.num_players} players for a state of {state.spec.pr.num_players}")
+    memcpy(spec.known.known, state.pos.known, sizeof(state.pos.known))
+    memcpy(spec.known.recent, state.pos.recent, sizeof(state.pos.recent))
+    spec.known.set_aside = state.pos.set_aside
 
 
 def step_code(int seat, int card, int restocked, bint drew, bint removed, bint added, bint unseen):

@@ -62,6 +62,9 @@ Policies:
 * ``"greedy"``: :class:`rummykit.agents.GreedyAgent` (``max_knock_deadwood``
   as there: None knocks as soon as allowed, 0 waits for gin; knock games
   only);
+* ``"careful"``: :class:`rummykit.agents.CarefulAgent` (greedy with a
+  one-draw look-ahead and the opponent's takes and discards in mind;
+  ``max_knock_deadwood`` as greedy's; knock games only);
 * ``"random"``: a uniformly random legal action (splitmix64 seeded per
   playout; not the numpy stream of :class:`~rummykit.agents.RandomAgent`).
 
@@ -116,7 +119,11 @@ OUTCOMES: tuple[str, ...] = _core.KNOCK_OUTCOMES + tuple(
 DEAD, GIN, BIG_GIN, KNOCK, UNDERCUT, BLOCKED, RUMMY, OUT, HUNT, CALL_OFF = range(len(OUTCOMES))
 _CODES = {name: code for code, name in enumerate(OUTCOMES)}
 #: policy names
-POLICIES: dict[str, int] = {"greedy": _core.POLICY_GREEDY, "random": _core.POLICY_RANDOM}
+POLICIES: dict[str, int] = {
+    "greedy": _core.POLICY_GREEDY,
+    "careful": _core.POLICY_CAREFUL,
+    "random": _core.POLICY_RANDOM,
+}
 #: the ``resample`` modes (see :func:`playouts`)
 RESAMPLE: tuple[str, ...] = ("hidden", "stock", "none")
 
@@ -177,7 +184,7 @@ def playouts(
     :data:`CALL_OFF`).  A table game's stock that was turned over
     (``restock_method="turn_over"``) is public and is not reshuffled.
     ``policy`` is
-    ``"greedy"`` or ``"random"`` (see the module docstring); ``seed`` an int
+    ``"greedy"``, ``"careful"`` or ``"random"`` (see the module docstring); ``seed`` an int
     (0..2**64-1), a numpy Generator or None; ``threads`` splits the
     playouts over that many threads (the results do not depend on it).
     A finished hand gives its own result ``n`` times.
@@ -193,7 +200,7 @@ def playouts(
     >>> rk.playouts(state, 10, policy="clever")
     Traceback (most recent call last):
     ...
-    rummykit.errors.InvalidOptionError: policy must be one of ['greedy', 'random'], got 'clever'
+    rummykit.errors.InvalidOptionError: policy must be one of ['careful', 'greedy', 'random'], got 'clever'
     """
     n = _check_count("n", n, 0, MAX_PLAYOUTS)
     threads = _check_count("threads", threads, 1, MAX_THREADS)
@@ -208,6 +215,8 @@ def playouts(
     family = state_family(state)
     if family is None:
         raise InvalidOptionError(f"playouts need a game state (KnockState or TableState), got {clip(state)}")
+    if policy == "careful" and not family.knocks:
+        raise InvalidOptionError(f"policy 'careful' plays the knock games only ({state.game.name} has no knocking)")
     if knock_at != -1 and not family.knocks:
         raise InvalidOptionError(
             f"max_knock_deadwood applies to the knock games only ({state.game.name} has no knocking)"

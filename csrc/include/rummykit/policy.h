@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1 } rk_policy_kind;
+typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1, RK_POLICY_CAREFUL = 2 } rk_policy_kind;
 
 /* RK_POLICY_RANDOM: a uniform legal action (needs an rng).
  * RK_POLICY_GREEDY (rummykit.agents.GreedyAgent), with H the hand to move:
@@ -28,9 +28,28 @@ typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1 } rk_po
  *  - the manual showdown: the melds of the least-deadwood arrangement of
  *    the undeclared cards one at a time, then one lay-off at a time (the
  *    highest card value, the highest card id, the first meld), then done. */
+/* RK_POLICY_CAREFUL (rummykit.agents.CarefulAgent; the Python oracle is
+ * tests/reference/careful.py), reading only what the player to move knows:
+ * unseen U = the cards not in its hand, the discard pile, set_aside or
+ * another seat's known; wanted = the same rank as, or the same suit within
+ * two ranks of, a card of another seat's known or recent takes; shunned =
+ * the rank of a card in another seat's recent discards.  cost(d) = 4d + 20 if
+ * d exceeds the most deadwood a knock may leave, else 4d (quarter points);
+ * ahead(K, d) = the mean over u in U of cost(min(d, least deadwood of K + u
+ * less its best card)), rounded down (cost(d) if U is empty), d the least
+ * deadwood of K:
+ *  - offer and draw: take the top discard t iff d_take (as greedy's) < d_keep
+ *    and cost(d_take) < ahead(H, d_keep); else pass or draw;
+ *  - discard: big gin if legal; greedy's knock (with max_knock_deadwood as
+ *    greedy's); else, among the cards c (not the forbidden one) with the
+ *    least deadwood of H - c at most 4 above the least, the least
+ *    ahead(H - c) - 4 * |outs(H - c)| + 16 * ([c wanted] - [c shunned]), outs
+ *    the cards of U that make a meld of three with two cards of the hand;
+ *    ties to the highest card value, then the highest card id;
+ *  - the forced draw, last chance, knock-only and showdown as greedy. */
 typedef struct rk_policy {
     rk_policy_kind kind;
-    int max_knock_deadwood; /* greedy: -1 knocks as soon as allowed, 0 gin only */
+    int max_knock_deadwood; /* greedy, careful: -1 knocks as soon as allowed, 0 gin only */
 } rk_policy;
 
 /* The policy's action now (an rng is needed for RK_POLICY_RANDOM). */

@@ -39,7 +39,7 @@ from rummykit.agents.ismcts import (
     random_rollout,
 )
 from rummykit.agents.policy import PolicyAgent
-from rummykit.agents.simple import GreedyAgent, RandomAgent
+from rummykit.agents.simple import CarefulAgent, GreedyAgent, RandomAgent
 from rummykit.agents.styles import EAAISimpleAgent, PatientAgent
 
 del external  # imported for its registrations (openspiel-simple, rlcard-novice)
@@ -56,6 +56,7 @@ __all__ = [
     "PolicyAgent",
     "Agent",
     "BestAgent",
+    "CarefulAgent",
     "EAAISimpleAgent",
     "GreedyAgent",
     "ISMCTSAgent",

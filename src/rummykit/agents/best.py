@@ -57,6 +57,9 @@ class BestAgent:
     knock (the knock of least deadwood left), if any.
 
     A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
+    ``playout_policy="careful"`` plays the knock games' playouts with the careful policy
+    (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat; the table games'
+    stay greedy.
 
     **Playing the game** (``game_value=1``, the default): in the two-player games that end at
     a score (Gin, Oklahoma Gin, Rummy, Kaluki) a playout's score is instead the change of the
@@ -130,6 +133,7 @@ class BestAgent:
         table_width: int = 64,
         game_value: int = 1,
         learn: int = 0,
+        playout_policy: str = "greedy",
         time_per_move: float | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
@@ -168,6 +172,9 @@ class BestAgent:
             if value not in (0, 1) or isinstance(value, float):
                 raise InvalidOptionError(f"{name} must be 0 (off) or 1 (on), got {clip(value)}")
         self.game_value, self.learn = int(game_value), int(learn)
+        if playout_policy not in ("greedy", "careful"):
+            raise InvalidOptionError(f"playout_policy must be 'greedy' or 'careful', got {clip(playout_policy)}")
+        self.playout_policy = str(playout_policy)
         self._rng = as_generator(seed)
         self._info: MatchInfo | None = None
         self._knocks = self._passes = 0  # the opponent's knocking seen in this game (learn)
@@ -244,6 +251,7 @@ class BestAgent:
             "table_width": self.table_width,
             "game_value": self.game_value,
             "learn": self.learn,
+            "playout_policy": self.playout_policy,
             "time_per_move": self.time_per_move,
         }
 
@@ -350,10 +358,11 @@ class BestAgent:
             seen = child.observation(me)
             # the card a stock draw brings is not looked at: a random unseen card joins the hand
             held = mine if action == DRAW_STOCK else child.hands[me]
-            plans.append(("play", seen, held, held | ids_mask(seen.discard_pile), action == DRAW_STOCK))
+            plans.append(("play", seen, held, held | ids_mask(seen.discard_pile), action == DRAW_STOCK, child))
         # per candidate: the signed results of every playout (knocks: one per hand), hand by hand
         results: list[list[Any]] = [[] for _ in plans]
         parts = {id(plan[1]): _spec_parts(plan[1]) for plan in plans if plan[0] == "play"}
+        policy = _core.POLICY_CAREFUL if self.playout_policy == "careful" else _core.POLICY_GREEDY
         for k, hand in enumerate(hands):
             if k and deadline is not None and time.perf_counter() > deadline:
                 break
@@ -364,10 +373,11 @@ class BestAgent:
                     result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[3]
                     out.append(np.array([result[0] - result[1]]))
                 else:
-                    _, seen, held, used, draw = plan
+                    _, seen, held, used, draw, child = plan
                     stock = mask_ids(_ALL & ~(used | hand))
                     spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
-                    _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, seed + k, 0, points, outcomes)
+                    _core.knock_public(spec, child)  # what the players saw take and throw: the careful policy reads it
+                    _core.run_playouts(rules, spec, policy, -1, seed + k, 0, points, outcomes)
                     out.append(points[:, me] - points[:, 1 - me])
         return [self._score(np.concatenate(out)) for out in results]
 
@@ -382,6 +392,7 @@ class BestAgent:
 
         me, n = state.current_player, state.n
         seed = int(self._rng.integers(2**62))
+        policy = self.playout_policy if state.game.family_record.knocks else "greedy"
         tally: list[list[Any]] = [[] for _ in candidates]
         for k, sample in enumerate(samples):
             if k and deadline is not None and time.perf_counter() > deadline:
@@ -389,7 +400,7 @@ class BestAgent:
             for i, action in enumerate(candidates):
                 child = sample.clone()
                 child.apply_action(action)
-                points, _ = playouts(child, per, resample="stock", seed=seed + k)
+                points, _ = playouts(child, per, resample="stock", seed=seed + k, policy=policy)
                 # signed results (agents.base.signed_results) of every playout at once
                 tally[i].append((n * points[:, me] - points.sum(axis=1)) / (n - 1))
         import numpy as np

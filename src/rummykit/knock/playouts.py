@@ -41,7 +41,9 @@ def _position(state: KnockState, hands: tuple[int, ...], stock: tuple[int, ...])
 def exact_spec(state: KnockState) -> _core.PlayoutSpec:
     """The state as it is, every card in place (tests: the same deal in both engines)."""
     _check_state(state)
-    return _core.PlayoutSpec(state.rules, _position(state, state.hands, state.stock))
+    spec = _core.PlayoutSpec(state.rules, _position(state, state.hands, state.stock))
+    _core.knock_public(spec, state)
+    return spec
 
 
 def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
@@ -51,6 +53,7 @@ def hidden_spec(state: KnockState, player: int) -> _core.PlayoutSpec:
     _check_state(state)
     spec = _core.PlayoutSpec(state.rules, _position(state, state.hands, ()))
     _core.knock_hide(spec, state, player)
+    _core.knock_public(spec, state)
     return spec
 
 
@@ -60,7 +63,9 @@ def stock_spec(state: KnockState) -> _core.PlayoutSpec:
     _check_state(state)
     stock = list(state.stock)
     position = _position(state, state.hands, ())
-    return _core.PlayoutSpec(state.rules, position, (stock, [-1] * len(stock), [len(stock)]))
+    spec = _core.PlayoutSpec(state.rules, position, (stock, [-1] * len(stock), [len(stock)]))
+    _core.knock_public(spec, state)
+    return spec
 
 
 #: the ``resample`` modes of :func:`rummykit.playouts`: the spec each builds from a state
