@@ -58,8 +58,8 @@ void rk__score_shown(const rk_rules *rules, const rk_knock_rules *pr, const rk_m
  * (knock order) scored as rk_score_knock does. */
 void rk__score_declared(const rk_knock_rules *pr, const int *dw, int big_gin, int upcard, rk_playout_result *out);
 
-/* rk_playout on a checked position. */
-rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_policy policy,
+/* rk_playout on a checked position, seats[s] the policy of seat s. */
+rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, const rk_policy *seats,
                       rk_rng *rng, rk_playout_result *out);
 
 /* rk_knock_observe without the argument checks: a position the engine made

@@ -38,9 +38,18 @@ static rk_status check_hidden(const rk_knock_rules *pr, const rk_position *known
 rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
                       const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                       size_t n, int32_t *points, uint8_t *outcomes) {
-    if (!rules || !known || (n && (!points || !outcomes))) return RK_ERR_ARG;
-    if (policy.kind != RK_POLICY_RANDOM && policy.kind != RK_POLICY_GREEDY && policy.kind != RK_POLICY_CAREFUL)
-        return RK_ERR_ARG;
+    rk_policy seats[RK_MAX_PLAYERS] = {policy, policy, policy, policy};
+    return rk_playouts_seats(rules, pr, known, hidden, seats, seed, first, n, points, outcomes);
+}
+
+rk_status rk_playouts_seats(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
+                            const rk_hidden *hidden, const rk_policy seats[RK_MAX_PLAYERS], uint64_t seed,
+                            size_t first, size_t n, int32_t *points, uint8_t *outcomes) {
+    if (!rules || !known || !seats || (n && (!points || !outcomes))) return RK_ERR_ARG;
+    for (int s = 0; s < RK_MAX_PLAYERS; s++)
+        if (seats[s].kind != RK_POLICY_RANDOM && seats[s].kind != RK_POLICY_GREEDY &&
+            seats[s].kind != RK_POLICY_CAREFUL)
+            return RK_ERR_ARG;
     rk_status st = hidden ? check_hidden(pr, known, hidden) : rk_position_check(pr, known);
     if (st != RK_OK) return st;
     int np = pr->num_players;
@@ -53,7 +62,7 @@ rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_
             rk_knock_sample(known, hidden, &rng, &pos);
         else
             pos = *known;
-        st = rk__playout(rules, pr, &pos, policy, &rng, &r);
+        st = rk__playout(rules, pr, &pos, seats, &rng, &r);
         if (st != RK_OK) return st;
         for (int s = 0; s < np; s++) points[i * (size_t)np + (size_t)s] = r.points[s];
         outcomes[i] = (uint8_t)r.outcome;

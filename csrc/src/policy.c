@@ -297,13 +297,14 @@ int rk_policy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_p
     return random_action(rules, pr, pos, rng);
 }
 
-/* rk_playout on a checked position. */
-rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, rk_policy policy,
+/* rk_playout on a checked position, seats[s] the policy of seat s. */
+rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_position *pos, const rk_policy *seats,
                       rk_rng *rng, rk_playout_result *out) {
     int actions = 0;
     greedy_memo memo;
     memo_clear(&memo);
     while (pos->phase != RK_PHASE_END) {
+        rk_policy policy = seats[pos->player];
         int a = policy.kind == RK_POLICY_GREEDY    ? greedy_action(rules, pr, pos, policy.max_knock_deadwood, &memo)
                 : policy.kind == RK_POLICY_CAREFUL ? careful_action(rules, pr, pos, policy.max_knock_deadwood)
                                                    : random_action(rules, pr, pos, rng);
@@ -323,5 +324,6 @@ rk_status rk_playout(const rk_rules *rules, const rk_knock_rules *pr, rk_positio
          (policy.kind != RK_POLICY_RANDOM || !rng)))
         return RK_ERR_ARG;
     rk_status st = rk_position_check(pr, pos);
-    return st != RK_OK ? st : rk__playout(rules, pr, pos, policy, rng, out);
+    rk_policy seats[RK_MAX_PLAYERS] = {policy, policy, policy, policy};
+    return st != RK_OK ? st : rk__playout(rules, pr, pos, seats, rng, out);
 }

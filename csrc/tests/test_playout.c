@@ -334,6 +334,16 @@ static void test_batches(void) {
     int differ = 0;
     for (int i = 1; i < 200; i++) differ += pts_a[2 * i] != pts_a[0] || pts_a[2 * i + 1] != pts_a[1];
     CHECK(differ > 0);
+    /* a policy per seat: all greedy is rk_playouts; careful for seat 0 plays other hands */
+    rk_policy seats[RK_MAX_PLAYERS] = {greedy, greedy, greedy, greedy};
+    CHECK(rk_playouts_seats(&rules, &pr, &known, &hidden, seats, 9, 0, 200, pts_b, out_b) == RK_OK);
+    CHECK(memcmp(pts_a, pts_b, sizeof pts_a) == 0 && memcmp(out_a, out_b, sizeof out_a) == 0);
+    seats[0].kind = RK_POLICY_CAREFUL;
+    CHECK(rk_playouts_seats(&rules, &pr, &known, &hidden, seats, 9, 0, 200, pts_b, out_b) == RK_OK);
+    CHECK(memcmp(pts_a, pts_b, sizeof pts_a) != 0);
+    seats[3].kind = (rk_policy_kind)7;
+    CHECK(rk_playouts_seats(&rules, &pr, &known, &hidden, seats, 9, 0, 1, pts_b, out_b) == RK_ERR_ARG);
+    CHECK(rk_playouts_seats(&rules, &pr, &known, &hidden, NULL, 9, 0, 1, pts_b, out_b) == RK_ERR_ARG);
     hidden.dest[0] = 3; /* not a seat of a two-player game */
     CHECK(rk_playouts(&rules, &pr, &known, &hidden, greedy, 9, 0, 1, pts_a, out_a) == RK_ERR_ARG);
     hidden.dest[0] = 1; /* a card twice */

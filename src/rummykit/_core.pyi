@@ -93,6 +93,8 @@ def run_playouts(
     first: int,
     points: np.ndarray[Any, np.dtype[np.int32]],
     outcomes: np.ndarray[Any, np.dtype[np.uint8]],
+    seat: int = -1,
+    seat_policy: int = -1,
 ) -> None: ...
 def playout_once(
     rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int

@@ -365,6 +365,9 @@ cdef extern from "rummykit/policy.h" nogil:
     rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
                           const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                           size_t n, int32_t *points, uint8_t *outcomes)
+    rk_status rk_playouts_seats(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
+                                const rk_hidden *hidden, const rk_policy *seats, uint64_t seed, size_t first,
+                                size_t n, int32_t *points, uint8_t *outcomes)
 
     const char *rk_status_message(rk_status status)
 

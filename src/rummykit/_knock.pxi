@@ -204,18 +204,21 @@ def playout_check(Rules rules, PlayoutSpec spec):
 
 
 def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed,
-                 size_t first, int32_t[:, ::1] points, uint8_t[::1] outcomes):
-    """Playouts first .. first + len(outcomes) - 1 into the given arrays (GIL released)."""
+                 size_t first, int32_t[:, ::1] points, uint8_t[::1] outcomes, int seat=-1, int seat_policy=-1):
+    """Playouts first .. first + len(outcomes) - 1 into the given arrays (GIL released); with
+    ``seat`` >= 0 that seat plays ``seat_policy`` (rk_playouts_seats), the others ``policy``."""
     cdef size_t n = outcomes.shape[0]
     cdef rk_status st
-    cdef rk_policy pol = rk_policy(<rk_policy_kind>policy, max_knock_deadwood)
+    cdef rk_policy seats[4]
+    for s in range(4):
+        seats[s] = rk_policy(<rk_policy_kind>(seat_policy if s == seat else policy), max_knock_deadwood)
     if points.shape[0] != n or points.shape[1] != spec.num_players:
         raise ValueError("points must have shape (n, num_players)")
     if n == 0:
         return
     with nogil:
-        st = rk_playouts(rules.ptr, &spec.pr, &spec.known, &spec.hidden if spec.has_hidden else NULL,
-                         pol, seed, first, n, &points[0, 0], &outcomes[0])
+        st = rk_playouts_seats(rules.ptr, &spec.pr, &spec.known, &spec.hidden if spec.has_hidden else NULL,
+                               seats, seed, first, n, &points[0, 0], &outcomes[0])
     check(st)
 
 

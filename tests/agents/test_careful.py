@@ -115,3 +115,23 @@ def test_best_plays_careful_playouts() -> None:
     assert agent.spawn(2).playout_policy == "careful"
     with pytest.raises(InvalidOptionError, match="playout_policy"):
         make_agent("best:playout_policy=clever")
+
+
+def test_playouts_with_a_policy_per_seat() -> None:
+    """Seat 0 careful, seat 1 greedy: each playout is the hand those two agents play."""
+    from rummykit.knock.playouts import exact_spec
+
+    differ = 0
+    for k in range(8):
+        state = rk.Game("gin").new_hand(seed=60 + k)
+        spec = exact_spec(state)
+        points = np.zeros((1, 2), dtype=np.int32)
+        outcomes = np.zeros(1, dtype=np.uint8)
+        rules = state._core_rules
+        _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, 1, 0, points, outcomes, 0, _core.POLICY_CAREFUL)
+        differ += list(points[0]) != list(rk.playouts(state, 1, resample="none", seed=1)[0][0])
+        agents = [CarefulAgent(), GreedyAgent()]
+        while not state.is_terminal():
+            state.apply_action(agents[state.current_player](state))
+        assert list(points[0]) == list(state.returns())
+    assert differ  # seat 0 did not play greedy

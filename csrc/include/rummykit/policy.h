@@ -67,6 +67,10 @@ rk_status rk_playout(const rk_rules *rules, const rk_knock_rules *pr, rk_positio
 rk_status rk_playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
                       const rk_hidden *hidden, rk_policy policy, uint64_t seed, size_t first,
                       size_t n, int32_t *points, uint8_t *outcomes);
+/* rk_playouts with a policy per seat: seats[s] plays seat s. */
+rk_status rk_playouts_seats(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *known,
+                            const rk_hidden *hidden, const rk_policy seats[RK_MAX_PLAYERS], uint64_t seed,
+                            size_t first, size_t n, int32_t *points, uint8_t *outcomes);
 
 #ifdef __cplusplus
 }

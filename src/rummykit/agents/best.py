@@ -58,8 +58,9 @@ class BestAgent:
 
     A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
     ``playout_policy="careful"`` plays the knock games' playouts with the careful policy
-    (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat; the table games'
-    stay greedy.
+    (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat;
+    ``"careful-self"`` only its own seat, the opponent greedy (two players; three or four:
+    every seat careful); the table games' stay greedy.
 
     **Playing the game** (``game_value=1``, the default): in the two-player games that end at
     a score (Gin, Oklahoma Gin, Rummy, Kaluki) a playout's score is instead the change of the
@@ -172,8 +173,10 @@ class BestAgent:
             if value not in (0, 1) or isinstance(value, float):
                 raise InvalidOptionError(f"{name} must be 0 (off) or 1 (on), got {clip(value)}")
         self.game_value, self.learn = int(game_value), int(learn)
-        if playout_policy not in ("greedy", "careful"):
-            raise InvalidOptionError(f"playout_policy must be 'greedy' or 'careful', got {clip(playout_policy)}")
+        if playout_policy not in ("greedy", "careful", "careful-self"):
+            raise InvalidOptionError(
+                f"playout_policy must be 'greedy', 'careful' or 'careful-self', got {clip(playout_policy)}"
+            )
         self.playout_policy = str(playout_policy)
         self._rng = as_generator(seed)
         self._info: MatchInfo | None = None
@@ -363,6 +366,7 @@ class BestAgent:
         results: list[list[Any]] = [[] for _ in plans]
         parts = {id(plan[1]): _spec_parts(plan[1]) for plan in plans if plan[0] == "play"}
         policy = _core.POLICY_CAREFUL if self.playout_policy == "careful" else _core.POLICY_GREEDY
+        mine = _core.POLICY_CAREFUL if self.playout_policy != "greedy" else policy  # careful-self: its own seat
         for k, hand in enumerate(hands):
             if k and deadline is not None and time.perf_counter() > deadline:
                 break
@@ -377,7 +381,7 @@ class BestAgent:
                     stock = mask_ids(_ALL & ~(used | hand))
                     spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
                     _core.knock_public(spec, child)  # what the players saw take and throw: the careful policy reads it
-                    _core.run_playouts(rules, spec, policy, -1, seed + k, 0, points, outcomes)
+                    _core.run_playouts(rules, spec, policy, -1, seed + k, 0, points, outcomes, me, mine)
                     out.append(points[:, me] - points[:, 1 - me])
         return [self._score(np.concatenate(out)) for out in results]
 
@@ -392,7 +396,7 @@ class BestAgent:
 
         me, n = state.current_player, state.n
         seed = int(self._rng.integers(2**62))
-        policy = self.playout_policy if state.game.family_record.knocks else "greedy"
+        policy = "careful" if self.playout_policy != "greedy" and state.game.family_record.knocks else "greedy"
         tally: list[list[Any]] = [[] for _ in candidates]
         for k, sample in enumerate(samples):
             if k and deadline is not None and time.perf_counter() > deadline:
