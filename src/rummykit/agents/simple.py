@@ -100,13 +100,14 @@ class GreedyAgent:
         return int(state.game.family_record.greedy(state, self.max_knock_deadwood))  # the family's C policy
 
     def __repr__(self) -> str:
-        return "GreedyAgent()" if self.max_knock_deadwood is None else f"GreedyAgent({self.max_knock_deadwood})"
+        name = type(self).__name__
+        return f"{name}()" if self.max_knock_deadwood is None else f"{name}({self.max_knock_deadwood})"
 
 
 # --- careful ------------------------------------------------------------------
 
 
-class CarefulAgent:
+class CarefulAgent(GreedyAgent):
     """Greedy that looks one stock draw ahead and watches the opponent (deterministic; the C
     policy ``RK_POLICY_CAREFUL``, the one ``rummykit.playouts(..., policy="careful")`` plays).
 
@@ -138,25 +139,13 @@ class CarefulAgent:
     True
     """
 
-    def __init__(self, max_knock_deadwood: int | None = None, seed: object = None) -> None:
-        if max_knock_deadwood is not None:
-            max_knock_deadwood = _check_int("max_knock_deadwood", max_knock_deadwood, 0)
-        self.max_knock_deadwood = max_knock_deadwood
-
-    def spawn(self, seed: object) -> CarefulAgent:
-        """The same policy (it uses no randomness)."""
-        return self
-
     def __call__(self, state: Any) -> int:
         if not state.game.family_record.knocks:
-            return int(state.game.family_record.greedy(state, None))
+            return super().__call__(state)
         from rummykit import _core
 
         knock_at = -1 if self.max_knock_deadwood is None else self.max_knock_deadwood
         return int(state._policy_action(_core.POLICY_CAREFUL, knock_at))
-
-    def __repr__(self) -> str:
-        return "CarefulAgent()" if self.max_knock_deadwood is None else f"CarefulAgent({self.max_knock_deadwood})"
 
 
 register("random", RandomAgent)
