@@ -16,6 +16,20 @@ static void plane(float *out, int start, rk_mask mask) {
     }
 }
 
+/* The history planes of both families: ``recent`` is a state's [seats][RK_RECENT_KINDS][RK_RECENT]
+ * array (entries card + 1, 0 for none; ``width`` cards a plane), ``starts`` the planes' slices by
+ * kind.  Per kind and relative seat, a card's recency (RK_RECENT - j) / RK_RECENT for the seat's
+ * j-th newest move of the kind on it (the newest if several). */
+static void recent_planes(const uint8_t *recent, int n, int width, int player, const int *starts, float *out) {
+    for (int k = 0; k < RK_RECENT_KINDS; k++)
+        for (int r = 0; r < n; r++) {
+            const uint8_t *moves = recent + ((size_t)((player + r) % n) * RK_RECENT_KINDS + (size_t)k) * RK_RECENT;
+            float *at = out + starts[k] + r * width;
+            for (int j = RK_RECENT - 1; j >= 0; j--) /* oldest first: the newest writes last */
+                if (moves[j] > 0 && moves[j] <= width) at[moves[j] - 1] = (float)(RK_RECENT - j) / RK_RECENT;
+        }
+}
+
 /* The knocker's shown melds as one mask (0 before a knock). */
 static rk_status shown_mask(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *p, rk_mask *out) {
     int n = pr->num_players, k = p->n_shown < 0 ? 0 : p->n_shown > 4 ? 4 : p->n_shown;
@@ -119,16 +133,8 @@ rk_status rk__knock_observe(const rk_rules *rules, const rk_knock_rules *pr, con
         }
         plane(out, RK_KOBS_SHOWN, shown);
     }
-    /* the history planes: per kind and relative seat, a card's recency (RK_RECENT - j) / RK_RECENT for
-     * the seat's j-th newest move of the kind on it (the newest if several) */
-    static const int kinds[RK_RECENT_KINDS] = {RK_KOBS_RDISCARDS, RK_KOBS_RTAKES, RK_KOBS_RPASSES};
-    for (int k = 0; k < RK_RECENT_KINDS; k++)
-        for (int r = 0; r < n; r++) {
-            const uint8_t *recent = p->recent[(player + r) % n][k];
-            float *at = out + kinds[k] + r * RK_NUM_CARDS;
-            for (int j = RK_RECENT - 1; j >= 0; j--) /* oldest first: the newest writes last */
-                if (recent[j] > 0 && recent[j] <= RK_NUM_CARDS) at[recent[j] - 1] = (float)(RK_RECENT - j) / RK_RECENT;
-        }
+    recent_planes((const uint8_t *)p->recent, n, RK_NUM_CARDS, player,
+                  (const int[]){RK_KOBS_RDISCARDS, RK_KOBS_RTAKES, RK_KOBS_RPASSES}, out);
     return hand_planes(rules, p, p->hands[player], out);
 }
 
@@ -285,6 +291,8 @@ rk_status rk_table_observe(const rk_table_rules *r, const rk_table_state *s, con
             out[RK_TOBS_VALUES + (q - player + n) % n] = (float)((v < 200 ? v : 200) / 200.0);
         }
     }
+    recent_planes((const uint8_t *)s->recent, n, TYPES, player,
+                  (const int[]){RK_TOBS_RDISCARDS, RK_TOBS_RTAKES, RK_TOBS_RPASSES}, out);
     return RK_OK;
 }
 
@@ -300,7 +308,7 @@ static const int table_starts[RK_TABLE_OBS_SLICES + 1] = {
     RK_TOBS_KSELF, RK_TOBS_KOTHERS, RK_TOBS_SEEN, RK_TOBS_SIZES, RK_TOBS_STOCK, RK_TOBS_RESTOCKS, RK_TOBS_OPENED,
     RK_TOBS_PLAYED, RK_TOBS_SETS, RK_TOBS_RUNS, RK_TOBS_STANDS, RK_TOBS_OWNED, RK_TOBS_TAKEN, RK_TOBS_MUST,
     RK_TOBS_OPEN_VALUE, RK_TOBS_PENDING, RK_TOBS_TURN_MELDS, RK_TOBS_FRESH, RK_TOBS_BUILT, RK_TOBS_MIN, RK_TOBS_TURNS,
-    RK_TOBS_WINNER, RK_TOBS_VALUES, RK_TABLE_OBS_SIZE};
+    RK_TOBS_WINNER, RK_TOBS_VALUES, RK_TOBS_RDISCARDS, RK_TOBS_RTAKES, RK_TOBS_RPASSES, RK_TABLE_OBS_SIZE};
 
 const int *rk_knock_obs_starts(void) { return knock_starts; }
 

@@ -265,6 +265,13 @@ rk_status rk__table_do_release(const rk_table_rules *r, rk_table_state *s, int p
     return RK_OK;
 }
 
+/* Seat p's move of ``kind`` on a card of type t, newest first in s->recent (rk_table_state). */
+static void remember(rk_table_state *s, int p, int kind, int t) {
+    uint8_t *r = s->recent[p][kind];
+    memmove(r + 1, r, RK_RECENT - 1);
+    r[0] = (uint8_t)(t + 1);
+}
+
 rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_table_memo *memo, int32_t action) {
     (void)memo; /* the transitions ask no opening questions */
     if (!rules || !state || action < 0) return RK_ERR_ARG;
@@ -272,6 +279,10 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
     int p = s->player;
     if (s->phase == RK_TABLE_PHASE_DRAW) {
         if (action == RK_TABLE_DRAW) {
+            /* the top discard declined, unless the rules forbade taking it (public either way) */
+            if (s->n_discards && !(rules->kaluki && rules->unopened_discard_draw == 1 && !(s->opened >> p & 1) &&
+                                   take_needs_opening(rules, s)))
+                remember(s, p, RK_RECENT_PASS, card_type(s->discards[s->n_discards - 1]));
             if (!s->n_stock && !restock(rules, s)) {
                 end_hand(s, RK_TABLE_DEAD, -1);
                 return RK_OK;
@@ -282,6 +293,7 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
         }
         if (action != RK_TABLE_TAKE || !s->n_discards) return RK_ERR_ARG;
         int card = s->discards[--s->n_discards], t = card_type(card);
+        remember(s, p, RK_RECENT_TAKE, t);
         add_card(&s->hands[p], card);
         add_card(&s->known[p], card);
         s->taken = (int8_t)t;
@@ -299,6 +311,7 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
         hand h = hand_of(s->hands[p]);
         int card = discard_copy(rules, s, h, action);
         if (card < 0) return RK_ERR_ARG;
+        remember(s, p, RK_RECENT_DISCARD, action);
         set_hand(s, p, without_card(h, card));
         s->discards[s->n_discards++] = (uint8_t)card;
         if (!s->hands[p].w[0] && !s->hands[p].w[1])

@@ -159,6 +159,10 @@ rk_status rk_table_check(const rk_table_rules *rules, const rk_table_state *s) {
     }
     for (int p = n; p < RK_TABLE_MAX_PLAYERS; p++)
         if (s->hands[p].w[0] | s->hands[p].w[1] | s->known[p].w[0] | s->known[p].w[1]) return RK_ERR_ARG;
+    for (int p = 0; p < RK_TABLE_MAX_PLAYERS; p++) /* the history: types + 1, none for seats not in the game */
+        for (int k = 0; k < RK_RECENT_KINDS; k++)
+            for (int j = 0; j < RK_RECENT; j++)
+                if (s->recent[p][k][j] > RK_NUM_TYPES || (p >= n && s->recent[p][k][j])) return RK_ERR_ARG;
     for (int i = 0; i < s->n_stock; i++) PLACE(s->stock[i]);
     for (int i = 0; i < s->n_discards; i++) PLACE(s->discards[i]);
     for (int i = 0; i < s->n_table; i++) {

@@ -396,7 +396,7 @@ static void bad_arguments(void) {
     game g;
     rk_vector_buffers b;
     uint8_t mask[RK_KNOCK_NUM_ACTIONS];
-    float obs[RK_KNOCK_OBS_SIZE], rewards[2];
+    float obs[RK_TABLE_OBS_SIZE > RK_KNOCK_OBS_SIZE ? RK_TABLE_OBS_SIZE : RK_KNOCK_OBS_SIZE], rewards[2];
     int32_t player, num_legal, ids[RK_MAX_LEGAL];
     uint8_t terminated;
     b.num_legal = &num_legal;

@@ -447,6 +447,7 @@ cdef extern from "rummykit/table.h" nogil:
         int16_t open_value, turn_melds
         int32_t turns, restocks
         uint64_t shuffle_seed
+        uint8_t recent[6][3][8]
 
     ctypedef struct rk_table_memo:
         pass

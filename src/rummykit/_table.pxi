@@ -881,6 +881,7 @@ def _table_state_layout():
         "turns": (<size_t>&s.turns - base, 4, 1, True),
         "restocks": (<size_t>&s.restocks - base, 4, 1, True),
         "shuffle_seed": (<size_t>&s.shuffle_seed - base, 8, 1, False),
+        "recent": (<size_t>&s.recent[0][0][0] - base, 1, RK_TABLE_MAX_PLAYERS * 3 * 8, False),
     }
     meld = {
         "kind": <size_t>&m.kind - mb,

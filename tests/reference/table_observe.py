@@ -71,21 +71,23 @@ class _Step(NamedTuple):
     out: int  # physical cards that left the hand (their types are public)
     came: int  # physical cards that came in (a draw, a take, released jokers)
     pile: tuple[int, ...] | None  # the discard pile a restock just before this draw emptied
+    top: int  # the top discard before the action (a physical card), -1 for none
+    opened: int  # the seats that had opened before it (bits)
+    turns: int  # the turns before it
 
 
-def _view(s: TableState) -> tuple[int, tuple[int, ...], tuple[int, ...], int]:
-    return s.player, s.hands, s.discards, s.restocks
+_View = tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]
 
 
-def _step(
-    action: int,
-    before: tuple[int, tuple[int, ...], tuple[int, ...], int],
-    after_hands: tuple[int, ...],
-    after_restocks: int,
-) -> _Step:
-    seat, hands, discards, restocks = before
+def _view(s: TableState) -> _View:
+    return s.player, s.hands, s.discards, s.restocks, s.opened, s.turns
+
+
+def _step(action: int, before: _View, after_hands: tuple[int, ...], after_restocks: int) -> _Step:
+    seat, hands, discards, restocks, opened, turns = before
     old, new = hands[seat], after_hands[seat]
-    return _Step(seat, action, old & ~new, new & ~old, discards if after_restocks > restocks else None)
+    pile = discards if after_restocks > restocks else None
+    return _Step(seat, action, old & ~new, new & ~old, pile, discards[-1] if discards else -1, opened, turns)
 
 
 def _walk(state: TableState) -> list[_Step]:
@@ -223,7 +225,8 @@ def observation(state: TableState, player: int) -> TableObservation:
     """What seat ``player`` may know now (see the module docstring)."""
     player = _check_player(state, player)
     n = state.n
-    known = _known(state, _walk(state))
+    steps = _walk(state)
+    known = _known(state, steps)
     over = state.phase == _END
     return TableObservation(
         player=player,
@@ -270,7 +273,8 @@ def observation_tensor(state: TableState, player: int) -> npt.NDArray[np.float32
     :data:`OBSERVATION_TENSOR_SIZE` entries (layout in the module docstring)."""
     player = _check_player(state, player)
     n, rules = state.n, state.rules
-    known = _known(state, _walk(state))
+    steps = _walk(state)
+    known = _known(state, steps)
     over = state.phase == _END
     copies = 2 if rules.is_kaluki else 1
     scale = np.full(NUM_TYPES, 1.0 / copies, dtype=np.float32)
@@ -337,7 +341,35 @@ def observation_tensor(state: TableState, player: int) -> npt.NDArray[np.float32
             out[_AT["winner"] + rel(result.winner)] = 1.0
         for q, v in enumerate(result.hand_values):
             out[_AT["hand_values"] + rel(q)] = min(v, 200) / 200.0
+    recent = _recent_moves(state, steps)
+    for kind, name in enumerate(("recent_discards", "recent_takes", "recent_passes")):
+        for q in range(n):
+            start = _AT[name] + rel(q) * NUM_TYPES
+            for j, t in reversed(list(enumerate(recent[q][kind][:8]))):
+                out[start + t] = (8 - j) / 8  # the newest of a type's moves writes last
     return out
+
+
+def _recent_moves(state: TableState, steps: list[_Step]) -> list[list[list[int]]]:
+    """Per seat, the types of its discards, takes and passes (a stock draw with a discard
+    pile, unless Kaluki's forbidden take for an unopened seat), each newest first."""
+    rules = state.rules
+    moves: list[list[list[int]]] = [[[], [], []] for _ in range(state.n)]
+    for st in steps:
+        if st.action <= JOKER:
+            moves[st.seat][0].insert(0, st.action)
+        elif st.action == TAKE:
+            moves[st.seat][1].insert(0, card_type(st.top))
+        elif st.action == DRAW and st.top >= 0:
+            forbidden = (
+                rules.is_kaluki
+                and rules.unopened_discard_draw == "forbidden"
+                and not st.opened >> st.seat & 1
+                and not (rules.first_turn_upcard_free and st.turns == 0)
+            )
+            if not forbidden:
+                moves[st.seat][2].insert(0, card_type(st.top))
+    return moves
 
 
 # --- information-state string ------------------------------------------------

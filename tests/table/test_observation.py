@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -433,6 +434,8 @@ def test_tensor_layout_is_documented_and_fixed() -> None:
     rows = re.findall(r"^(\w+)\s+(\d+)\s+(\d+)\s+\S", doc, re.M)
     assert [(name, int(a), int(b)) for name, a, b in rows] == layout
     assert f"({observe.OBSERVATION_TENSOR_SIZE})" in doc
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "vector.md").read_text(encoding="utf-8")
+    assert re.findall(r"^\| `(\w+)` \| (\d+)-(\d+) \| ", guide, re.M) == [(n, str(a), str(b)) for n, a, b in layout]
     for n in range(2, 7):
         assert observe.observation_tensor_size(n) == observe.OBSERVATION_TENSOR_SIZE
     for bad in (1, 7, True, "2"):
@@ -478,6 +481,39 @@ def test_tensor_contents() -> None:
     assert part("stock_size") == pytest.approx([len(state.stock) / 106])
     assert part("initial_meld_min") == pytest.approx([0.4])
     assert part("opened")[:3] == [float(state.opened >> ((p + r) % 3) & 1) for r in range(3)]
+
+
+def test_history_planes_keep_each_seats_moves_in_order() -> None:
+    state = rk.Game("rummy").new_hand(seed=1, dealer=0)
+    at = {name: start for name, start, _ in observe.OBSERVATION_LAYOUT}
+
+    def value(player: int, name: str, seat: int, t: int) -> float:
+        return float(state.observation_tensor(player)[at[name] + 53 * ((seat - player) % 2) + t])
+
+    upcard = card_type(state.discards[-1])
+    state.play("draw")  # seat 1 declines the upcard
+    assert value(0, "recent_passes", 1, upcard) == value(1, "recent_passes", 1, upcard) == 1.0
+    discard = state.legal_actions()[0]
+    state.apply_action(discard)
+    state.play("take")  # seat 0 takes it
+    assert value(1, "recent_discards", 1, discard) == 1.0 and value(1, "recent_takes", 0, discard) == 1.0
+    mine = next(a for a in state.legal_actions() if a != discard)
+    state.apply_action(mine)
+    state.play("draw")  # seat 1 declines seat 0's discard
+    assert value(0, "recent_passes", 1, mine) == 1.0 and value(0, "recent_passes", 1, upcard) == 7 / 8
+    history = state.observation_tensor(0)[at["recent_discards"] :]
+    assert np.count_nonzero(history) == 5  # seat 1: a discard and two passes; seat 0: a take and a discard
+
+
+def test_a_forbidden_take_is_no_pass() -> None:
+    """Kaluki's unopened_discard_draw="forbidden": an unopened seat's draw declines nothing
+    (but the first turn's upcard, under first_turn_upcard_free)."""
+    passes = {name: start for name, start, _ in observe.OBSERVATION_LAYOUT}["recent_passes"]
+    for free, want in ((False, 0), (True, 1)):
+        state = rk.Game("kaluki", unopened_discard_draw="forbidden", first_turn_upcard_free=free).new_hand(seed=3)
+        assert state.discards and state.legal_actions() == ([DRAW, TAKE] if free else [DRAW])
+        state.play("draw")
+        assert np.count_nonzero(state.observation_tensor(0)[passes:]) == want
 
 
 def test_bad_player_raises() -> None:

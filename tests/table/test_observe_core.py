@@ -42,6 +42,8 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("kaluki", {"num_players": 4, "ace_low_runs": True, "max_build_per_run_end": -1}),
     ("kaluki", {"num_players": 5, "kaluki_jokers": 4, "joker_discard_allowed": False}),
     ("kalooki_51", {"num_players": 3}),
+    ("kaluki", {"unopened_discard_draw": "forbidden", "first_turn_upcard_free": True}),
+    ("kaluki", {"num_players": 3, "unopened_discard_draw": "forbidden"}),
 ]
 IDS = [f"{name}-{i}" for i, (name, _) in enumerate(VARIANTS)]
 
@@ -258,7 +260,7 @@ def test_bad_arguments_to_the_tensor() -> None:
         with pytest.raises(RummykitError, match="float32"):
             _core.table_observation_tensor(state, 0, bad)
     with pytest.raises((TypeError, ValueError, BufferError)):
-        _core.table_observation_tensor(state, 0, np.zeros((2, 1386), dtype=np.float32)[:, 0])  # not contiguous
+        _core.table_observation_tensor(state, 0, np.zeros((2, observe.OBSERVATION_TENSOR_SIZE), dtype=np.float32)[:, 0])  # not contiguous
     out = np.ones(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float32)
     assert _core.table_observation_tensor(state, 1, out) is out
     assert np.array_equal(out, ref.observation_tensor(state, 1))

@@ -153,6 +153,9 @@ def consistent(game: Any, f: dict[str, Any], dealer: int | None = None) -> bool:
         seen += m["cards"][: m["n_cards"]]
     if any(c >= size for c in seen) or len(set(seen)) != len(seen):
         return False
+    recent = f["recent"]  # per seat, 3 kinds x 8 moves: types + 1, none for seats past the last
+    if any(v > 53 for v in recent) or any(recent[24 * n :]):
+        return False
     return not (f["winner"] >= 0 and f["hands"][f["winner"]])
 
 
@@ -228,6 +231,10 @@ def tampered(raw: bytes, f: dict[str, Any], n: int, rng: random.Random, random_c
             for word in (0, 1, 2 * n - 1, 2 * n, 11):  # a seat's low and high words, a seat past the last
                 for v in (2**64 - 1, 1 << 63, 1 << 44, rng.getrandbits(64)):
                     put(f"{name} word {word}={v:#x}", offset + 8 * word, 8, False, v)
+        elif name == "recent":  # the history: a seat's first and last entry, a seat past the last
+            for i in dict.fromkeys([0, 23, 24 * n - 1, 24 * n, items - 1]):
+                for v in (0, 1, 53, 54, 255):
+                    put(f"recent[{i}]={v}", offset + i, 1, False, v)
         elif name in ("stock", "discards", "ends"):
             count = f["n_" + name]
             for i in dict.fromkeys([0, max(count - 1, 0), count, items - 1]):

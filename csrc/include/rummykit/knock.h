@@ -113,13 +113,7 @@ const char *rk_knock_scoring_model_name(int model);
 const char *const *rk_knock_scoring_model_options(size_t *n);
 rk_status rk_knock_scoring_model_apply(rk_knock_rules *pr, int model);
 
-/* A hand in progress (the fields of KnockState that play needs). */
-#define RK_RECENT 8 /* moves of each kind per seat in rk_position.recent (the observation's history planes) */
-#define RK_RECENT_KINDS 3
-#define RK_RECENT_DISCARD 0
-#define RK_RECENT_TAKE 1
-#define RK_RECENT_PASS 2
-
+/* A hand in progress (the fields of KnockState that play needs; RK_RECENT: rummykit.h). */
 typedef struct rk_position {
     rk_mask hands[RK_MAX_PLAYERS];
     uint8_t stock[RK_NUM_CARDS];    /* stock[n_stock - 1] is the top */

@@ -233,6 +233,15 @@ rk_status rk_best_discard_batch(const rk_rules *rules, const rk_mask *hands, siz
 
 #define RK_JOKER 52
 #define RK_NUM_TYPES 53            /* 52 natural card types + the joker */
+
+/* The public history both families' states keep for the observation's history planes
+ * (rk_position.recent, rk_table_state.recent): per seat and kind, its last RK_RECENT moves of
+ * the kind, newest first. */
+#define RK_RECENT 8
+#define RK_RECENT_KINDS 3
+#define RK_RECENT_DISCARD 0
+#define RK_RECENT_TAKE 1
+#define RK_RECENT_PASS 2
 #define RK_MULTI_MAX_JOKERS 4
 #define RK_MULTI_MAX_MELDS 36      /* (104 + 4) / 3 */
 #define RK_MULTI_MAX_MELD_CARDS 13

@@ -409,6 +409,11 @@ typedef struct rk_table_state {
     int16_t turn_melds;      /* new melds laid this turn */
     int32_t turns, restocks;
     uint64_t shuffle_seed;
+    /* the public history, newest first: per seat and kind (RK_RECENT_DISCARD, _TAKE, _PASS: a draw
+     * from the stock while the top discard could be taken, as far as the others can tell: a
+     * discard pile, and not Kaluki's forbidden take for an unopened seat) the card types of its
+     * last RK_RECENT such moves, as type + 1 (0: none) */
+    uint8_t recent[RK_TABLE_MAX_PLAYERS][RK_RECENT_KINDS][RK_RECENT];
 } rk_table_state;
 
 /* Memoised Kaluki opening answers (opaque; one memo serves one rules

@@ -10,7 +10,7 @@ cards).  The same verbs as :mod:`rummykit.knock.observe`.
 >>> obs.phase, obs.current_player, obs.hand_sizes, obs.stock_size
 ('play', 1, (10, 11), 30)
 >>> observation_tensor(state, 0).shape
-(1386,)
+(2340,)
 >>> print(information_state_string(state, 1))
 rummy() seat 1 of 2, dealer 0, upcard JS
 dealt 4C 8D JD QD KD 2H 5H 6H TH QH
@@ -47,7 +47,7 @@ Observation tensor
 ------------------
 
 ``observation_tensor(state, player)`` is a float32 vector of
-:data:`OBSERVATION_TENSOR_SIZE` (1386) entries for both games and every
+:data:`OBSERVATION_TENSOR_SIZE` (2340) entries for both games and every
 player count (2-6).  Seats are relative to the observer: relative seat
 ``r`` is seat ``(player + r) % n``.  Card planes have 53 entries, one per
 type (52: the jokers); an entry is the number of such cards divided by the
@@ -89,7 +89,22 @@ initial_meld_min  1372   1373   Kaluki opening minimum, / 100 (0 in Rummy)
 turns             1373   1374   turns so far, min(turns, 1000) / 1000
 winner            1374   1380   one-hot relative seat that went out (at the end)
 hand_values       1380   1386   value left in each relative seat's hand, min(v, 200) / 200
+recent_discards   1386   1704   6 x 53: relative seats 0-5's last 8 discards, by recency
+recent_takes      1704   2022   6 x 53: their last 8 cards taken from the discard pile
+recent_passes     2022   2340   6 x 53: their last 8 top discards declined
 ================  =====  =====  ================================================
+
+The three history planes keep the order of the public moves: in the plane
+of relative seat ``r``, a type's entry is ``(8 - j) / 8`` if it was the
+card of seat ``r``'s ``j``-th newest move of that kind (``j`` = 0 the
+newest; the newest if several), 0 if none of its last 8.  A discard names
+its card; a take, the card taken; a pass, the top discard declined: a draw
+from the stock while there was a discard pile, unless the rules forbade
+the take (Kaluki's ``unopened_discard_draw = "forbidden"`` for a seat that
+has not opened, the first turn's upcard excepted under
+``first_turn_upcard_free``), which everyone can tell.  Whether a hand could
+have used the card is not asked: that depends on cards the others do not
+see.  The engine keeps these moves in its state (``rk_table_state.recent``).
 
 ``seen_others`` holds the cards of another hand the observer can see: its
 known cards, and at the end the whole hand.  Absent seats (fewer than six
@@ -241,6 +256,9 @@ _NAMES = (
     "turns",
     "winner",
     "hand_values",
+    "recent_discards",
+    "recent_takes",
+    "recent_passes",
 )
 _STARTS = _core.TABLE_TENSOR_STARTS
 
