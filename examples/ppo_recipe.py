@@ -21,13 +21,13 @@ PPO learns from scratch.
 Every ``--eval-every`` steps it prints a progress line: the elapsed minutes (the warm start
 included), the process's CPU minutes, the load average, the steps, and the deterministic
 policy's win rate among the decided hands of ``--progress-hands`` seeded hands against the
-opponent (played in a VectorGame, all hands at once).  At the end (the ``--timesteps`` or
-``--minutes`` budget, whichever comes first) it evaluates the policy on ``--eval-hands`` seeded
+opponent (played in a VectorGame, all hands at once).  At the end (the ``--timesteps``,
+``--minutes`` or ``--cpu-minutes`` budget, whichever comes first) it evaluates the policy on ``--eval-hands`` seeded
 hands with :func:`rummykit.rl.evaluate` (a tournament: the Wilson 95% interval of the win rate
 of decided hands) and prints a JSON summary with the whole curve.  ``--save PATH`` keeps the
 model (sb3's zip), ``--load PATH`` goes on training one.
 
-Flags: ``--game``, ``--opponent`` (greedy or random), ``--timesteps``, ``--minutes``,
+Flags: ``--game``, ``--opponent`` (greedy or random), ``--timesteps``, ``--minutes``, ``--cpu-minutes``,
 ``--num-envs`` (256), ``--n-steps`` (32 per env and rollout), ``--batch-size`` (1024),
 ``--epochs`` (4), ``--lr`` (3e-4), ``--gamma`` (0.995, the shaping's too), ``--trunk`` (256),
 ``--net`` (256), ``--ent-coef`` (0.01), ``--gae-lambda`` (0.95), ``--shaping-scale`` (50),
@@ -204,7 +204,8 @@ class Progress(BaseCallback):  # type: ignore[misc]
         if self.num_timesteps >= self.next_eval:
             self.record()
             self.next_eval = self.num_timesteps + self.args.eval_every
-        return (time.perf_counter() - self.start) < 60 * self.args.minutes
+        cpu_left = time.process_time() < 60 * self.args.cpu_minutes
+        return (time.perf_counter() - self.start) < 60 * self.args.minutes and cpu_left
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -214,6 +215,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--opponent", default="greedy", help="greedy or random, played in C (default greedy)")
     parser.add_argument("--timesteps", type=int, default=50_000_000, help="the most training steps")
     parser.add_argument("--minutes", type=float, default=60.0, help="the most training minutes (default 60)")
+    parser.add_argument("--cpu-minutes", type=float, default=float("inf"), help="the most CPU minutes of the process")
     parser.add_argument("--num-envs", type=int, default=256, help="hands stepped together (default 256)")
     parser.add_argument("--n-steps", type=int, default=32, help="PPO rollout length per env (default 32)")
     parser.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch (default 1024)")

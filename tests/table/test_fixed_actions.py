@@ -206,3 +206,79 @@ def test_bad_input() -> None:
         fixed.unfactor(np.zeros((2, 3), np.int32))
     with pytest.raises(IllegalActionError):
         fixed.unfactor([[0, 2**40] + [-1] * 8])
+
+
+def reachable(mask: np.ndarray, reverse: bool = False) -> set[int]:
+    """The fixed ids reached by choosing the kind, then the kind's heads one at a time, each from
+    its head_mask given the ones chosen before (in KIND_HEADS order, or reversed)."""
+    found: set[int] = set()
+
+    def walk(chosen: dict[str, int], heads: tuple[str, ...]) -> None:
+        if not heads:
+            row = np.full(len(fixed.HEADS), -1, np.int32)
+            for name, value in chosen.items():
+                row[HEAD[name]] = value
+            found.add(int(fixed.unfactor(row)[0]))
+            return
+        values = np.flatnonzero(fixed.head_mask(mask, heads[0], chosen))
+        assert values.size, (chosen, heads)  # no dead end
+        for v in values:
+            walk({**chosen, heads[0]: int(v)}, heads[1:])
+
+    for kind in np.flatnonzero(fixed.head_mask(mask, "kind")):
+        heads = fixed.KIND_HEADS[fixed.KINDS[kind]][1:]
+        walk({"kind": int(kind)}, heads[::-1] if reverse else heads)
+    return found
+
+
+HEAD_GAMES = [("rummy", n) for n in range(2, 7)] + [("kaluki", n) for n in range(2, 6)]
+
+
+@pytest.mark.parametrize(("name", "players"), HEAD_GAMES, ids=[f"{n}-{p}p" for n, p in HEAD_GAMES])
+def test_head_masks_reach_exactly_the_legal_ids(name: str, players: int) -> None:
+    """Over random states, the conditional head masks reach every legal fixed id and nothing else,
+    head by head in either order (each state's whole tree of choices), and a batched sample of
+    every head in turn (-1 for a head the row's kind does not use) is always a legal id."""
+    from rummykit.vector import VectorGame
+
+    rows = 8
+    vg = VectorGame(name, rows, seed=players, num_players=players)
+    rng = np.random.default_rng(players)
+    kinds_seen: set[int] = set()
+    for step in range(200 if LONG else 24):
+        mask = vg.legal_mask
+        for i in range(rows) if step % 6 == 1 or LONG else ():
+            legal = set(np.flatnonzero(mask[i]).tolist())
+            assert reachable(mask[i]) == legal == reachable(mask[i], reverse=True)
+        chosen: dict[str, np.ndarray] = {}
+        for h, (head, _) in enumerate(fixed.HEADS):
+            m = fixed.head_mask(mask, head, chosen)
+            used = np.array([head in fixed.KIND_HEADS[fixed.KINDS[k]] for k in chosen.get("kind", np.zeros(rows, int))])
+            assert (m.any(axis=1) == used).all() if h else m.any(axis=1).all()
+            pick = np.where(m.any(axis=1), (m * rng.random(m.shape)).argmax(axis=1), -1)
+            chosen[head] = pick
+        ids = fixed.unfactor(np.stack([chosen[head] for head, _ in fixed.HEADS], axis=1))
+        assert mask[np.arange(rows), ids].all()
+        kinds_seen |= set(chosen["kind"].tolist())
+        vg.step(ids)
+    assert kinds_seen >= {0, 1, 2}
+
+
+def test_head_mask_shapes_and_bad_input() -> None:
+    state = Game("rummy").new_hand(seed=1)
+    mask = fixed.mask(state)
+    assert fixed.head_mask(mask, "kind").shape == (8,)
+    assert fixed.head_mask(np.stack([mask, np.zeros_like(mask)]), "card", {"kind": [0, 0]}).shape == (2, 53)
+    assert not fixed.head_mask(mask, "card", {"kind": 1}).any()  # a draw has no card
+    assert fixed.head_mask(mask, "kind", {"card": -1}).nonzero()[0].tolist() == [1, 2]
+    for bad_mask in (mask.astype(np.int8), mask[:-1], mask[None, None]):
+        with pytest.raises(InvalidOptionError):
+            fixed.head_mask(bad_mask, "kind")
+    with pytest.raises(InvalidOptionError):
+        fixed.head_mask(mask, "colour")
+    with pytest.raises(InvalidOptionError):
+        fixed.head_mask(mask, "card", {"colour": 1})
+    with pytest.raises(InvalidOptionError):
+        fixed.head_mask(mask, "card", {"kind": [0, 1]})  # one row
+    with pytest.raises(InvalidOptionError):
+        fixed.head_mask(mask, "card", {"kind": 0.5})

@@ -260,7 +260,8 @@ def test_bad_arguments_to_the_tensor() -> None:
         with pytest.raises(RummykitError, match="float32"):
             _core.table_observation_tensor(state, 0, bad)
     with pytest.raises((TypeError, ValueError, BufferError)):
-        _core.table_observation_tensor(state, 0, np.zeros((2, observe.OBSERVATION_TENSOR_SIZE), dtype=np.float32)[:, 0])  # not contiguous
+        strided = np.zeros((2, observe.OBSERVATION_TENSOR_SIZE), dtype=np.float32)[:, 0]  # not contiguous
+        _core.table_observation_tensor(state, 0, strided)
     out = np.ones(observe.OBSERVATION_TENSOR_SIZE, dtype=np.float32)
     assert _core.table_observation_tensor(state, 1, out) is out
     assert np.array_equal(out, ref.observation_tensor(state, 1))

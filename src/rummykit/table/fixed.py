@@ -27,7 +27,10 @@ the tests count this over random hands of every option set, and it has not happe
 
 The factored form (:data:`HEADS`, :func:`factor`, :func:`unfactor`) writes a fixed id as an
 action kind and its arguments, one head each, for autoregressive policies: :data:`KINDS` and
-:data:`KIND_HEADS` say which heads a kind uses; the others are -1.
+:data:`KIND_HEADS` say which heads a kind uses; the others are -1.  :func:`head_mask` is the
+mask of one head given the heads chosen before it, read off the flat legal mask: choosing the
+kind, then the kind's heads in :data:`KIND_HEADS` order (or any order), each from its mask,
+reaches exactly the legal fixed ids.
 
 >>> import rummykit as rk
 >>> from rummykit.table import fixed
@@ -36,6 +39,8 @@ action kind and its arguments, one head each, for autoregressive policies: :data
 [53, 54]
 >>> fixed.factor([53, fixed.MELD_RUN])[:, :1].ravel().tolist()   # the kind head
 [1, 7]
+>>> fixed.head_mask(fixed.mask(state), "kind").nonzero()[0].tolist()   # draw, take
+[1, 2]
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ __all__ = [
     "factor",
     "fixed_id",
     "fixed_text",
+    "head_mask",
     "legal",
     "mask",
     "unfactor",
@@ -171,6 +177,62 @@ def unfactor(heads: npt.ArrayLike) -> npt.NDArray[np.int32]:
     if bad >= 0:
         raise IllegalActionError(f"row {bad}: {arr[bad].tolist()} is no move (heads {[h for h, _ in HEADS]})")
     return out
+
+
+_FACTORED: npt.NDArray[np.int32] | None = None
+
+
+def _factored() -> npt.NDArray[np.int32]:
+    """(NUM_ACTIONS, len(HEADS)): the factored form of every fixed id (all -1 for an id that is no
+    move's), made on first use."""
+    global _FACTORED
+    if _FACTORED is None:
+        table = np.empty((NUM_ACTIONS, len(HEADS)), np.int32)
+        _core.table_fixed_factor(np.arange(NUM_ACTIONS, dtype=np.int32), table)
+        table.flags.writeable = False
+        _FACTORED = table
+    return _FACTORED
+
+
+def head_mask(mask: npt.ArrayLike, head: str, chosen: dict[str, npt.ArrayLike] | None = None) -> npt.NDArray[np.bool_]:
+    """The mask of head ``head`` given the heads ``chosen`` before it, for autoregressive policies.
+
+    ``mask`` is a flat legal mask, (NUM_ACTIONS,) or (n, NUM_ACTIONS) bool (``fixed.mask(state)``,
+    ``VectorGame.legal_mask``); ``chosen`` maps head names to the values chosen so far, an int or
+    one per row (``kind`` first; -1 for a head the row's kind does not use, as :func:`factor`
+    writes it).  The result, (size of the head,) or (n, size) bool, is True at value ``v`` where
+    some legal fixed id of the row has the chosen heads and ``head`` = ``v``: all False in a row
+    whose chosen kind does not use ``head`` or whose choices no legal move has.  Choosing the kind
+    from ``head_mask(mask, "kind")``, then each head of ``KIND_HEADS[kind]`` in turn from its mask
+    given the ones before, reaches every legal fixed id and nothing else.
+    :class:`InvalidOptionError` for a mask of the wrong shape or a head that is no head."""
+    if head not in _HEAD:
+        raise InvalidOptionError(f"no head {clip(head)} (heads: {', '.join(_HEAD)})")
+    arr = np.asarray(mask)
+    if arr.dtype != np.bool_ or arr.ndim not in (1, 2) or arr.shape[-1] != NUM_ACTIONS:
+        raise InvalidOptionError(
+            f"mask must be bool of shape ({NUM_ACTIONS},) or (n, {NUM_ACTIONS}), got {arr.dtype} {arr.shape}"
+        )
+    rows2d = arr.reshape(-1, NUM_ACTIONS)
+    n = len(rows2d)
+    table = _factored()
+    rows, ids = np.nonzero(rows2d)
+    for name, value in (chosen or {}).items():
+        if name not in _HEAD:
+            raise InvalidOptionError(f"chosen: no head {clip(name)} (heads: {', '.join(_HEAD)})")
+        values = np.asarray(value)
+        if values.dtype.kind not in "iu" or values.shape not in ((), (n,)):
+            raise InvalidOptionError(
+                f"chosen[{name!r}] must be an integer or {n} integers, got {values.dtype} {values.shape}"
+            )
+        values = np.broadcast_to(values, (n,))
+        keep = table[ids, _HEAD[name]] == values[rows]
+        rows, ids = rows[keep], ids[keep]
+    out = np.zeros((n, HEADS[_HEAD[head]][1]), dtype=np.bool_)
+    values = table[ids, _HEAD[head]]
+    used = values >= 0
+    out[rows[used], values[used]] = True
+    return out if arr.ndim == 2 else out[0]
 
 
 def fixed_text(game: TableGame, fixed: int) -> str:
