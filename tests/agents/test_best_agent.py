@@ -157,6 +157,8 @@ def test_best_is_seeded_and_plays_every_game() -> None:
         "best:table_lambda=-1",
         "best:table_bonus=-1",
         "best:table_width=0",
+        "best:table_z=-1",
+        "best:table_hold=2",
         "best:determinizations=0",
     ],
 )
@@ -329,23 +331,46 @@ def _actors(state: object) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("name", ["rummy", "kaluki"])
 def test_table_search_is_seeded_and_searches_draws_and_discards(name: str) -> None:
     """Same seed, same moves; the search's moves are legal and sometimes differ from greedy's
-    (it searches the draw and the discard; melds and lay-offs are greedy's)."""
+    (it searches the draw and the discard, and whether to play greedy's meld or lay-off or to
+    discard at once; without ``table_hold`` melds and lay-offs are greedy's; releases always are)."""
     game, greedy = rk.Game(name), GreedyAgent()
+    action = game.family_record.action
     differs = 0
     for seed in range(3):
-        state = game.new_hand(seed=seed)
-        for _ in range(40):
-            if state.is_terminal():
-                break
-            move = BestAgent(table_samples=16, playouts=4, seed=seed)(state)
-            assert move == BestAgent(table_samples=16, playouts=4, seed=seed)(state)
-            assert move in state.legal_actions()
-            g = greedy(state)
-            if g > 54:  # a meld, a lay-off or a release: greedy's
-                assert move == g
-            differs += move != g
-            state.apply_action(move)
+        for hold in (0, 1):
+            state = game.new_hand(seed=seed)
+            for _ in range(40):
+                if state.is_terminal():
+                    break
+                move = BestAgent(table_samples=16, playouts=4, table_hold=hold, seed=seed)(state)
+                assert move == BestAgent(table_samples=16, playouts=4, table_hold=hold, seed=seed)(state)
+                assert move in state.legal_actions()
+                g = greedy(state)
+                if g > 54 and (not hold or action(g).kind == "release"):
+                    assert move == g
+                elif g > 54:  # greedy's meld or lay-off, or a discard in its place
+                    assert move == g or move <= 52
+                differs += move != g
+                state.apply_action(move)
     assert differs > 0
+
+
+def test_anchored_keeps_the_anchor_unless_clearly_beaten() -> None:
+    """The table search leaves greedy's move only for a candidate ahead by more than ``z``
+    standard errors of the paired differences over the samples."""
+    from rummykit.agents.best import _anchored
+
+    rng = np.random.default_rng(3)
+    base = rng.normal(0, 1, size=40)
+    noise = rng.normal(0, 1, size=(3, 40))
+    clear = np.array([base, base + 1 + 0.1 * noise[0], base + 0.05 * noise[1]])
+    assert _anchored(clear, 0, 1.0) == 1
+    assert _anchored(clear, 1, 1.0) == 1
+    wobble = noise[0] - noise[0].mean() + 0.05  # ahead by 0.05, with an error near 0.16
+    slight = np.array([base, base + wobble, base - 0.5])
+    assert _anchored(slight, 0, 1.0) == 0
+    assert _anchored(slight, 0, 0.0) == 1  # z = 0: the plain best mean
+    assert _anchored(np.array([[0.0], [0.1], [-1.0]]), 0, 1.0) == 1  # one sample: no error to judge by
 
 
 def test_time_per_move_stops_the_table_search() -> None:

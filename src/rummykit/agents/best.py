@@ -92,6 +92,12 @@ class BestAgent:
     took and still holds with no such neighbour), ``max(2, table_samples // candidates)`` of
     them drawn by weight, so the discards stay out of the melds the others are likely building; each
     candidate scored by ``playouts`` greedy C table playouts (``resample="stock"``) as above.
+    With ``table_hold=1`` (the default), where greedy would meld or lay off, that move and
+    every discard at once (keeping the cards for a later turn: going out in one turn, or
+    giving the opponent nothing to lay off on) are searched the same way.  The search leaves
+    greedy's move only for a candidate ahead of it by more than ``table_z`` standard errors
+    of their paired difference over the samples (default 1; 0: the best mean): with a few
+    samples a candidate, most of the spread between discards is noise.
     Past a hand's second restock (usually a stuck hand whose playouts run to ``max_turns``) it
     plays greedy.
 
@@ -105,8 +111,8 @@ class BestAgent:
     with each product ``samples x playouts``, ``determinizations x playouts`` and
     ``table_samples x playouts`` at most :data:`~rummykit.agents.base.MAX_PLAYOUTS` (65,536
     playouts a candidate: the move's time bound, see ``docs/hardening.md``); ``particles``
-    1..16384; ``width`` and ``table_width`` 1..64; ``table_pool`` 1..16; ``table_bonus`` a
-    number >= 0; ``time_per_move`` up to an hour.
+    1..16384; ``width`` and ``table_width`` 1..64; ``table_pool`` 1..16; ``table_bonus`` and
+    ``table_z`` numbers >= 0; ``table_hold`` 0 or 1; ``time_per_move`` up to an hour.
 
     >>> import rummykit as rk
     >>> state = rk.Game("gin").new_hand(seed=2)
@@ -132,6 +138,8 @@ class BestAgent:
         table_lambda: float = 1.0,
         table_bonus: float = 0.0,
         table_width: int = 64,
+        table_z: float = 1.0,
+        table_hold: int = 1,
         game_value: int = 1,
         learn: int = 0,
         playout_policy: str = "greedy",
@@ -161,6 +169,9 @@ class BestAgent:
         if not _is_number(table_lambda) or table_lambda < 0:
             raise InvalidOptionError(f"table_lambda must be a finite number >= 0, got {clip(table_lambda)}")
         self.table_lambda = float(table_lambda)
+        if not _is_number(table_z) or table_z < 0:
+            raise InvalidOptionError(f"table_z must be a finite number >= 0, got {clip(table_z)}")
+        self.table_z = float(table_z)
         for name, value in (("beta", beta), ("win_bonus", win_bonus), ("table_bonus", table_bonus)):
             if not _is_number(value) or value < 0:
                 raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
@@ -169,10 +180,10 @@ class BestAgent:
         self.beta, self.epsilon, self.win_bonus = float(beta), float(epsilon), float(win_bonus)
         self.table_bonus = float(table_bonus)
         self.time_per_move = _check_seconds(time_per_move)
-        for name, value in (("game_value", game_value), ("learn", learn)):
+        for name, value in (("game_value", game_value), ("learn", learn), ("table_hold", table_hold)):
             if value not in (0, 1) or isinstance(value, float):
                 raise InvalidOptionError(f"{name} must be 0 (off) or 1 (on), got {clip(value)}")
-        self.game_value, self.learn = int(game_value), int(learn)
+        self.game_value, self.learn, self.table_hold = int(game_value), int(learn), int(table_hold)
         if playout_policy not in ("greedy", "careful", "careful-self"):
             raise InvalidOptionError(
                 f"playout_policy must be 'greedy', 'careful' or 'careful-self', got {clip(playout_policy)}"
@@ -252,6 +263,8 @@ class BestAgent:
             "table_lambda": self.table_lambda,
             "table_bonus": self.table_bonus,
             "table_width": self.table_width,
+            "table_z": self.table_z,
+            "table_hold": self.table_hold,
             "game_value": self.game_value,
             "learn": self.learn,
             "playout_policy": self.playout_policy,
@@ -280,8 +293,9 @@ class BestAgent:
         return self._search(state, candidates, deadline)
 
     def _table_move(self, state: Any, legal: list[int], deadline: float | None) -> int:
-        """Games without knocking (Rummy, Kaluki): greedy's melds and lay-offs; the draw (stock
-        or discard) and the discard searched on uniform determinizations with C playouts."""
+        """Games without knocking (Rummy, Kaluki): the draw (stock or discard), the discard and
+        (``table_hold``) greedy's meld or lay-off against discarding at once, searched on
+        weighted determinizations with C playouts; releases are greedy's."""
         action = state.game.family_record.action  # the action kinds of the game's codec
         greedy = int(_GREEDY(state))
         kind = action(greedy).kind
@@ -291,6 +305,9 @@ class BestAgent:
             candidates = _table_discards(
                 state, [int(a) for a in legal if action(int(a)).kind == "discard"], self.table_width
             )
+        elif kind in ("meld", "lay off") and self.table_hold:  # or keep the cards: discard now
+            discards = [int(a) for a in legal if action(int(a)).kind == "discard"]
+            candidates = [greedy, *_table_discards(state, discards, self.table_width)]
         else:
             return greedy
         # a hand past its second restock is usually stuck, its playouts running to max_turns: greedy
@@ -299,8 +316,8 @@ class BestAgent:
         me = state.current_player
         count = max(2, self.table_samples // len(candidates))
         samples = _table_samples(state, me, count, self.table_pool, self.table_lambda, self._rng, deadline)
-        scores = self._sampled_scores(state, candidates, samples, self.playouts, deadline)
-        return candidates[_argmax(scores)]
+        scores = self._sampled_scores(state, candidates, samples, self.playouts, deadline, per_sample=True)
+        return candidates[_anchored(scores, candidates.index(greedy) if greedy in candidates else 0, self.table_z)]
 
     def _search(self, state: Any, candidates: list[int], deadline: float | None) -> int:
         from rummykit.agents import tracking
@@ -386,11 +403,19 @@ class BestAgent:
         return [self._score(np.concatenate(out)) for out in results]
 
     def _sampled_scores(
-        self, state: Any, candidates: list[int], samples: Iterable[Any], per: int, deadline: float | None = None
-    ) -> list[float]:
+        self,
+        state: Any,
+        candidates: list[int],
+        samples: Iterable[Any],
+        per: int,
+        deadline: float | None = None,
+        *,
+        per_sample: bool = False,
+    ) -> Any:
         """Any number of players: each candidate's mean score on the full states ``samples``,
         the stock reshuffled ``per`` times for each (the same shuffles for every candidate);
-        past ``deadline`` no further sample is started."""
+        past ``deadline`` no further sample is started.  With ``per_sample``, an array of each
+        candidate's mean score on each sample (candidates x samples) instead."""
 
         from rummykit.playouts import playouts
 
@@ -409,6 +434,8 @@ class BestAgent:
                 tally[i].append((n * points[:, me] - points.sum(axis=1)) / (n - 1))
         import numpy as np
 
+        if per_sample:
+            return np.array([[self._score(part) for part in parts] for parts in tally])
         return [self._score(np.concatenate(parts)) for parts in tally]
 
 
@@ -577,6 +604,21 @@ _ALL = (1 << 52) - 1
 
 def _argmax(values: list[float]) -> int:
     return max(range(len(values)), key=values.__getitem__)
+
+
+def _anchored(scores: Any, anchor: int, z: float) -> int:
+    """The candidate of best mean score in ``scores`` (candidates x samples), unless it beats the
+    ``anchor`` candidate by less than ``z`` standard errors of their paired difference over the
+    samples: then the anchor (greedy's move; the search's noise costs more than it finds)."""
+    import numpy as np
+
+    means = scores.mean(axis=1)
+    top = int(np.argmax(means))
+    if top == anchor or z <= 0 or scores.shape[1] < 2:
+        return top
+    diff = scores[top] - scores[anchor]
+    spread = float(diff.std(ddof=1)) / np.sqrt(len(diff))
+    return top if float(diff.mean()) > z * spread else anchor
 
 
 def _candidates(state: Any, legal: list[int], width: int) -> list[int]:
