@@ -251,10 +251,12 @@ def _check_player(state: KnockState, player: object) -> int:
 
 def _knocker(state: KnockState) -> int:
     """The seat that knocked (or went big gin), -1 if none has."""
-    if state.showdown is not None:
-        return state.showdown.knocker
-    if state.result is not None and state.result.knocker is not None:
-        return state.result.knocker
+    # each view read once: another thread may change the state between two reads
+    showdown, result = state.showdown, state.result
+    if showdown is not None:
+        return showdown.knocker
+    if result is not None and result.knocker is not None:
+        return result.knocker
     return -1
 
 
@@ -350,9 +352,10 @@ def _plane(out: npt.NDArray[np.float32], start: int, mask: int) -> None:
 
 def _shown_arrangement(state: KnockState) -> Arrangement | None:
     """The knocker's shown arrangement (public from the knock on)."""
-    if state.showdown is not None:
-        return state.showdown.shown
-    return state.result.knocker_melds if state.result is not None else None
+    showdown, result = state.showdown, state.result
+    if showdown is not None:
+        return showdown.shown
+    return result.knocker_melds if result is not None else None
 
 
 def observation_tensor(state: KnockState, player: int) -> npt.NDArray[np.float32]:
@@ -469,8 +472,9 @@ def information_state_string(state: KnockState, player: int) -> str:
                 lines.append(f"shown {shown}")
     if state.phase == END:
         lines.append("hands " + " | ".join(" ".join(str(c) for c in from_mask(h)) for h in state.hands))
-        if state.result is not None:
-            lines.append(_result_text(state.result))
+        result = state.result
+        if result is not None:
+            lines.append(_result_text(result))
     return "\n".join(lines)
 
 

@@ -175,12 +175,13 @@ def _card_texts(cards: Any) -> list[str]:
 def to_record(state: KnockState) -> dict[str, Any]:
     """The record of ``state`` as a dict of JSON data (see the module docstring)."""
     rules = state.rules
+    # each view read once: another thread may change the state between two reads
+    shown, r = state.shown_melds, state.result
     melds = None
-    if state.shown_melds is not None:
-        melds = [_card_texts(as_meld(int(m), aces=rules.aces).cards) for m in state.shown_melds]
+    if shown is not None:
+        melds = [_card_texts(as_meld(int(m), aces=rules.aces).cards) for m in shown]
     result = None
-    if state.result is not None:
-        r = state.result
+    if r is not None:
         result = {
             "deadwood": [int(d) for d in r.deadwood],
             "outcome": r.outcome,
