@@ -48,7 +48,10 @@ static rk_status shown_mask(const rk_rules *rules, const rk_knock_rules *pr, con
     return RK_OK;
 }
 
-/* The deadwood planes of the observer's hand (deadwood / 100): its least deadwood, the least after
+/* Deadwood on the planes' scale: / 100, capped at 1 (eleven unmatched high cards pass 100). */
+static float deadwood_scale(int deadwood) { return deadwood >= 100 ? 1.0f : (float)(deadwood / 100.0); }
+
+/* The deadwood planes of the observer's hand (deadwood_scale): its least deadwood, the least after
  * taking the top discard t and discarding another card, per card c the least after discarding c,
  * the cards melded in every least-deadwood arrangement (discarding c saves less than c's value) and
  * rk_best_discard's card (not the card taken this turn). */
@@ -58,12 +61,12 @@ static rk_status hand_planes(const rk_rules *rules, const rk_position *p, rk_mas
     if (!hand) return RK_OK;
     int deadwood = rk_deadwood(rules, hand);
     if (deadwood < 0) return (rk_status)deadwood;
-    out[RK_KOBS_DEADWOOD] = (float)(deadwood / 100.0);
+    out[RK_KOBS_DEADWOOD] = deadwood_scale(deadwood);
     if (p->n_discards > 0) {
         int top = p->discards[p->n_discards - 1];
         if (top >= 0 && top < RK_NUM_CARDS && !((hand >> top) & 1) &&
             rk_best_discard(rules, hand | (rk_mask)1 << top, top, &card, &least, NULL) == RK_OK)
-            out[RK_KOBS_TAKE_DW] = (float)(least / 100.0);
+            out[RK_KOBS_TAKE_DW] = deadwood_scale(least);
     }
     if (p->taken >= 0 && p->taken < RK_NUM_CARDS && ((hand >> p->taken) & 1)) forbidden = p->taken;
     rk_status st = rk_best_discard(rules, hand, forbidden, &card, &least, after);
@@ -72,7 +75,7 @@ static rk_status hand_planes(const rk_rules *rules, const rk_position *p, rk_mas
     out[RK_KOBS_BEST_DISCARD + card] = 1.0f;
     for (rk_mask m = hand; m; m &= m - 1) {
         int c = __builtin_ctzll(m);
-        out[RK_KOBS_DISCARD_DW + c] = (float)(after[c] / 100.0);
+        out[RK_KOBS_DISCARD_DW + c] = deadwood_scale(after[c]);
         if (after[c] > deadwood - rules->values[c % 13]) out[RK_KOBS_MELDED + c] = 1.0f;
     }
     return RK_OK;

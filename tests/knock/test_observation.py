@@ -784,6 +784,29 @@ def test_deadwood_planes_read_the_own_hand() -> None:
     assert other[at["deadwood"][0]] == np.float32(deadwood(state.hands[1 - seat]) / 100)
 
 
+def test_deadwood_planes_stay_in_bounds_past_100() -> None:
+    """Eleven unmatched high cards hold 106 deadwood: the plane is capped at 1, the tensor stays
+    inside the [0, 1] box the environments declare, and the cards below 100 keep their scale."""
+    from rummykit.analysis import deadwood
+
+    high = [int(rk.Card(c)) for c in "KS KH QC QD JS JH TC TD 9S 9H".split()]
+    rest = [c for c in range(52) if c not in high and c != rk.Card("8C")]
+    deck = [0] * 52
+    deck[0:20:2] = high  # the non-dealer's cards
+    deck[1:20:2] = rest[:10]
+    deck[20] = int(rk.Card("8C"))  # the upcard
+    deck[21:] = rest[10:]
+    state = rk.Game("gin").new_hand(deck=deck, dealer=0)
+    state.play("take")
+    hand = state.hands[1]
+    assert deadwood(hand) == 106
+    at = {name: start for name, start, _ in observe.OBSERVATION_LAYOUT}
+    tensor = observe.observation_tensor(state, 1)
+    assert tensor.min() >= 0.0 and tensor.max() <= 1.0
+    assert tensor[at["deadwood"]] == 1.0
+    assert tensor[at["discard_deadwood"] + int(rk.Card("KS"))] == np.float32(96 / 100)
+
+
 @pytest.mark.parametrize(
     ("game", "options"), [("gin", {}), ("gin", {"allow_ace_high_run": True}), ("oklahoma-rummy", {"num_players": 4})]
 )
@@ -803,12 +826,12 @@ def test_deadwood_planes_match_the_plain_oracle(game: str, options: dict[str, An
                 hand = oracle.from_mask(state.hands[seat])
                 least = oracle.min_deadwood(hand, aces)
                 at = {name: start for name, start, _ in observe.OBSERVATION_LAYOUT}
-                want[at["deadwood"]] = least / 100
+                want[at["deadwood"]] = min(least / 100, 1)
                 if state.discards and state.discards[-1] not in hand:
                     top = state.discards[-1]
-                    want[at["take_deadwood"]] = oracle.best_discard(hand | {top}, top, aces)[1] / 100
+                    want[at["take_deadwood"]] = min(oracle.best_discard(hand | {top}, top, aces)[1] / 100, 1)
                 for card, left in oracle.deadwood_after_each_discard(hand, aces).items():
-                    want[at["discard_deadwood"] + card] = left / 100
+                    want[at["discard_deadwood"] + card] = min(left / 100, 1)
                     want[at["melded"] + card] = left > least - oracle.DEFAULT_VALUES[card % 13]
                 forbidden = state.taken if state.taken in hand else None
                 if hand - {forbidden}:

@@ -90,6 +90,9 @@ melded            1595   1647   own cards melded in every least-deadwood arrange
 best_discard      1647   1699   the discard leaving the least deadwood (greedy's; not the card taken)
 ================  =====  =====  ==================================================
 
+The deadwood entries are capped at 1: eleven unmatched high cards hold more
+than 100.
+
 The three history planes keep the order of the public moves: in the plane of
 relative seat ``r``, a card's entry is ``(8 - j) / 8`` if it was the card of
 seat ``r``'s ``j``-th newest move of that kind (``j`` = 0 the newest; the
