@@ -2,8 +2,9 @@
  *
  * Runs live inside one suit, so with no set in play the least deadwood is
  * the sum of four lookups in the per-suit table of run-only deadwood.  With
- * one rank held 3+ times, the set there (the 4-set, the best 3-set, or
- * none) has a closed form: eight lookups.  With two or three, two checks
+ * one rank held 3+ times, the least of no set there and the set of every
+ * card held is four more lookups (each 3-set, when all four suits hold the
+ * rank, four more, seldom needed).  With two or three, two checks
  * settle about half the meld-dense hands (sets of every card are best when
  * they hold the whole hand, or when no set card, or no other card, can lie
  * in a run); the rest try every choice at the other ranks, without
@@ -30,8 +31,8 @@
 #define RANK_CARDS 0x0001000100010001ull /* rank 0 of every suit */
 #define LANE(w, s) ((unsigned)((w) >> (16 * (s))) & 0xFFFFu)
 
-static inline uint64_t lanes_word(rk_lanes l) {
-    return (uint64_t)l.s[0] | ((uint64_t)l.s[1] << 16) | ((uint64_t)l.s[2] << 32) | ((uint64_t)l.s[3] << 48);
+static inline uint64_t lanes_word(unsigned p0, unsigned p1, unsigned p2, unsigned p3) {
+    return (uint64_t)p0 | ((uint64_t)p1 << 16) | ((uint64_t)p2 << 32) | ((uint64_t)p3 << 48);
 }
 
 /* Spreads a 4-bit suit set to its lanes (bit s to bit 16 s), and gathers
@@ -46,6 +47,12 @@ static inline int all_four(uint64_t w, int r) { return ((w >> r) & RANK_CARDS) =
 
 static inline int run_sum_word(const uint16_t *rd, uint64_t w) {
     return rd[LANE(w, 0)] + rd[LANE(w, 1)] + rd[LANE(w, 2)] + rd[LANE(w, 3)];
+}
+
+/* The run-only deadwood of the lanes p0..p3 less their cards of the ranks
+ * `gone` (a bit per rank). */
+static inline int runs_without(const uint16_t *rd, unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned gone) {
+    return rd[p0 & ~gone] + rd[p1 & ~gone] + rd[p2 & ~gone] + rd[p3 & ~gone];
 }
 
 static inline int min2(int a, int b) { return b < a ? b : a; }
@@ -71,9 +78,9 @@ static inline int closed_form(const uint16_t *rd, const unsigned p[RK_NUM_SUITS]
 }
 
 /* closed_form on the word w, rank r (four: nonzero when all four suits
- * hold it), with a branch on four: the lone set rank of a random hand is
- * seldom held four times, so the branch is predicted and costs less than
- * the select. */
+ * hold it), with a branch on four: it is the same for every combination
+ * tried on one hand, so the branch is predicted and costs less than the
+ * select. */
 static inline int one_rank_deadwood(const uint16_t *rd, uint64_t w, int r, int four) {
     uint64_t without = w & ~(RANK_CARDS << r);
     int base = 0, total = 0, most = -RK_INF;
@@ -178,47 +185,77 @@ static int three_sets_deadwood(const uint16_t *rd, uint64_t w, int a, int c) {
     return best;
 }
 
-/* Two or three ranks held 3+ times: one (held four times if any) in closed
- * form for every choice at the others (no set, the set of every card, and
- * with two ranks held four times each 3-set), or -1 when three ranks
- * include a second rank held four times. */
-static int few_ranks_deadwood(const uint16_t *rd, uint64_t w, unsigned three) {
-    unsigned fours = three & LANE(w & (w >> 16) & (w >> 32) & (w >> 48), 0);
+/* Two or three ranks held 3+ times, on the lanes p0..p3: one (held four
+ * times if any) in closed form for every choice at the others (no set, the
+ * set of every card, and with two ranks held four times each 3-set), or -1
+ * when three ranks include a second rank held four times. */
+static int few_ranks_deadwood(const uint16_t *rd, unsigned p0, unsigned p1, unsigned p2, unsigned p3,
+                              unsigned three) {
+    unsigned fours = three & p0 & p1 & p2 & p3;
     unsigned c = 1u << (31 - __builtin_clz(fours ? fours : three)), others = three & ~c;
     unsigned a = others & (0u - others), b = others & ~a;
     int four = -(fours != 0);
-    unsigned p[RK_NUM_SUITS] = {LANE(w, 0), LANE(w, 1), LANE(w, 2), LANE(w, 3)};
+    unsigned p[RK_NUM_SUITS] = {p0, p1, p2, p3};
     int best = min2(closed_form(rd, p, ~0u, c, four), closed_form(rd, p, ~a, c, four));
-    if (!b) return fours & a ? min2(best, three_sets_deadwood(rd, w, rk__ctz(a), rk__ctz(c))) : best;
+    if (!b) {
+        if (!(fours & a)) return best;
+        return min2(best, three_sets_deadwood(rd, lanes_word(p0, p1, p2, p3), rk__ctz(a), rk__ctz(c)));
+    }
     if (b & (b - 1) || (fours & others)) return -1;
     return min2(best, min2(closed_form(rd, p, ~b, c, four), closed_form(rd, p, ~(a | b), c, four)));
 }
 
-static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
-    rk_lanes l = rk__split(hand);
-    unsigned three = rk__three_of_a_rank(l);
-    if (!three) return rules->run_deadwood[l.s[0]] + rules->run_deadwood[l.s[1]] + rules->run_deadwood[l.s[2]] +
-                       rules->run_deadwood[l.s[3]];
-    uint64_t w = lanes_word(l);
-    if (!(three & (three - 1))) {
-        int r = rk__ctz(three);
-        return one_rank_deadwood(rules->run_deadwood, w, r, -all_four(w, r));
-    }
-    /* The checks below are often mispredicted on meld-dense hands; they
-     * test the ranks of the suits' lanes ORed together, not the word, for
-     * the shortest chains: the sooner a branch resolves, the less a
-     * misprediction costs (~0.8 ns a hand). */
-    if (!((l.s[0] | l.s[1] | l.s[2] | l.s[3]) & ~three)) return 0; /* sets of every card hold the whole hand */
-    const uint16_t *rc = rules->run_capable;
-    unsigned cap = rc[l.s[0]] | rc[l.s[1]] | rc[l.s[2]] | rc[l.s[3]]; /* ranks with a card in a run */
-    /* no set card can be in a run: every set is best whole; no other card
-     * can: they are deadwood whatever the choice, and the sets of every card
-     * leave nothing else */
-    if (!(cap & three) || !(cap & ~three)) return run_sum_word(rules->run_deadwood, w & ~(three * RANK_CARDS));
-    int dw = few_ranks_deadwood(rules->run_deadwood, w, three);
+/* Two or more ranks held 3+ times, on the lanes p0..p3, past the checks
+ * in deadwood_fast (not inlined: the hot caller stays small). */
+static int search_deadwood(const rk_rules *rules, unsigned p0, unsigned p1, unsigned p2, unsigned p3,
+                           unsigned three) {
+    int dw = few_ranks_deadwood(rules->run_deadwood, p0, p1, p2, p3, three);
     if (dw >= 0) return dw;
-    dw = several_ranks_deadwood(rules, w, three);
-    return dw >= 0 ? dw : rk__deadwood_dp(rules, hand);
+    dw = several_ranks_deadwood(rules, lanes_word(p0, p1, p2, p3), three);
+    if (dw >= 0) return dw;
+    rk_lanes l = {{(uint16_t)p0, (uint16_t)p1, (uint16_t)p2, (uint16_t)p3}};
+    return rk__deadwood_dp(rules, rk__join(l));
+}
+
+/* The one rank (bit c) held 3+ times is held by all four suits: the least
+ * deadwood over its 3-sets, from `without` (the 4-set's), each leaving one
+ * suit's card to its lane. */
+static int lone_four_deadwood(const uint16_t *rd, unsigned p0, unsigned p1, unsigned p2, unsigned p3, unsigned c,
+                              int without) {
+    return without + min2(min2(rd[p0] - rd[p0 & ~c], rd[p1] - rd[p1 & ~c]),
+                          min2(rd[p2] - rd[p2 & ~c], rd[p3] - rd[p3 & ~c]));
+}
+
+/* The suits' lanes are plain unsigned values here, not an rk_lanes: the
+ * compiler keeps them in registers (a 16-bit field spilled and reloaded
+ * wider stalls the store forwarding).  Most random hands hold no rank 3+
+ * times; about a quarter hold one, which costs four lookups more, and the
+ * branch between the two, mispredicted for about a quarter of the hands,
+ * costs less than those lookups made for every hand. */
+static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
+    const uint16_t *rd = rules->run_deadwood;
+    unsigned p0 = rk__lane(hand, 0), p1 = rk__lane(hand, 1), p2 = rk__lane(hand, 2), p3 = rk__lane(hand, 3);
+    unsigned three = rk__three_of(p0, p1, p2, p3);
+    if (!three) return runs_without(rd, p0, p1, p2, p3, 0);
+    if (three & (three - 1)) {
+        /* The checks below are often mispredicted on meld-dense hands; they
+         * test the ranks of the suits' lanes ORed together, for the
+         * shortest chains: the sooner a branch resolves, the less a
+         * misprediction costs (~0.8 ns a hand). */
+        if (!((p0 | p1 | p2 | p3) & ~three)) return 0; /* sets of every card hold the whole hand */
+        const uint16_t *rc = rules->run_capable;
+        unsigned cap = rc[p0] | rc[p1] | rc[p2] | rc[p3]; /* ranks with a card in a run */
+        /* no set card can be in a run: every set is best whole; no other
+         * card can: they are deadwood whatever the choice, and the sets of
+         * every card leave nothing else */
+        if (!(cap & three) || !(cap & ~three)) return runs_without(rd, p0, p1, p2, p3, three);
+        return search_deadwood(rules, p0, p1, p2, p3, three);
+    }
+    /* one rank: no set there, or the set of every card held */
+    int with = runs_without(rd, p0, p1, p2, p3, 0), without = runs_without(rd, p0, p1, p2, p3, three);
+    int best = min2(with, without);
+    if (p0 & p1 & p2 & p3) best = min2(best, lone_four_deadwood(rd, p0, p1, p2, p3, three, without));
+    return best;
 }
 
 int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand) { return deadwood_fast(rules, hand); }

@@ -12,12 +12,12 @@ typedef struct rk_lanes {
     uint16_t s[RK_NUM_SUITS];
 } rk_lanes;
 
+/* Suit s's lane of m. */
+static inline unsigned rk__lane(rk_mask m, int s) { return (unsigned)(m >> (13 * s)) & RK_SUIT_BITS; }
+
 static inline rk_lanes rk__split(rk_mask m) {
     rk_lanes l;
-    l.s[0] = (uint16_t)(m & RK_SUIT_BITS);
-    l.s[1] = (uint16_t)((m >> 13) & RK_SUIT_BITS);
-    l.s[2] = (uint16_t)((m >> 26) & RK_SUIT_BITS);
-    l.s[3] = (uint16_t)((m >> 39) & RK_SUIT_BITS);
+    for (int s = 0; s < RK_NUM_SUITS; s++) l.s[s] = (uint16_t)rk__lane(m, s);
     return l;
 }
 
@@ -39,11 +39,12 @@ static inline int rk__popcount(uint64_t x) {
 static inline int rk__suit_count(unsigned suits) { return (0x4332322132212110ull >> (4 * (suits & 15u))) & 15; }
 static inline int rk__ctz(uint64_t x) { return __builtin_ctzll(x); }
 
-/* Ranks held in at least three of the four suits. */
-static inline unsigned rk__three_of_a_rank(rk_lanes l) {
-    unsigned a = l.s[0], b = l.s[1], c = l.s[2], d = l.s[3];
+/* Ranks held in at least three of the four suits, from the lanes a..d. */
+static inline unsigned rk__three_of(unsigned a, unsigned b, unsigned c, unsigned d) {
     return (a & b & (c | d)) | (c & d & (a | b));
 }
+
+static inline unsigned rk__three_of_a_rank(rk_lanes l) { return rk__three_of(l.s[0], l.s[1], l.s[2], l.s[3]); }
 
 /* Ranks held in at least two of the four suits. */
 static inline unsigned rk__two_of_a_rank(rk_lanes l) {
