@@ -515,7 +515,7 @@ def test_c_core(benchmark, figures, c_bench, knocks):
 
 def test_c_kernels(benchmark, figures, c_bench):
     """The deadwood and best-discard kernels timed in C (`bench_core kernels`:
-    65,536 hands of each kind drawn in the program, CPU time), each beside
+    262,144 hands of each kind drawn in the program, CPU time), each beside
     the table-lookup floor of the same hands timed in the same run (the
     run-only tables alone, exact only without a rank held 3+ times)."""
     if c_bench is None:

@@ -4,7 +4,8 @@
  * the sum of four lookups in the per-suit table of run-only deadwood.  With
  * one rank held 3+ times, the least of no set there and the set of every
  * card held is four more lookups (each 3-set, when all four suits hold the
- * rank, four more, seldom needed).  With two or three, two checks
+ * rank, four more, seldom needed); hands with no such rank take the same
+ * path, without a branch.  With two or three, two checks
  * settle about half the meld-dense hands (sets of every card are best when
  * they hold the whole hand, or when no set card, or no other card, can lie
  * in a run); the rest try every choice at the other ranks, without
@@ -228,34 +229,35 @@ static int lone_four_deadwood(const uint16_t *rd, unsigned p0, unsigned p1, unsi
 
 /* The suits' lanes are plain unsigned values here, not an rk_lanes: the
  * compiler keeps them in registers (a 16-bit field spilled and reloaded
- * wider stalls the store forwarding).  Most random hands hold no rank 3+
- * times; about a quarter hold one, which costs four lookups more, and the
- * branch between the two, mispredicted for about a quarter of the hands,
- * costs less than those lookups made for every hand. */
+ * wider stalled the store forwarding).  Hands with no rank held 3+ times
+ * (three of four random 10-card hands) take the path of one such rank too,
+ * with nothing to leave out: its four extra lookups cost less than a branch
+ * between the two, mispredicted for about a quarter of random hands.  Hands
+ * with two or more such ranks (1% of random hands) make two quick checks
+ * here, then search. */
 static inline int deadwood_fast(const rk_rules *rules, rk_mask hand) {
     const uint16_t *rd = rules->run_deadwood;
     unsigned p0 = rk__lane(hand, 0), p1 = rk__lane(hand, 1), p2 = rk__lane(hand, 2), p3 = rk__lane(hand, 3);
     unsigned three = rk__three_of(p0, p1, p2, p3);
-    if (!three) return runs_without(rd, p0, p1, p2, p3, 0);
-    if (three & (three - 1)) {
-        /* The checks below are often mispredicted on meld-dense hands; they
-         * test the ranks of the suits' lanes ORed together, for the
-         * shortest chains: the sooner a branch resolves, the less a
-         * misprediction costs (~0.8 ns a hand). */
-        if (!((p0 | p1 | p2 | p3) & ~three)) return 0; /* sets of every card hold the whole hand */
-        const uint16_t *rc = rules->run_capable;
-        unsigned cap = rc[p0] | rc[p1] | rc[p2] | rc[p3]; /* ranks with a card in a run */
-        /* no set card can be in a run: every set is best whole; no other
-         * card can: they are deadwood whatever the choice, and the sets of
-         * every card leave nothing else */
-        if (!(cap & three) || !(cap & ~three)) return runs_without(rd, p0, p1, p2, p3, three);
-        return search_deadwood(rules, p0, p1, p2, p3, three);
+    if (!(three & (three - 1))) {
+        /* one rank or none: no set there, or the set of every card held */
+        int with = runs_without(rd, p0, p1, p2, p3, 0), without = runs_without(rd, p0, p1, p2, p3, three);
+        int best = min2(with, without);
+        if (p0 & p1 & p2 & p3) best = min2(best, lone_four_deadwood(rd, p0, p1, p2, p3, three, without));
+        return best;
     }
-    /* one rank: no set there, or the set of every card held */
-    int with = runs_without(rd, p0, p1, p2, p3, 0), without = runs_without(rd, p0, p1, p2, p3, three);
-    int best = min2(with, without);
-    if (p0 & p1 & p2 & p3) best = min2(best, lone_four_deadwood(rd, p0, p1, p2, p3, three, without));
-    return best;
+    /* The checks below are often mispredicted on meld-dense hands; they
+     * test the ranks of the suits' lanes ORed together, for the shortest
+     * chains: the sooner a branch resolves, the less a misprediction costs
+     * (~0.8 ns a hand). */
+    if (!((p0 | p1 | p2 | p3) & ~three)) return 0; /* sets of every card hold the whole hand */
+    const uint16_t *rc = rules->run_capable;
+    unsigned cap = rc[p0] | rc[p1] | rc[p2] | rc[p3]; /* ranks with a card in a run */
+    /* no set card can be in a run: every set is best whole; no other card
+     * can: they are deadwood whatever the choice, and the sets of every card
+     * leave nothing else */
+    if (!(cap & three) || !(cap & ~three)) return runs_without(rd, p0, p1, p2, p3, three);
+    return search_deadwood(rules, p0, p1, p2, p3, three);
 }
 
 int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand) { return deadwood_fast(rules, hand); }
