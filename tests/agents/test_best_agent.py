@@ -160,6 +160,10 @@ def test_best_is_seeded_and_plays_every_game() -> None:
         "best:table_z=-1",
         "best:table_hold=2",
         "best:determinizations=0",
+        "best:knock_rate=0",
+        "best:knock_rate=1",
+        "best:patient=1.5",
+        "best:patient=-0.1",
     ],
 )
 def test_bad_settings(bad: str) -> None:
@@ -383,3 +387,32 @@ def test_time_per_move_stops_the_table_search() -> None:
     start = time.perf_counter()
     assert BestAgent(table_samples=1024, time_per_move=0.05, seed=1)(state) in state.legal_actions()
     assert time.perf_counter() - start < 5  # generous: a loaded machine
+
+
+def test_a_style_mixture_weighs_the_styles_by_the_opponents_knocking() -> None:
+    """With one knock rate per story, a story's weight also weighs its style: an opponent that
+    held a knockable hand and did not knock leaves the patient stories ahead."""
+    patient = make_agent("patient:knock_turns=0")
+    greedy = GreedyAgent()
+    for seed in range(40):
+        state = rk.Game("gin").new_hand(seed=seed, dealer=0)
+        me = state.current_player
+        waited = False
+        while not state.is_terminal() and not waited:
+            if state.current_player == me:
+                state.apply_action(greedy(state))
+            else:
+                could = any(KNOCK <= a < DRAW_STOCK for a in state.legal_actions())
+                action = patient(state)
+                state.apply_action(action)
+                waited = could and action < KNOCK  # could have knocked, discarded instead
+        if state.is_terminal() or state.current_player != me or not waited:
+            continue
+        rng = np.random.default_rng(seed)
+        events = tracking.public_events(state, me, rng)
+        rates = np.where(np.arange(512) % 2 == 0, 0.1, 0.975)
+        particles = tracking.track(state, events, 512, 1.0, 0.05, rng, knock_rate=rates)
+        w = particles.weights()
+        assert w[particles.rate == 0.1].sum() > 0.6  # half before the evidence
+        return
+    raise AssertionError("no deal where the patient player waited with a knockable hand")

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["BestAgent"]
 
 _GREEDY = GreedyAgent()
+#: the knock rate of a patient story (``patient``): it knocks at one chance in ten
+PATIENT_RATE = 0.1
 
 
 class BestAgent:
@@ -57,6 +59,13 @@ class BestAgent:
     knock (the knock of least deadwood left), if any.
 
     A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
+    ``knock_rate`` (default: ``1 - epsilon / 2``, an opponent that knocks as soon as it can) is
+    the filter's probability that the opponent knocks when it can; ``patient`` the prior
+    probability that the opponent is a patient player instead, one that knocks at one chance in
+    ten (:data:`PATIENT_RATE`) and waits to undercut: each story of its hand is then drawn as
+    one style or the other and weighed by the same evidence, so an opponent that keeps a
+    knockable hand without knocking shifts the stories to the patient style and the low
+    deadwood it holds, and the knocks weigh the undercut.
     ``playout_policy="careful"`` plays the knock games' playouts with the careful policy
     (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat;
     ``"careful-self"`` only its own seat, the opponent greedy (two players; three or four:
@@ -134,6 +143,8 @@ class BestAgent:
         win_bonus: float = 15.0,
         determinizations: int = 12,
         knock_margin: float = 0.0,
+        knock_rate: float | None = None,
+        patient: float = 0.0,
         high: float = 0.0,
         table_samples: int | None = None,
         table_pool: int = 2,
@@ -155,6 +166,12 @@ class BestAgent:
         if not _is_number(knock_margin):
             raise InvalidOptionError(f"knock_margin must be a finite number, got {clip(knock_margin)}")
         self.knock_margin = float(knock_margin)
+        if knock_rate is not None and (not _is_number(knock_rate) or not 0 < knock_rate < 1):
+            raise InvalidOptionError(f"knock_rate must be a number in (0, 1), got {clip(knock_rate)}")
+        self.knock_rate = None if knock_rate is None else float(knock_rate)
+        if not _is_number(patient) or not 0 <= patient <= 1:
+            raise InvalidOptionError(f"patient must be a number in [0, 1], got {clip(patient)}")
+        self.patient = float(patient)
         self.determinizations = _check_int("determinizations", determinizations, 1, 1024)
         if not _is_number(high):
             raise InvalidOptionError(f"high must be a finite number, got {clip(high)}")
@@ -214,7 +231,7 @@ class BestAgent:
 
     def _knock_rate(self) -> float | None:
         if not self.learn or self._knocks + self._passes == 0:
-            return None
+            return self.knock_rate
         return (self._knocks + 2.7) / (self._knocks + self._passes + 3)
 
     def _game_values(self, state: Any) -> Any:
@@ -258,6 +275,8 @@ class BestAgent:
             "epsilon": self.epsilon,
             "win_bonus": self.win_bonus,
             "knock_margin": self.knock_margin,
+            "knock_rate": self.knock_rate,
+            "patient": self.patient,
             "determinizations": self.determinizations,
             "high": self.high,
             "table_samples": self.table_samples,
@@ -323,6 +342,8 @@ class BestAgent:
         return candidates[_anchored(scores, candidates.index(greedy) if greedy in candidates else 0, self.table_z)]
 
     def _search(self, state: Any, candidates: list[int], deadline: float | None) -> int:
+        import numpy as np
+
         from rummykit.agents import tracking
         from rummykit.knock.actions import DRAW_STOCK, KNOCK
 
@@ -330,8 +351,12 @@ class BestAgent:
         if tracking.can_track(state):
             try:
                 events = tracking.public_events(state, me, rng)
+                rate: Any = self._knock_rate()
+                if self.patient:  # a mixture of styles: each story a patient or an eager knocker
+                    eager = 1 - self.epsilon / 2 if rate is None else rate
+                    rate = np.where(rng.random(self.particles) < self.patient, PATIENT_RATE, eager)
                 particles = tracking.track(
-                    state, events, self.particles, self.beta, self.epsilon, rng, self.high, self._knock_rate()
+                    state, events, self.particles, self.beta, self.epsilon, rng, self.high, rate
                 )
             except tracking.Untracked:
                 pass

@@ -180,15 +180,17 @@ def _cards(hands: npt.NDArray[np.bool_], count: int) -> npt.NDArray[np.intp]:
 @dataclass
 class Particles:
     """Weighted stories of the opponent's hand: ``dealt`` and ``hand`` (P, 52) bool,
-    ``draws`` (P, draws) card ids, ``logw`` log weights."""
+    ``draws`` (P, draws) card ids, ``logw`` log weights, ``rate`` (P,) the story's knock rate."""
 
     dealt: npt.NDArray[np.bool_]
     hand: npt.NDArray[np.bool_]
     draws: npt.NDArray[np.int16]
     logw: npt.NDArray[np.float64]
+    rate: npt.NDArray[np.float64]
 
     def resample(self, index: npt.NDArray[np.intp]) -> None:
         self.dealt, self.hand, self.draws = self.dealt[index], self.hand[index], self.draws[index]
+        self.rate = self.rate[index]
         self.logw = np.zeros(len(index))
 
     def weights(self) -> npt.NDArray[np.float64]:
@@ -246,13 +248,14 @@ def track(
     epsilon: float,
     rng: np.random.Generator,
     high: float = 0.0,
-    knock_rate: float | None = None,
+    knock_rate: float | npt.NDArray[np.float64] | None = None,
 ) -> Particles:
     """``n`` weighted particles of the opponent's hand after the events of ``ev``; ``high``
     adds ``high * rank / 12`` (ace 0, king 12) to a discard's softmax score: a greedy player
     breaks deadwood ties towards the high cards.  ``knock_rate``: the probability that the
     opponent knocks when it can (None: ``1 - epsilon / 2``, a player who knocks as soon as it
-    can); a patient opponent's low rate keeps the stories where it could have knocked."""
+    can), or one rate per particle (a mixture of styles: the weights then also weigh the
+    styles); a patient opponent's low rate keeps the stories where it could have knocked."""
     rules = core_rules(state.rules.aces)
     dealt, draws, ok = _place_hidden_discards(ev, n, rng)
     reserved = np.zeros(52, dtype=bool)
@@ -271,9 +274,10 @@ def track(
     ok &= dealt.sum(axis=1) == ev.hand_size
     used = dealt.copy()
     used[:, reserved] = True
-    p = Particles(dealt, dealt.copy(), draws, np.where(ok, 0.0, -np.inf))
-    # `used`: cards a particle has placed (its deal, its draws so far, the reserved discards)
     mix = epsilon
+    rate = np.broadcast_to(np.asarray(1 - mix / 2 if knock_rate is None else knock_rate, dtype=np.float64), n)
+    p = Particles(dealt, dealt.copy(), draws, np.where(ok, 0.0, -np.inf), rate.copy())
+    # `used`: cards a particle has placed (its deal, its draws so far, the reserved discards)
     for kind, card, flag, extra in ev.events:
         if kind == DRAW:
             fixed = p.draws[:, card]
@@ -329,10 +333,9 @@ def track(
             can_knock = np.where(legal, dw, 999).min(axis=1) <= ev.knock_max
             if not flag & 2:  # a discard step, not the knock-only step
                 knocked = bool(flag & 1)
-                rate = 1 - mix / 2 if knock_rate is None else knock_rate
-                able = rate if knocked else 1 - rate
+                able = p.rate if knocked else 1 - p.rate
                 unable = mix / 2 if knocked else 1 - mix / 2
-                p.logw += np.where(can_knock, math.log(able), math.log(unable))
+                p.logw += np.where(can_knock, np.log(able), math.log(unable))
             p.hand[:, card] = False
         if kind in (TAKE_CHOICE, DISCARD, LAST_CHANCE, DRAW):
             if not np.isfinite(p.logw).any():
