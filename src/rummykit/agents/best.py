@@ -60,12 +60,12 @@ class BestAgent:
 
     A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
     ``knock_rate`` (default: ``1 - epsilon / 2``, an opponent that knocks as soon as it can) is
-    the filter's probability that the opponent knocks when it can; ``patient`` the prior
-    probability that the opponent is a patient player instead, one that knocks at one chance in
-    ten (:data:`PATIENT_RATE`) and waits to undercut: each story of its hand is then drawn as
-    one style or the other and weighed by the same evidence, so an opponent that keeps a
-    knockable hand without knocking shifts the stories to the patient style and the low
-    deadwood it holds, and the knocks weigh the undercut.
+    the filter's probability that the opponent knocks when it can; ``patient`` (default 0.5; 0:
+    off) the prior probability that the opponent is a patient player instead, one that knocks
+    at one chance in ten (:data:`PATIENT_RATE`) and waits to undercut: each story of its hand
+    is drawn as one style or the other and weighed by the same evidence, so an opponent that
+    keeps a knockable hand without knocking shifts the stories to the patient style and the
+    low deadwood it holds, and the knocks weigh the undercut.
     ``playout_policy="careful"`` plays the knock games' playouts with the careful policy
     (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat;
     ``"careful-self"`` only its own seat, the opponent greedy (two players; three or four:
@@ -144,7 +144,7 @@ class BestAgent:
         determinizations: int = 12,
         knock_margin: float = 0.0,
         knock_rate: float | None = None,
-        patient: float = 0.0,
+        patient: float = 0.5,
         high: float = 0.0,
         table_samples: int | None = None,
         table_pool: int = 2,
@@ -355,9 +355,7 @@ class BestAgent:
                 if self.patient:  # a mixture of styles: each story a patient or an eager knocker
                     eager = 1 - self.epsilon / 2 if rate is None else rate
                     rate = np.where(rng.random(self.particles) < self.patient, PATIENT_RATE, eager)
-                particles = tracking.track(
-                    state, events, self.particles, self.beta, self.epsilon, rng, self.high, rate
-                )
+                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng, self.high, rate)
             except tracking.Untracked:
                 pass
             else:
