@@ -280,8 +280,7 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
     if (s->phase == RK_TABLE_PHASE_DRAW) {
         if (action == RK_TABLE_DRAW) {
             /* the top discard declined, unless the rules forbade taking it (public either way) */
-            if (s->n_discards && !(rules->kaluki && rules->unopened_discard_draw == 1 && !(s->opened >> p & 1) &&
-                                   take_needs_opening(rules, s)))
+            if (s->n_discards && !(rules->unopened_discard_draw == 1 && unopened_take(rules, s, p)))
                 remember(s, p, RK_RECENT_PASS, card_type(s->discards[s->n_discards - 1]));
             if (!s->n_stock && !restock(rules, s)) {
                 end_hand(s, RK_TABLE_DEAD, -1);
@@ -299,7 +298,7 @@ rk_status rk_table_apply(const rk_table_rules *rules, rk_table_state *state, rk_
         s->taken = (int8_t)t;
         s->taken_card = (int8_t)card;
         if (rules->kaluki) {
-            if (!(s->opened >> p & 1) && take_needs_opening(rules, s)) s->must = (int8_t)t;
+            if (unopened_take(rules, s, p)) s->must = (int8_t)t;
         } else if (rules->taken_discard_must_be_melded) {
             s->must = (int8_t)t;
         }

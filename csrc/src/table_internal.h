@@ -185,6 +185,12 @@ static inline int take_needs_opening(const rk_table_rules *r, const rk_table_sta
     return !(r->unopened_discard_draw == 2 || (r->first_turn_upcard_free && s->turns == 0));
 }
 
+/* Kaluki: whether seat p, not yet opened, must open with the top discard to take it (under
+ * unopened_discard_draw "forbidden" it may not take it at all). */
+static inline int unopened_take(const rk_table_rules *r, const rk_table_state *s, int p) {
+    return r->kaluki && !(s->opened >> p & 1) && take_needs_opening(r, s);
+}
+
 /* table_apply.c: a meld id decoded (actions.id_pattern): the meld's kind, key, start and size in *m,
  * the types it puts down in table order and its value; 0 if no hand can lay it under r. */
 int rk__table_pattern(const rk_table_rules *r, int32_t id, rk_table_meld *m, int *types, int *value);

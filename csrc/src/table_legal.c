@@ -478,7 +478,7 @@ static int can_take(ctx *c) {
     add_card(&with, card);
     hand h = hand_of(with);
     if (r->forbid_taken_discard) h.tt = t;
-    if (r->kaluki && !(s->opened >> c->p & 1) && take_needs_opening(c->r, c->s)) {
+    if (unopened_take(r, s, c->p)) {
         if (r->unopened_discard_draw == 1) return 0;
         if (can_open(c, h, r->initial_meld_min, t)) return 1;
         return !r->hunt_requires_opening_min && can_hunt(c, h, t);
@@ -588,7 +588,7 @@ static int why_take(ctx *c) {
     const rk_table_rules *r = c->r;
     const rk_table_state *s = c->s;
     if (!s->n_discards) return RK_TABLE_WHY_PILE_EMPTY;
-    if (r->kaluki && !(s->opened >> c->p & 1) && take_needs_opening(r, s))
+    if (unopened_take(r, s, c->p))
         return r->unopened_discard_draw == 1 ? RK_TABLE_WHY_TAKE_FORBIDDEN : RK_TABLE_WHY_TAKE_TO_OPEN;
     if (r->taken_discard_must_be_melded && !r->kaluki) return RK_TABLE_WHY_TAKE_MUST_MELD;
     return RK_TABLE_WHY_DEAD_END;
