@@ -614,7 +614,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="agents play whole games against each other, round robin, with ratings",
         description=(
             "Every pair of agents plays --games whole games (an even number: each seeded deal sequence "
-            "is played twice, seats swapped).  Reports games won with 95%% intervals clustered by mirrored "
+            "is played twice, seats swapped).  Reports games won with 95% intervals clustered by mirrored "
             "pair, hands won, points per hand, and Bradley-Terry ratings on the Elo scale."
         ),
     )

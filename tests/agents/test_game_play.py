@@ -10,8 +10,9 @@ import pytest
 
 import rummykit as rk
 from rummykit.agents import BestAgent, MatchInfo, make_agent
+from rummykit.agents.base import agent_settings
 from rummykit.agents.gamevalue import _solve, end_of, hand_value, win_table
-from rummykit.agents.styles import LEVELS
+from rummykit.agents.styles import GAME_LEVELS, LEVELS, LevelAgent
 from tests.reference.deadwood import deadwood_of
 
 
@@ -116,10 +117,53 @@ def test_every_level_plays_every_game(game: str) -> None:
 
 def test_level_settings_after_a_second_colon() -> None:
     agent = make_agent("level:5:time_per_move=0.02", 1)
-    assert isinstance(agent, BestAgent) and agent.time_per_move == 0.02
-    assert make_agent("level:4", 1).samples == 12  # type: ignore[attr-defined]
-    with pytest.raises(rk.InvalidOptionError, match="'noisy' has no setting 'time_per_move'"):
+    assert isinstance(agent, LevelAgent) and agent.time_per_move == 0.02
+    best = agent.agent("gin")
+    assert isinstance(best, BestAgent) and best.time_per_move == 0.02
+    assert make_agent("level:4", 1).agent("gin").samples == 12  # type: ignore[attr-defined]
+    with pytest.raises(rk.InvalidOptionError, match="level 1 answers at once"):
         make_agent("level:1:time_per_move=1")
+    with pytest.raises(rk.InvalidOptionError, match="has no setting 'mistakes'"):
+        make_agent("level:1:mistakes=0.5")
+    with pytest.raises(rk.InvalidOptionError, match="'level' is given twice"):
+        make_agent("level:1:level=5")
+    with pytest.raises(rk.InvalidOptionError, match="level must be an int 1..5"):
+        LevelAgent(0)
+    assert agent_settings("level:5") == {"time_per_move": None}
+
+
+def test_levels_are_tuned_per_game() -> None:
+    """A game of GAME_LEVELS plays its own spec at those levels, the others the default; the
+    agent of each game is made once and told the match before the hand's first move."""
+    level = LevelAgent(1, seed=3)
+    assert level.spec("kaluki") == GAME_LEVELS["kaluki"][1] != LEVELS[1] == level.spec("rummy")
+    for game in ("gin_eaai", "rummy", "kaluki"):
+        state = rk.Game(game).new_hand(seed=2)
+        assert level(state) in state.legal_actions()
+        assert level.agent(state.game.name).mistakes == float(level.spec(state.game.name).split("=")[1])
+    assert level.agent("kaluki") is level.agent("kaluki")
+    told: list[MatchInfo] = []
+
+    class Listener:
+        def new_hand(self, info: MatchInfo) -> None:
+            told.append(info)
+
+        def __call__(self, state: object) -> int:
+            return int(state.legal_actions()[0])  # type: ignore[attr-defined]
+
+    top = LevelAgent(5)
+    top._agents["gin"] = Listener()
+    info = MatchInfo(seat=0, scores=(0, 0), target=100, dealer=1, hand=1)
+    top.new_hand(info)
+    state = rk.Game("gin").new_hand(seed=2)
+    top(state)
+    top(state)
+    assert told == [info]
+    # the same seed plays the same moves; a spawned agent is a new one of the same level
+    for game in ("gin_eaai", "kaluki"):
+        state = rk.Game(game).new_hand(seed=2)
+        assert [LevelAgent(1, seed=3)(state) for _ in range(2)] == [LevelAgent(1, seed=3)(state)] * 2
+    assert level.spawn(4).level == 1 and level.spawn(4).agent("gin") is not level.agent("gin")
 
 
 def test_the_terminal_game_passes_the_match_on_to_the_agent() -> None:

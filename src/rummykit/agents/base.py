@@ -165,22 +165,25 @@ def _expand(spec: str) -> str:
 
 
 def agent_settings(name: str) -> dict[str, object]:
-    """The settings of the agent called ``name`` (for :func:`make_agent`) and their defaults.
+    """The settings of the agent called ``name`` (for :func:`make_agent`) and their defaults
+    (an alias: those its spec leaves open).
 
     >>> agent_settings("greedy")
     {'max_knock_deadwood': None}
     """
     import inspect
 
+    fixed: set[str] = set()  # the settings an alias's spec sets
     if isinstance(name, str) and name.strip().lower() in _ALIASES:
-        name = _ALIASES[name.strip().lower()].partition(":")[0]
+        name, _, spec = _ALIASES[name.strip().lower()].partition(":")
+        fixed = {item.partition("=")[0].strip() for item in spec.split(",")}
     factory = _FACTORIES.get(name.strip().lower()) if isinstance(name, str) else None
     if factory is None:
         raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")
     return {
         p.name: p.default
         for p in inspect.signature(factory).parameters.values()
-        if p.name not in ("seed", "rollout") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+        if p.name not in ("seed", "rollout", *fixed) and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
     }
 
 
@@ -243,6 +246,8 @@ def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None)
             raise InvalidOptionError(
                 f"agent {clip(name)} has no setting {clip(key.strip())}; its settings: {listed} (rummykit agents)"
             )
+        if key.strip() in options:
+            raise InvalidOptionError(f"agent setting {clip(key.strip())} is given twice in {clip(spec)}")
         options[key.strip()] = _option_value(value.strip())
     try:
         agent: Agent = factory(seed=seed, **options)

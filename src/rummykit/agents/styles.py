@@ -6,8 +6,8 @@
 * :class:`PatientAgent` (``patient``): greedy's draws and discards, but it knocks only in its
   first turns or for gin, and otherwise waits to undercut a knocker.
 * :class:`NoisyGreedyAgent` (``noisy``): greedy that makes a random move now and then, every game.
-* ``level:1`` .. ``level:5`` (:data:`LEVELS`): opponents of graded strength for every game, from a
-  beginner to ``best``.
+* :class:`LevelAgent` (``level:1`` .. ``level:5``, :data:`LEVELS`): opponents of graded strength
+  for every game, from a beginner to ``best``.
 
 The other styles of the panel are settings of :class:`~rummykit.agents.GreedyAgent`:
 ``greedy:max_knock_deadwood=0`` hunts gin, ``greedy:max_knock_deadwood=K`` knocks at K or less.
@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from rummykit import _core
 from rummykit._random import as_generator
-from rummykit.agents.base import _check_int, register, register_alias
+from rummykit.agents.base import _check_int, _check_seconds, make_agent, register, register_alias
 from rummykit.errors import InvalidOptionError, clip
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["LEVELS", "EAAISimpleAgent", "NoisyGreedyAgent", "PatientAgent"]
+__all__ = ["GAME_LEVELS", "LEVELS", "EAAISimpleAgent", "LevelAgent", "NoisyGreedyAgent", "PatientAgent"]
 
 
 def _needs_knocking(state: Any, name: str) -> None:
@@ -163,8 +163,8 @@ class NoisyGreedyAgent:
         return GreedyAgent()(state)
 
 
-#: ``make_agent("level:N")``: the agent spec of each level, weakest first; every game.  Settings
-#: after a second colon are added (``"level:5:time_per_move=0.02"``).
+#: ``make_agent("level:N")``: the agent spec of each level, weakest first, in every game but those
+#: of :data:`GAME_LEVELS`.
 LEVELS: dict[int, str] = {
     1: "noisy:mistakes=0.12",
     2: "noisy:mistakes=0.05",
@@ -172,10 +172,84 @@ LEVELS: dict[int, str] = {
     4: "best:samples=12,playouts=8,particles=128,table_samples=24",
     5: "best",
 }
+_GIN_LEVELS = {1: "noisy:mistakes=0.15", 2: "noisy:mistakes=0.08"}
+_KALUKI_LEVELS = {1: "noisy:mistakes=0.22", 2: "noisy:mistakes=0.1"}
+#: the levels a game (by name) plays with other specs, so that each level still wins about two
+#: games in three against the one below: a random move costs more in Gin, whose turns hold two
+#: decisions, and less in Kaluki, whose turns hold more (melds, lay-offs, releases)
+#: (``docs/strength.md``).
+GAME_LEVELS: dict[str, dict[int, str]] = {
+    **dict.fromkeys(("gin", "gin_eaai", "gin_classic_pagat", "gin_matchplay"), _GIN_LEVELS),
+    **dict.fromkeys(("kaluki", "kalooki_51"), _KALUKI_LEVELS),
+}
+
+
+class LevelAgent:
+    """A graded opponent for every game, from level 1 (a beginner) to level 5 (``best``).
+
+    ``make_agent("level:N")`` is level N: the agent of spec :data:`LEVELS` ``[N]`` (noisy
+    greedy, greedy, a small search, ``best``), or the game's own where :data:`GAME_LEVELS` tunes
+    the ladder for it, so that in every game each level wins about two games in three against
+    the one below.  ``time_per_move`` bounds the search of levels 4 and 5; the others answer at
+    once.
+
+    >>> import rummykit as rk
+    >>> LevelAgent(1).spec("kaluki"), LevelAgent(1).spec("rummy")
+    ('noisy:mistakes=0.22', 'noisy:mistakes=0.12')
+    >>> state = rk.Game("kaluki").new_hand(seed=3)
+    >>> LevelAgent(2, seed=1)(state) in state.legal_actions()
+    True
+    """
+
+    def __init__(
+        self, level: int = 3, time_per_move: float | None = None, seed: int | np.random.Generator | None = None
+    ) -> None:
+        self.level = _check_int("level", level, 1, len(LEVELS))
+        self.time_per_move = _check_seconds(time_per_move)
+        if self.time_per_move is not None and not LEVELS[self.level].startswith("best"):
+            raise InvalidOptionError(f"level {self.level} answers at once: time_per_move bounds levels 4 and 5")
+        self._seed = int(as_generator(seed).integers(2**63))
+        self._agents: dict[str, Any] = {}  # per game name
+        self._info: Any = None  # the match's word before a hand, passed on at the hand's first call
+
+    def spec(self, game: str) -> str:
+        """The agent spec this level plays ``game`` (a game name, ``rummykit.Game(...).name``) with."""
+        spec = GAME_LEVELS.get(game, {}).get(self.level, LEVELS[self.level])
+        if self.time_per_move is not None:
+            spec += ("," if ":" in spec else ":") + f"time_per_move={self.time_per_move!r}"
+        return spec
+
+    def agent(self, game: str) -> Any:
+        """The agent this level plays ``game`` (a game name) with."""
+        if game not in self._agents:
+            self._agents[game] = make_agent(self.spec(game), self._seed)
+        return self._agents[game]
+
+    def spawn(self, seed: int | np.random.Generator | None) -> LevelAgent:
+        """A new agent of this level, seeded with ``seed``."""
+        return LevelAgent(self.level, self.time_per_move, seed)
+
+    def __repr__(self) -> str:
+        return f"LevelAgent({self.level})"
+
+    def new_hand(self, info: Any) -> None:
+        """The match so far (:class:`~rummykit.agents.MatchInfo`), told to the level's agent of
+        the hand's game at its first move."""
+        self._info = info
+
+    def __call__(self, state: Any) -> int:
+        agent = self.agent(state.game.name)
+        if self._info is not None:
+            tell = getattr(agent, "new_hand", None)
+            if tell is not None:
+                tell(self._info)
+            self._info = None
+        return int(agent(state))
 
 
 register("eaai-simple", EAAISimpleAgent)
 register("noisy", NoisyGreedyAgent)
-for _level, _spec in LEVELS.items():
-    register_alias(f"level:{_level}", _spec)
+register("ladder", LevelAgent)
+for _level in LEVELS:
+    register_alias(f"level:{_level}", f"ladder:level={_level}")
 register("patient", PatientAgent)
