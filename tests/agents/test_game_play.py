@@ -142,6 +142,7 @@ def test_levels_are_tuned_per_game() -> None:
         assert level(state) in state.legal_actions()
         assert level.agent(state.game.name).mistakes == float(level.spec(state.game.name).split("=")[1])
     assert level.agent("kaluki") is level.agent("kaluki")
+    assert LevelAgent(4).spec("rummy") == GAME_LEVELS["rummy"][4] != LEVELS[4] == LevelAgent(4).spec("kaluki")
     told: list[MatchInfo] = []
 
     class Listener:

@@ -176,11 +176,13 @@ _GIN_LEVELS = {1: "noisy:mistakes=0.15", 2: "noisy:mistakes=0.08"}
 _KALUKI_LEVELS = {1: "noisy:mistakes=0.22", 2: "noisy:mistakes=0.1"}
 #: the levels a game (by name) plays with other specs, so that each level still wins about two
 #: games in three against the one below: a random move costs more in Gin, whose turns hold two
-#: decisions, and less in Kaluki, whose turns hold more (melds, lay-offs, releases)
-#: (``docs/strength.md``).
+#: decisions, and less in Kaluki, whose turns hold more (melds, lay-offs, releases); in Rummy
+#: level 4's search of a few samples a discard lost to greedy, so it keeps more samples and
+#: fewer playouts (``docs/strength.md``).
 GAME_LEVELS: dict[str, dict[int, str]] = {
     **dict.fromkeys(("gin", "gin_eaai", "gin_classic_pagat", "gin_matchplay"), _GIN_LEVELS),
     **dict.fromkeys(("kaluki", "kalooki_51"), _KALUKI_LEVELS),
+    "rummy": {4: "best:table_samples=48,playouts=6"},
 }
 
 
