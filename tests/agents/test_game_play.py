@@ -129,7 +129,8 @@ def test_level_settings_after_a_second_colon() -> None:
         make_agent("level:1:level=5")
     with pytest.raises(rk.InvalidOptionError, match="level must be an int 1..5"):
         LevelAgent(0)
-    assert agent_settings("level:5") == {"time_per_move": None}
+    assert agent_settings("level:5") == agent_settings("level:4") == {"time_per_move": None}
+    assert agent_settings("level:1") == agent_settings("level:3") == {}
 
 
 def test_levels_are_tuned_per_game() -> None:

@@ -129,6 +129,8 @@ AGENT_NAMES: tuple[str, ...] = ()
 
 
 _ALIASES: dict[str, str] = {}
+#: per alias, the settings of its agent it refuses (``level:1`` answers at once: no time_per_move)
+_CLOSED: dict[str, tuple[str, ...]] = {}
 #: the reader of ``"module:attribute"`` specs (rummykit.agents.policy registers load_agent)
 _SPEC_LOADERS: list[Callable[[str, Any], Any]] = []
 
@@ -145,11 +147,13 @@ def register(name: str, factory: Callable[..., Any]) -> None:
     AGENT_NAMES = (*_FACTORIES, *_ALIASES)
 
 
-def register_alias(name: str, spec: str) -> None:
+def register_alias(name: str, spec: str, closed: tuple[str, ...] = ()) -> None:
     """Make ``name`` stand for the agent spec ``spec`` (``"level:3"`` for ``"greedy"``); settings
-    after it are added to the spec's (``"level:5:time_per_move=0.02"``)."""
+    after it are added to the spec's (``"level:5:time_per_move=0.02"``).  ``closed``: settings the
+    agent refuses under this alias, left out of :func:`agent_settings`."""
     global AGENT_NAMES
     _ALIASES[name] = spec
+    _CLOSED[name] = tuple(closed)
     AGENT_NAMES = (*_FACTORIES, *_ALIASES)
 
 
@@ -175,8 +179,9 @@ def agent_settings(name: str) -> dict[str, object]:
 
     fixed: set[str] = set()  # the settings an alias's spec sets
     if isinstance(name, str) and name.strip().lower() in _ALIASES:
-        name, _, spec = _ALIASES[name.strip().lower()].partition(":")
-        fixed = {item.partition("=")[0].strip() for item in spec.split(",")}
+        alias = name.strip().lower()
+        name, _, spec = _ALIASES[alias].partition(":")
+        fixed = {item.partition("=")[0].strip() for item in spec.split(",")} | set(_CLOSED[alias])
     factory = _FACTORIES.get(name.strip().lower()) if isinstance(name, str) else None
     if factory is None:
         raise InvalidOptionError(f"unknown agent {clip(name)}; known: {', '.join(_FACTORIES)}")

@@ -186,6 +186,11 @@ GAME_LEVELS: dict[str, dict[int, str]] = {
 }
 
 
+def _searches(level: int) -> bool:
+    """Whether ``level`` searches (``time_per_move`` bounds it) rather than answering at once."""
+    return LEVELS[level].startswith("best")
+
+
 class LevelAgent:
     """A graded opponent for every game, from level 1 (a beginner) to level 5 (``best``).
 
@@ -208,7 +213,7 @@ class LevelAgent:
     ) -> None:
         self.level = _check_int("level", level, 1, len(LEVELS))
         self.time_per_move = _check_seconds(time_per_move)
-        if self.time_per_move is not None and not LEVELS[self.level].startswith("best"):
+        if self.time_per_move is not None and not _searches(self.level):
             raise InvalidOptionError(f"level {self.level} answers at once: time_per_move bounds levels 4 and 5")
         self._seed = int(as_generator(seed).integers(2**63))
         self._agents: dict[str, Any] = {}  # per game name
@@ -253,5 +258,5 @@ register("eaai-simple", EAAISimpleAgent)
 register("noisy", NoisyGreedyAgent)
 register("ladder", LevelAgent)
 for _level in LEVELS:
-    register_alias(f"level:{_level}", f"ladder:level={_level}")
+    register_alias(f"level:{_level}", f"ladder:level={_level}", () if _searches(_level) else ("time_per_move",))
 register("patient", PatientAgent)
