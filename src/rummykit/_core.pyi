@@ -95,6 +95,7 @@ def run_playouts(
     outcomes: np.ndarray[Any, np.dtype[np.uint8]],
     seat: int = -1,
     seat_policy: int = -1,
+    seat_max_knock: int = -2,
 ) -> None: ...
 def playout_once(
     rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int

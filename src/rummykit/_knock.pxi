@@ -204,14 +204,22 @@ def playout_check(Rules rules, PlayoutSpec spec):
 
 
 def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed,
-                 size_t first, int32_t[:, ::1] points, uint8_t[::1] outcomes, int seat=-1, int seat_policy=-1):
+                 size_t first, int32_t[:, ::1] points, uint8_t[::1] outcomes, int seat=-1, int seat_policy=-1,
+                 int seat_max_knock=-2):
     """Playouts first .. first + len(outcomes) - 1 into the given arrays (GIL released); with
-    ``seat`` >= 0 that seat plays ``seat_policy`` (rk_playouts_seats), the others ``policy``."""
+    ``seat`` >= 0 that seat plays ``seat_policy`` (rk_playouts_seats) knocking at
+    ``seat_max_knock`` or less (-2: ``max_knock_deadwood``), the others ``policy``."""
     cdef size_t n = outcomes.shape[0]
     cdef rk_status st
     cdef rk_policy seats[4]
+    if seat_max_knock < -2:
+        raise ValueError(f"seat_max_knock must be >= -2, got {seat_max_knock}")
     for s in range(4):
-        seats[s] = rk_policy(<rk_policy_kind>(seat_policy if s == seat else policy), max_knock_deadwood)
+        if s == seat:
+            seats[s] = rk_policy(<rk_policy_kind>seat_policy,
+                                 max_knock_deadwood if seat_max_knock == -2 else seat_max_knock)
+        else:
+            seats[s] = rk_policy(<rk_policy_kind>policy, max_knock_deadwood)
     if points.shape[0] != n or points.shape[1] != spec.num_players:
         raise ValueError("points must have shape (n, num_players)")
     if n == 0:

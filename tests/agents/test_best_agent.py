@@ -178,8 +178,8 @@ def test_time_per_move_stops_the_search() -> None:
     counted: list[int] = []
 
     class Counting(BestAgent):
-        def _tracked_scores(self, *args: object) -> list[float]:
-            scores = super()._tracked_scores(*args)  # type: ignore[arg-type]
+        def _tracked_scores(self, *args: object, **kwargs: object) -> list[float]:
+            scores = super()._tracked_scores(*args, **kwargs)  # type: ignore[arg-type]
             counted.append(1)
             return scores
 
@@ -375,6 +375,22 @@ def test_anchored_keeps_the_anchor_unless_clearly_beaten() -> None:
     assert _anchored(slight, 0, 1.0) == 0
     assert _anchored(slight, 0, 0.0) == 1  # z = 0: the plain best mean
     assert _anchored(np.array([[0.0], [0.1], [-1.0]]), 0, 1.0) == 1  # one sample: no error to judge by
+
+
+def test_knock_z_anchors_the_knock_search_to_its_rollout_policy() -> None:
+    """With a huge ``knock_z`` the two-player search plays its own seat's playout policy
+    (greedy knocking at ``playout_knock`` or less); with 0 it leaves it somewhere."""
+    states = [s for s in _states(*GIN, 6, seed=40) if len(s.legal_actions()) > 1]
+    differs = 0
+    for knock, hunter in ((0, GreedyAgent(max_knock_deadwood=0)), (-1, GreedyAgent())):
+        anchored = BestAgent(4, playouts=3, knock_z=1e9, playout_knock=knock, seed=1)
+        free = BestAgent(4, playouts=3, knock_z=0, playout_knock=knock, seed=1)
+        for state in states:
+            assert anchored(state) == hunter(state)
+            differs += free(state) != hunter(state)
+    assert len(states) > 100 and differs
+    with pytest.raises(rk.InvalidOptionError, match="knock_z"):
+        make_agent("best:knock_z=-1")
 
 
 def test_time_per_move_stops_the_table_search() -> None:

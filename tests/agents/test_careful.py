@@ -117,8 +117,39 @@ def test_best_plays_careful_playouts() -> None:
         make_agent("best:playout_policy=clever")
 
 
-def test_playouts_with_a_policy_per_seat() -> None:
-    """Seat 0 careful, seat 1 greedy: each playout is the hand those two agents play."""
+def test_best_plays_gin_hunting_playouts() -> None:
+    """``playout_knock=0``: its own seat knocks only for gin in the playouts, which moves the
+    candidates' scores; bad values are refused."""
+    from rummykit.agents import BestAgent
+
+    differ = 0
+    for seed in range(6):
+        state = rk.Game("gin").new_hand(seed=seed)
+        for _ in range(8):
+            state.apply_action(GreedyAgent()(state))
+        hands = [sum(1 << int(c) for c in state.hand(1 - state.current_player))] * 4
+        candidates = [int(a) for a in state.legal_actions()]
+        scores = [
+            BestAgent(4, playouts=8, playout_knock=knock, seed=1)._tracked_scores(state, candidates, hands)
+            for knock in (-1, 0)
+        ]
+        differ += scores[0] != scores[1]
+    assert differ
+    agent = make_agent("best:playout_knock=0,samples=4,playouts=4", seed=1)
+    assert agent(state) in state.legal_actions() and agent.spawn(2).playout_knock == 0
+    for bad in ("-2", "101", "0.5"):
+        with pytest.raises(InvalidOptionError, match="playout_knock"):
+            make_agent(f"best:playout_knock={bad}")
+
+
+@pytest.mark.parametrize(
+    ("seat_policy", "seat_knock", "agent"),
+    [(_core.POLICY_CAREFUL, -2, CarefulAgent()), (_core.POLICY_GREEDY, 0, GreedyAgent(max_knock_deadwood=0))],
+    ids=["careful", "gin-hunter"],
+)
+def test_playouts_with_a_policy_per_seat(seat_policy: int, seat_knock: int, agent: object) -> None:
+    """Seat 0 careful (or greedy knocking only for gin), seat 1 greedy: each playout is the hand
+    those two agents play."""
     from rummykit.knock.playouts import exact_spec
 
     differ = 0
@@ -128,10 +159,12 @@ def test_playouts_with_a_policy_per_seat() -> None:
         points = np.zeros((1, 2), dtype=np.int32)
         outcomes = np.zeros(1, dtype=np.uint8)
         rules = state._core_rules
-        _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, 1, 0, points, outcomes, 0, _core.POLICY_CAREFUL)
+        _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, 1, 0, points, outcomes, 0, seat_policy, seat_knock)
         differ += list(points[0]) != list(rk.playouts(state, 1, resample="none", seed=1)[0][0])
-        agents = [CarefulAgent(), GreedyAgent()]
+        agents = [agent, GreedyAgent()]
         while not state.is_terminal():
             state.apply_action(agents[state.current_player](state))
         assert list(points[0]) == list(state.returns())
     assert differ  # seat 0 did not play greedy
+    with pytest.raises(ValueError, match="seat_max_knock"):
+        _core.run_playouts(rules, spec, _core.POLICY_GREEDY, -1, 1, 0, points, outcomes, 0, seat_policy, -3)

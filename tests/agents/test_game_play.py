@@ -79,7 +79,7 @@ def test_best_learns_how_readily_the_opponent_knocks() -> None:
         info = MatchInfo(seat=0, scores=(0, 0), target=100, dealer=0, hand=seed, last=result, game=game)
         agent.new_hand(info)
         if result.knocker == 1:  # type: ignore[attr-defined]
-            knocks += 1
+            knocks += result.outcome not in ("gin", "big_gin")  # type: ignore[attr-defined]
         elif result.knocker == 0 and result.outcome != "big_gin":  # type: ignore[attr-defined]
             laid = deadwood_of(int(c) for lay in result.layoffs[1] for c in lay.cards)  # type: ignore[attr-defined]
             passes += result.deadwood[1] + laid <= 10  # type: ignore[attr-defined]
@@ -87,6 +87,46 @@ def test_best_learns_how_readily_the_opponent_knocks() -> None:
     rate = agent._knock_rate()
     assert rate is not None and rate == (knocks + 2.7) / (knocks + passes + 3)
     assert BestAgent(learn=0)._knock_rate() is None
+
+
+def test_best_counters_an_eager_knocker() -> None:
+    """``best`` waits for gin or the undercut (:data:`COUNTER`) while the opponent looks like an
+    eager knocker in this game: ``counter=1`` once it has knocked short of gin, ``counter=2``
+    from the start, each until it is seen to keep a knockable hand; a new game starts afresh;
+    ``counter=0`` never."""
+    from rummykit.agents.best import COUNTER
+
+    game = rk.Game("gin_eaai")
+    greedy, hunter = make_agent("greedy"), make_agent("greedy:max_knock_deadwood=0")
+    eager = [_result("gin_eaai", seed, [greedy, greedy]) for seed in range(40)]
+    hunting = [_result("gin_eaai", seed, [greedy, hunter]) for seed in range(80)]
+    knock = next(r for r in eager if r.knocker == 1 and r.outcome == "knock")  # type: ignore[attr-defined]
+    gin = next(r for r in hunting if r.knocker == 1 and r.outcome == "gin")  # type: ignore[attr-defined]
+    kept = next(  # the agent (seat 0) knocks; the gin hunter held a knockable hand
+        r
+        for r in hunting
+        if r.knocker == 0  # type: ignore[attr-defined]
+        and r.outcome != "big_gin"  # type: ignore[attr-defined]
+        and r.deadwood[1] + sum(deadwood_of(int(c) for c in lay.cards) for lay in r.layoffs[1]) <= 10  # type: ignore[attr-defined]
+    )
+
+    def tell(who: BestAgent, hand: int, last: object) -> tuple[int, float]:
+        who.new_hand(MatchInfo(seat=0, scores=(0, 0), target=100, dealer=0, hand=hand, last=last, game=game))
+        return who._knock_style()
+
+    one, two, off = BestAgent(seed=1), BestAgent(counter=2, seed=1), BestAgent(counter=0, seed=1)
+    plain = (one.playout_knock, one.knock_z)
+    assert plain != COUNTER
+    assert tell(one, 0, None) == tell(one, 1, gin) == plain  # every style knocks for gin
+    assert tell(one, 2, knock) == COUNTER
+    assert tell(one, 3, kept) == tell(one, 4, knock) == plain  # it keeps knockable hands
+    assert tell(one, 0, None) == plain and tell(one, 1, knock) == COUNTER  # a new game
+    assert tell(two, 0, None) == tell(two, 1, gin) == COUNTER
+    assert tell(two, 2, kept) == tell(two, 3, knock) == plain
+    assert tell(two, 0, None) == COUNTER
+    assert tell(off, 0, None) == tell(off, 1, knock) == plain
+    with pytest.raises(rk.InvalidOptionError, match="counter"):
+        make_agent("best:counter=3")
 
 
 def test_best_plays_by_the_score() -> None:

@@ -21,7 +21,7 @@ from rummykit.agents.base import (
     _is_number,
     register,
 )
-from rummykit.agents.simple import GreedyAgent
+from rummykit.agents.simple import CarefulAgent, GreedyAgent
 from rummykit.cards import ids_mask, mask_ids
 from rummykit.errors import InvalidOptionError, RummykitError, clip
 
@@ -33,6 +33,9 @@ __all__ = ["BestAgent"]
 _GREEDY = GreedyAgent()
 #: the knock rate of a patient story (``patient``): it knocks at one chance in ten
 PATIENT_RATE = 0.1
+#: ``(playout_knock, knock_z)`` against an eager knocker (``counter``): wait for gin or the
+#: undercut, leaving that player's moves only for a clear gain (``docs/strength.md``)
+COUNTER = (0, 2.0)
 
 
 class BestAgent:
@@ -56,7 +59,21 @@ class BestAgent:
 
     Candidates: every legal action when drawing; when discarding, the ``width`` discards of
     least deadwood left (ties: the highest card value, then the highest card) and the best
-    knock (the knock of least deadwood left), if any.
+    knock (the knock of least deadwood left), if any.  With ``knock_z`` > 0 (default 0: the best
+    mean) the search leaves the move of its own seat's playout policy (greedy, or careful,
+    knocking at ``playout_knock`` or less) only for a candidate ahead of it by more than
+    ``knock_z`` standard errors of their paired difference over the sampled hands, as
+    ``table_z`` does in the table games: a search that leaves it at every small edge it
+    measures plays, move after move, a hand the playouts never modelled.
+
+    **Against an eager knocker** (``counter``, two players): while the opponent looks like a
+    player who knocks as soon as it can, ``best`` plays :data:`COUNTER` instead of
+    ``playout_knock`` and ``knock_z``: it waits for gin or the undercut, leaving the gin
+    hunter's moves only for a clear gain.  ``counter=1`` (the default): once the opponent has
+    knocked short of gin in this game and has never been seen to keep a knockable hand (at a
+    showdown, its deadwood before lay-offs within the knock limit); ``counter=2``: from the
+    game's first hand until it is seen to keep one (stronger against eager players, weaker
+    against patient ones, ``docs/strength.md``); 0: off.  Each game starts afresh.
 
     A knock candidate's score is lowered by ``knock_margin`` (default 0: off).
     ``knock_rate`` (default: ``1 - epsilon / 2``, an opponent that knocks as soon as it can) is
@@ -69,7 +86,9 @@ class BestAgent:
     ``playout_policy="careful"`` plays the knock games' playouts with the careful policy
     (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat;
     ``"careful-self"`` only its own seat, the opponent greedy (two players; three or four:
-    every seat careful); the table games' stay greedy.
+    every seat careful); the table games' stay greedy.  ``playout_knock`` (default -1: as soon
+    as it may; 0: gin only, a player that waits for gin or an undercut) is the most deadwood its
+    own seat knocks with in the two-player playouts; the knock now is searched either way.
 
     **Playing the game** (``game_value=1``, the default): in the two-player games that end at
     a score (Gin, Oklahoma Gin, Rummy, Kaluki) a playout's score is instead the change of the
@@ -122,8 +141,9 @@ class BestAgent:
     with each product ``samples x playouts``, ``determinizations x playouts`` and
     ``table_samples x playouts`` at most :data:`~rummykit.agents.base.MAX_PLAYOUTS` (65,536
     playouts a candidate: the move's time bound, see ``docs/hardening.md``); ``particles``
-    1..16384; ``width`` and ``table_width`` 1..64; ``table_pool`` 1..16; ``table_bonus`` and
-    ``table_z`` numbers >= 0; ``table_hold`` 0 or 1; ``time_per_move`` up to an hour.
+    1..16384; ``width`` and ``table_width`` 1..64; ``table_pool`` 1..16; ``table_bonus``,
+    ``table_z`` and ``knock_z`` numbers >= 0; ``table_hold`` 0 or 1; ``playout_knock``
+    -1..100; ``time_per_move`` up to an hour.
 
     >>> import rummykit as rk
     >>> state = rk.Game("gin").new_hand(seed=2)
@@ -153,9 +173,12 @@ class BestAgent:
         table_width: int = 64,
         table_z: float = 1.0,
         table_hold: int = 1,
+        knock_z: float = 0.0,
+        counter: int = 1,
         game_value: int = 1,
         learn: int = 0,
         playout_policy: str = "greedy",
+        playout_knock: int = -1,
         time_per_move: float | None = None,
         seed: int | np.random.Generator | None = None,
     ) -> None:
@@ -188,9 +211,10 @@ class BestAgent:
         if not _is_number(table_lambda) or table_lambda < 0:
             raise InvalidOptionError(f"table_lambda must be a finite number >= 0, got {clip(table_lambda)}")
         self.table_lambda = float(table_lambda)
-        if not _is_number(table_z) or table_z < 0:
-            raise InvalidOptionError(f"table_z must be a finite number >= 0, got {clip(table_z)}")
-        self.table_z = float(table_z)
+        for name, value in (("table_z", table_z), ("knock_z", knock_z)):
+            if not _is_number(value) or value < 0:
+                raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
+        self.table_z, self.knock_z = float(table_z), float(knock_z)
         for name, value in (("beta", beta), ("win_bonus", win_bonus), ("table_bonus", table_bonus)):
             if not _is_number(value) or value < 0:
                 raise InvalidOptionError(f"{name} must be a finite number >= 0, got {clip(value)}")
@@ -208,6 +232,10 @@ class BestAgent:
                 f"playout_policy must be 'greedy', 'careful' or 'careful-self', got {clip(playout_policy)}"
             )
         self.playout_policy = str(playout_policy)
+        self.playout_knock = _check_int("playout_knock", playout_knock, -1, 100)
+        if counter not in (0, 1, 2) or isinstance(counter, float):
+            raise InvalidOptionError(f"counter must be 0, 1 or 2, got {clip(counter)}")
+        self.counter = int(counter)
         self._rng = as_generator(seed)
         self._info: MatchInfo | None = None
         self._knocks = self._passes = 0  # the opponent's knocking seen in this game (learn)
@@ -217,17 +245,32 @@ class BestAgent:
         """The match so far, before a hand: the scores it plays the game by and, from the
         last hand's showdown, the opponent's knocking (see the class)."""
         self._info = info
+        if info.hand == 0:  # a new game: nothing seen of this opponent's knocking yet
+            self._knocks = self._passes = 0
         last = info.last
         knocking = info.game is not None and info.game.family_record.knocks
         if last is None or not knocking or last.knocker is None or len(info.scores) != 2:
             return
         them = 1 - info.seat
         if last.knocker == them:
-            self._knocks += 1
+            self._knocks += last.outcome not in ("gin", "big_gin")  # every style knocks for gin
         elif last.outcome != "big_gin":
             laid = sum(min(int(c) % 13 + 1, 10) for lay in last.layoffs[them] for c in lay.cards)
             if last.deadwood[them] + laid <= last.knock_limit:
                 self._passes += 1
+
+    def _knock_style(self) -> tuple[int, float]:
+        """Its own seat's knock limit in the two-player playouts and the search's ``knock_z``
+        for this hand: :data:`COUNTER` while the opponent looks like an eager knocker in this
+        game (``counter``: see the class), else ``playout_knock`` and ``knock_z``."""
+        if self.counter and not self._passes and (self._knocks or self.counter == 2):
+            return COUNTER
+        return self.playout_knock, self.knock_z
+
+    def _rollout_agent(self, knock_at: int) -> Any:
+        """Its own seat's policy in the two-player playouts, knocking at ``knock_at`` or less."""
+        own = GreedyAgent if self.playout_policy == "greedy" else CarefulAgent
+        return own(max_knock_deadwood=None if knock_at < 0 else knock_at)
 
     def _knock_rate(self) -> float | None:
         if not self.learn or self._knocks + self._passes == 0:
@@ -286,9 +329,12 @@ class BestAgent:
             "table_width": self.table_width,
             "table_z": self.table_z,
             "table_hold": self.table_hold,
+            "knock_z": self.knock_z,
+            "counter": self.counter,
             "game_value": self.game_value,
             "learn": self.learn,
             "playout_policy": self.playout_policy,
+            "playout_knock": self.playout_knock,
             "time_per_move": self.time_per_move,
         }
 
@@ -360,20 +406,29 @@ class BestAgent:
                 pass
             else:
                 hands = tracking.sample_hands(particles, self.samples, rng)
-                scores = self._tracked_scores(state, candidates, hands, deadline)
+                scores = self._tracked_scores(state, candidates, hands, deadline, per_hand=True)
                 if self.knock_margin:  # sampled hands may be looser than the real one: knock when clearly ahead
-                    scores = [v - self.knock_margin * (KNOCK <= a < DRAW_STOCK) for a, v in zip(candidates, scores)]
-                return candidates[_argmax(scores)]
+                    scores -= self.knock_margin * np.array([[KNOCK <= a < DRAW_STOCK] for a in candidates])
+                knock_at, z = self._knock_style()
+                anchor = int(self._rollout_agent(knock_at)(state)) if z else candidates[0]
+                return candidates[_anchored(scores, candidates.index(anchor) if anchor in candidates else 0, z)]
         # a full determinization and its replayed playouts cost more than a tracked hand: fewer
         samples = (state.determinize(me, rng) for _ in range(self.determinizations))
         return candidates[_argmax(self._sampled_scores(state, candidates, samples, self.playouts, deadline))]
 
     def _tracked_scores(
-        self, state: Any, candidates: list[int], hands: list[int], deadline: float | None = None
-    ) -> list[float]:
+        self,
+        state: Any,
+        candidates: list[int],
+        hands: list[int],
+        deadline: float | None = None,
+        *,
+        per_hand: bool = False,
+    ) -> Any:
         """Two players: each candidate's mean score over the opponent hands ``hands``, the
         stock reshuffled ``playouts`` times for each (the same shuffles for every candidate);
-        past ``deadline`` (``time.perf_counter``) no further hand is started."""
+        past ``deadline`` (``time.perf_counter``) no further hand is started.  With
+        ``per_hand``, an array of each candidate's mean score on each hand (candidates x hands)."""
         import numpy as np
 
         from rummykit import _core
@@ -382,6 +437,7 @@ class BestAgent:
 
         me = state.current_player
         rules, played = core_rules(state.rules.aces), state.rules
+        knock_at, _ = self._knock_style()
         mine = state.hands[me]
         upcard = int(state.observation(me).upcard)
         seed = int(self._rng.integers(2**62))
@@ -424,8 +480,10 @@ class BestAgent:
                     stock = mask_ids(_ALL & ~(used | hand))
                     spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
                     _core.knock_public(spec, child)  # what the players saw take and throw: the careful policy reads it
-                    _core.run_playouts(rules, spec, policy, -1, seed + k, 0, points, outcomes, me, mine)
+                    _core.run_playouts(rules, spec, policy, -1, seed + k, 0, points, outcomes, me, mine, knock_at)
                     out.append(points[:, me] - points[:, 1 - me])
+        if per_hand:
+            return np.array([[self._score(part) for part in out] for out in results])
         return [self._score(np.concatenate(out)) for out in results]
 
     def _sampled_scores(
