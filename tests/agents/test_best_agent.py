@@ -380,7 +380,7 @@ def test_anchored_keeps_the_anchor_unless_clearly_beaten() -> None:
 def test_knock_z_anchors_the_knock_search_to_its_rollout_policy() -> None:
     """With a huge ``knock_z`` the two-player search plays its own seat's playout policy
     (greedy knocking at ``playout_knock`` or less); with 0 it leaves it somewhere."""
-    states = [s for s in _states(*GIN, 6, seed=40) if len(s.legal_actions()) > 1]
+    states = [s for s in _states(*GIN, 3, seed=40) if len(s.legal_actions()) > 1]
     differs = 0
     for knock, hunter in ((0, GreedyAgent(max_knock_deadwood=0)), (-1, GreedyAgent())):
         anchored = BestAgent(4, playouts=3, knock_z=1e9, playout_knock=knock, seed=1)
@@ -388,7 +388,7 @@ def test_knock_z_anchors_the_knock_search_to_its_rollout_policy() -> None:
         for state in states:
             assert anchored(state) == hunter(state)
             differs += free(state) != hunter(state)
-    assert len(states) > 100 and differs
+    assert len(states) > 50 and differs
     with pytest.raises(rk.InvalidOptionError, match="knock_z"):
         make_agent("best:knock_z=-1")
 
