@@ -238,7 +238,7 @@ class BestAgent:
         self.counter = int(counter)
         self._rng = as_generator(seed)
         self._info: MatchInfo | None = None
-        self._knocks = self._passes = 0  # the opponent's knocking seen in this game (learn)
+        self._knocks = self._passes = 0  # the opponent's knocking seen in this game (learn, counter)
         self._values: Any = None  # the value of each signed result in this decision (game_value)
 
     def new_hand(self, info: MatchInfo) -> None:
