@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from rummykit import _core
 from rummykit._random import as_generator
 from rummykit.agents.base import (
     MAX_PLAYOUTS,
@@ -298,16 +299,20 @@ class BestAgent:
         bonus = self.win_bonus if state.game.family_record.knocks else self.table_bonus
         return values + bonus * slope * np.sign(np.arange(-off, off + 1))
 
-    def _score(self, signed: Any) -> float:
-        """The mean score of playouts' signed results: the win-probability change (game_value),
-        else the mean plus ``win_bonus`` times the mean sign."""
+    def _point_scores(self, signed: Any) -> Any:
+        """The score of each playout's signed result (any array shape): the win-probability
+        change (game_value), else the result plus ``win_bonus`` times its sign."""
         import numpy as np
 
+        signed = np.asarray(signed, dtype=np.int64)
         if self._values is not None:
             off = (len(self._values) - 1) // 2
-            index = np.clip(np.asarray(signed, dtype=np.int64) + off, 0, 2 * off)
-            return float(self._values[index].mean())
-        return float(signed.mean() + self.win_bonus * np.sign(signed).mean())
+            return self._values[np.clip(signed + off, 0, 2 * off)]
+        return signed + self.win_bonus * np.sign(signed)
+
+    def _score(self, signed: Any) -> float:
+        """The mean score of playouts' signed results (:meth:`_point_scores`)."""
+        return float(self._point_scores(signed).mean())
 
     def _settings(self) -> dict[str, Any]:
         return {
@@ -431,7 +436,6 @@ class BestAgent:
         ``per_hand``, an array of each candidate's mean score on each hand (candidates x hands)."""
         import numpy as np
 
-        from rummykit import _core
         from rummykit._rules import core_rules
         from rummykit.knock.actions import BIG_GIN, DRAW_STOCK, KNOCK
 
@@ -461,30 +465,38 @@ class BestAgent:
             # the card a stock draw brings is not looked at: a random unseen card joins the hand
             held = mine if action == DRAW_STOCK else child.hands[me]
             plans.append(("play", seen, held, held | ids_mask(seen.discard_pile), action == DRAW_STOCK, child))
-        # per candidate: the signed results of every playout (knocks: one per hand), hand by hand
-        results: list[list[Any]] = [[] for _ in plans]
+        # the signed result of every playout: candidates x hands x playouts (a knock or a dead
+        # hand has one result a hand, repeated: the means stay the same)
+        signed = np.zeros((len(plans), len(hands), m), dtype=np.int64)
         parts = {id(plan[1]): _spec_parts(plan[1]) for plan in plans if plan[0] == "play"}
         policy = _core.POLICY_CAREFUL if self.playout_policy == "careful" else _core.POLICY_GREEDY
         mine = _core.POLICY_CAREFUL if self.playout_policy != "greedy" else policy  # careful-self: its own seat
+        done = 0
         for k, hand in enumerate(hands):
             if k and deadline is not None and time.perf_counter() > deadline:
                 break
-            for plan, out in zip(plans, results):
+            stocks: dict[int, list[int]] = {}  # the candidates of one phase leave the same unseen cards
+            for i, plan in enumerate(plans):
                 if plan[0] == "fixed":
-                    out.append(np.array([plan[1]]))
+                    signed[i, k] = plan[1]
                 elif plan[0] == "knock":
                     result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[3]
-                    out.append(np.array([result[0] - result[1]]))
+                    signed[i, k] = result[0] - result[1]
                 else:
                     _, seen, held, used, draw, child = plan
-                    stock = mask_ids(_ALL & ~(used | hand))
+                    unseen = _ALL & ~(used | hand)
+                    stock = stocks.get(unseen)
+                    if stock is None:
+                        stock = stocks[unseen] = mask_ids(unseen)
                     spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
                     _core.knock_public(spec, child)  # what the players saw take and throw: the careful policy reads it
                     _core.run_playouts(rules, spec, policy, -1, seed + k, 0, points, outcomes, me, mine, knock_at)
-                    out.append(points[:, me] - points[:, 1 - me])
+                    signed[i, k] = points[:, me] - points[:, 1 - me]
+            done = k + 1
+        scored = self._point_scores(signed[:, :done])
         if per_hand:
-            return np.array([[self._score(part) for part in out] for out in results])
-        return [self._score(np.concatenate(out)) for out in results]
+            return scored.mean(axis=2)
+        return [float(row.mean()) for row in scored]
 
     def _sampled_scores(
         self,
@@ -675,8 +687,6 @@ def _spec_parts(seen: Any) -> tuple[Any, ...]:
 
 
 def _spec(rules: Any, me: int, parts: tuple[Any, ...], held: int, hand: int, stock: list[int], draw: bool) -> Any:
-    from rummykit import _core
-
     dest = [-1] * len(stock)
     if draw:
         dest[0] = me
@@ -718,7 +728,6 @@ def _anchored(scores: Any, anchor: int, z: float) -> int:
 
 def _candidates(state: Any, legal: list[int], width: int) -> list[int]:
     """The actions worth searching (see :class:`BestAgent`)."""
-    from rummykit import _core
     from rummykit._rules import core_rules
     from rummykit.knock.actions import DRAW_STOCK, KNOCK
 
