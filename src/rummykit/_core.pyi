@@ -97,6 +97,21 @@ def run_playouts(
     seat_policy: int = -1,
     seat_max_knock: int = -2,
 ) -> None: ...
+def run_playouts_hands(
+    rules: Rules,
+    spec: PlayoutSpec,
+    opponent: int,
+    hands: np.ndarray[Any, np.dtype[np.uint64]],
+    policy: int,
+    max_knock_deadwood: int,
+    seed: int,
+    points: np.ndarray[Any, np.dtype[np.int32]],
+    outcomes: np.ndarray[Any, np.dtype[np.uint8]],
+    signed: np.ndarray[Any, np.dtype[np.int64]],
+    seat: int,
+    seat_policy: int,
+    seat_max_knock: int = -2,
+) -> None: ...
 def playout_once(
     rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int
 ) -> tuple[int, int, int, tuple[int, ...], tuple[int, ...], int, int, tuple[int, ...]]: ...

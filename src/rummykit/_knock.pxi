@@ -230,6 +230,59 @@ def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
     check(st)
 
 
+def run_playouts_hands(Rules rules, PlayoutSpec spec, int opponent, const uint64_t[::1] hands, int policy,
+                       int max_knock_deadwood, uint64_t seed, int32_t[:, ::1] points, uint8_t[::1] outcomes,
+                       int64_t[:, ::1] signed, int seat, int seat_policy, int seat_max_knock=-2):
+    """``run_playouts`` once per opponent hand, in one call (GIL released): for hand ``k`` the
+    spec's position with ``opponent`` holding ``hands[k]``, its cards taken out of the spec's
+    hidden stock cards (one group; a first slot bound for a seat keeps that seat), seeded
+    ``seed + k``; ``signed[k, j]`` is playout ``j``'s points of ``seat`` less the opponent's."""
+    cdef size_t n = outcomes.shape[0], n_hands = hands.shape[0], k, j
+    cdef rk_status st = RK_OK
+    cdef rk_policy seats[4]
+    cdef rk_position pos
+    cdef rk_hidden hidden
+    cdef uint64_t pool = 0, rest
+    cdef int i, slots
+    if seat_max_knock < -2:
+        raise ValueError(f"seat_max_knock must be >= -2, got {seat_max_knock}")
+    if spec.num_players != 2 or not spec.has_hidden or spec.hidden.n_groups != 1:
+        raise InvalidOptionError("run_playouts_hands needs a two-player spec with one group of hidden stock cards")
+    if not (0 <= seat < 2 and 0 <= opponent < 2 and seat != opponent):
+        raise InvalidOptionError(f"seat {seat} and opponent {opponent} must be the two seats")
+    if points.shape[0] != n or points.shape[1] != 2 or signed.shape[0] != n_hands or signed.shape[1] != n:
+        raise ValueError("points must have shape (n, 2) and signed (len(hands), n)")
+    for i in range(spec.hidden.n_slots):
+        pool |= (<uint64_t>1) << spec.hidden.cards[i]
+    for k in range(n_hands):
+        if hands[k] & ~pool:
+            raise InvalidOptionError(f"hand {k} holds cards outside the spec's hidden cards")
+    for i in range(4):
+        seats[i] = rk_policy(<rk_policy_kind>policy, max_knock_deadwood)
+    seats[seat] = rk_policy(<rk_policy_kind>seat_policy,
+                            max_knock_deadwood if seat_max_knock == -2 else seat_max_knock)
+    if n == 0:
+        return
+    with nogil:
+        for k in range(n_hands):
+            pos = spec.known
+            pos.hands[opponent] = hands[k]
+            hidden = spec.hidden
+            rest, slots = pool & ~hands[k], 0
+            while rest:
+                hidden.cards[slots] = __builtin_ctzll(rest)
+                rest &= rest - 1
+                slots += 1
+            hidden.n_slots = slots
+            hidden.group_end[0] = slots
+            st = rk_playouts_seats(rules.ptr, &spec.pr, &pos, &hidden, seats, seed + k, 0, n,
+                                   &points[0, 0], &outcomes[0])
+            if st != RK_OK:
+                break
+            for j in range(n):
+                signed[k, j] = points[j, seat] - points[j, opponent]
+    check(st)
+
 def playout_once(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed):
     """Play the spec's position as it is (no resampling): (outcome, knocker,
     winner, points, deadwood, multiplier, actions, final hands)."""

@@ -94,6 +94,66 @@ def test_playout_specs_match_the_engine(name: str, options: dict[str, object]) -
     assert compared > 100
 
 
+def test_playouts_over_many_hands_in_one_call() -> None:
+    """``run_playouts_hands`` plays, for each opponent hand, what ``run_playouts`` plays on the
+    spec of that hand with the other unseen cards in the stock, seeded ``seed + k``; it refuses
+    a hand holding a card that is not hidden, and a spec that is not two-player with one group."""
+    from rummykit import _core
+    from rummykit._rules import core_rules
+
+    rng = np.random.default_rng(8)
+    compared = 0
+    for state in _states(*GIN, 6, seed=40)[2::5]:
+        me = state.current_player
+        held = sum(1 << int(c) for c in state.hand(me))
+        draw = state.phase_name == "draw"
+        if draw:  # after a stock draw whose card is not looked at: the first hidden card joins the hand
+            state = state.clone()
+            state.apply_action(DRAW_STOCK)
+        seen = state.observation(me)
+        used = held | sum(1 << int(c) for c in seen.discard_pile)
+        rules, played = core_rules(state.rules.aces), state.rules
+        pool = [c for c in range(52) if not used >> c & 1]
+        size = len(state.hand(1 - me))
+        hands = [sum(1 << int(c) for c in rng.choice(pool, size, replace=False)) for _ in range(5)]
+        spec = _core.PlayoutSpec(played, *_spec_args(seen, held, pool, 0, draw))
+        points = np.zeros((6, 2), dtype=np.int32)
+        outcomes = np.zeros(6, dtype=np.uint8)
+        signed = np.zeros((5, 6), dtype=np.int64)
+        masks = np.array(hands, dtype=np.uint64)
+        args = (_core.POLICY_GREEDY, -1, 77, points, outcomes, signed, me, _core.POLICY_CAREFUL, 0)
+        _core.run_playouts_hands(rules, spec, 1 - me, masks, *args)
+        for k, hand in enumerate(hands):
+            stock = [c for c in pool if not hand >> c & 1]
+            one = _core.PlayoutSpec(played, *_spec_args(seen, held, stock, hand, draw))
+            expected = np.zeros((6, 2), dtype=np.int32)
+            _core.run_playouts(
+                rules, one, _core.POLICY_GREEDY, -1, 77 + k, 0, expected, outcomes, me, _core.POLICY_CAREFUL, 0
+            )
+            assert list(signed[k]) == list(expected[:, me] - expected[:, 1 - me])
+            compared += 1
+        with pytest.raises(rk.RummykitError, match="hand 1 holds cards outside"):
+            bad = masks.copy()
+            bad[1] = held  # the player's own cards
+            _core.run_playouts_hands(rules, spec, 1 - me, bad, *args)
+        with pytest.raises(rk.RummykitError, match="the two seats"):
+            _core.run_playouts_hands(rules, spec, me, masks, *args)
+    assert compared >= 20
+    with pytest.raises(rk.RummykitError, match="one group of hidden"):
+        _core.run_playouts_hands(rules, _core.PlayoutSpec(played, _spec_args(seen, held, [])[0]), 1 - me, masks, *args)
+
+
+def _spec_args(seen: object, held: int, stock: list[int], hand: int = 0, draw: bool = True) -> tuple[object, ...]:
+    """A two-player PlayoutSpec's position and hidden stock (the first card to the observer with
+    ``draw``), as best.playout_spec builds them."""
+    from rummykit.agents.best import _spec_parts
+
+    me = seen.player  # type: ignore[attr-defined]
+    hands = (held, hand) if me == 0 else (hand, held)
+    dest = [me if draw and i == 0 else -1 for i in range(len(stock))]
+    return (hands, *_spec_parts(seen)), (stock, dest, [len(stock)])
+
+
 def test_a_stock_draw_is_not_peeked_at() -> None:
     """The draw candidate's score does not depend on the stock card the real state would give."""
     state = next(s for s in _states(*GIN, 4) if s.phase_name == "draw" and len(s.history) > 6)

@@ -464,35 +464,33 @@ class BestAgent:
             seen = child.observation(me)
             # the card a stock draw brings is not looked at: a random unseen card joins the hand
             held = mine if action == DRAW_STOCK else child.hands[me]
-            plans.append(("play", seen, held, held | ids_mask(seen.discard_pile), action == DRAW_STOCK, child))
+            unseen = mask_ids(_ALL & ~(held | ids_mask(seen.discard_pile)))  # each hand takes its cards out
+            spec = _spec(played, me, _spec_parts(seen), held, 0, unseen, action == DRAW_STOCK)
+            _core.knock_public(spec, child)  # what the players saw take and throw: the careful policy reads it
+            plans.append(("play", spec))
         # the signed result of every playout: candidates x hands x playouts (a knock or a dead
         # hand has one result a hand, repeated: the means stay the same)
         signed = np.zeros((len(plans), len(hands), m), dtype=np.int64)
-        parts = {id(plan[1]): _spec_parts(plan[1]) for plan in plans if plan[0] == "play"}
         policy = _core.POLICY_CAREFUL if self.playout_policy == "careful" else _core.POLICY_GREEDY
         mine = _core.POLICY_CAREFUL if self.playout_policy != "greedy" else policy  # careful-self: its own seat
+        masks = np.array(hands, dtype=np.uint64)
+        step = len(hands) if deadline is None else 1  # with a clock, one hand at a time
         done = 0
-        for k, hand in enumerate(hands):
-            if k and deadline is not None and time.perf_counter() > deadline:
+        for start in range(0, len(hands), step):
+            if start and deadline is not None and time.perf_counter() > deadline:
                 break
-            stocks: dict[int, list[int]] = {}  # the candidates of one phase leave the same unseen cards
+            done = min(start + step, len(hands))
             for i, plan in enumerate(plans):
                 if plan[0] == "fixed":
-                    signed[i, k] = plan[1]
+                    signed[i, start:done] = plan[1]
                 elif plan[0] == "knock":
-                    result = _core.score_knock(rules, played, [plan[1], hand], upcard, plan[2])[3]
-                    signed[i, k] = result[0] - result[1]
+                    for k in range(start, done):
+                        result = _core.score_knock(rules, played, [plan[1], hands[k]], upcard, plan[2])[3]
+                        signed[i, k] = result[0] - result[1]
                 else:
-                    _, seen, held, used, draw, child = plan
-                    unseen = _ALL & ~(used | hand)
-                    stock = stocks.get(unseen)
-                    if stock is None:
-                        stock = stocks[unseen] = mask_ids(unseen)
-                    spec = _spec(played, me, parts[id(seen)], held, hand, stock, draw)
-                    _core.knock_public(spec, child)  # what the players saw take and throw: the careful policy reads it
-                    _core.run_playouts(rules, spec, policy, -1, seed + k, 0, points, outcomes, me, mine, knock_at)
-                    signed[i, k] = points[:, me] - points[:, 1 - me]
-            done = k + 1
+                    rows = signed[i, start:done]
+                    run = (policy, -1, seed + start, points, outcomes, rows, me, mine, knock_at)
+                    _core.run_playouts_hands(rules, plan[1], 1 - me, masks[start:done], *run)
         scored = self._point_scores(signed[:, :done])
         if per_hand:
             return scored.mean(axis=2)
