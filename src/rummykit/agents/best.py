@@ -154,7 +154,7 @@ class BestAgent:
 
     def __init__(
         self,
-        samples: int = 128,
+        samples: int = 64,
         *,
         particles: int = 256,
         playouts: int = 12,
