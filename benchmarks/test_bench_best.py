@@ -21,7 +21,7 @@ from rummykit.cards import ids_mask, mask_ids
 #: Gin positions of seat 0 from greedy hands (every third of its decisions)
 HANDS = 12
 #: opponent hands and playouts each of the one-call comparison (``best``'s defaults)
-SAMPLES, PLAYOUTS = 128, 12
+SAMPLES, PLAYOUTS = 64, 12
 
 
 def _positions() -> list[rk.KnockState]:
@@ -53,7 +53,7 @@ def test_best_decision(benchmark, figures) -> None:
 
 class _Case:
     """A Gin discard position after greedy's move as ``best`` scores it: the spec with no
-    opponent hand and every unseen card hidden in the stock, and 128 opponent hands."""
+    opponent hand and every unseen card hidden in the stock, and 64 opponent hands."""
 
     def __init__(self) -> None:
         state = next(s for s in _positions() if s.phase_name == "discard" and len(s.history) > 10)
@@ -93,12 +93,12 @@ class _Case:
 
 
 def test_hand_playouts_one_call(benchmark, figures) -> None:
-    """One candidate's playouts over 128 opponent hands, 12 each, in one ``run_playouts_hands``
+    """One candidate's playouts over 64 opponent hands, 12 each, in one ``run_playouts_hands``
     call (checked equal to one spec and one ``run_playouts`` call a hand); µs per hand."""
     case = _Case()
     assert (case.one_call() == case.per_hand()).all()
     benchmark.pedantic(case.one_call, rounds=10, iterations=1, warmup_rounds=1)
-    record(benchmark, figures, "best_hands_one_call", "best's playouts, 128 hands in one call", SAMPLES, unit="us")
+    record(benchmark, figures, "best_hands_one_call", "best's playouts, 64 hands in one call", SAMPLES, unit="us")
 
 
 def test_hand_playouts_per_hand(benchmark, figures) -> None:
