@@ -138,6 +138,8 @@ def test_playouts_over_many_hands_in_one_call() -> None:
             _core.run_playouts_hands(rules, spec, 1 - me, bad, *args)
         with pytest.raises(rk.RummykitError, match="the two seats"):
             _core.run_playouts_hands(rules, spec, me, masks, *args)
+        with pytest.raises(ValueError, match="signed"):  # a row per hand
+            _core.run_playouts_hands(rules, spec, 1 - me, masks[:4], *args)
     assert compared >= 20
     with pytest.raises(rk.RummykitError, match="one group of hidden"):
         _core.run_playouts_hands(rules, _core.PlayoutSpec(played, _spec_args(seen, held, [])[0]), 1 - me, masks, *args)
