@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import rummykit as rk
-from rummykit.agents import BestAgent, MatchInfo, make_agent
+from rummykit.agents import BestAgent, GreedyAgent, MatchInfo, make_agent
 from rummykit.agents.base import agent_settings
 from rummykit.agents.gamevalue import _solve, end_of, hand_value, win_table
 from rummykit.agents.styles import GAME_LEVELS, LEVELS, LevelAgent
@@ -161,6 +161,10 @@ def test_level_settings_after_a_second_colon() -> None:
     best = agent.agent("gin")
     assert isinstance(best, BestAgent) and best.time_per_move == 0.02
     assert make_agent("level:4", 1).agent("gin").samples == 12  # type: ignore[attr-defined]
+    # level 4 is greedy in Rummy and Kaluki: it answers at once there and searches, bounded, in Gin
+    bounded = make_agent("level:4:time_per_move=0.02", 1)
+    assert isinstance(bounded.agent("rummy"), GreedyAgent) and isinstance(bounded.agent("kaluki"), GreedyAgent)
+    assert bounded.agent("gin").time_per_move == 0.02  # type: ignore[attr-defined]
     with pytest.raises(rk.InvalidOptionError, match="level 1 answers at once"):
         make_agent("level:1:time_per_move=1")
     with pytest.raises(rk.InvalidOptionError, match="has no setting 'mistakes'"):
@@ -177,13 +181,13 @@ def test_levels_are_tuned_per_game() -> None:
     """A game of GAME_LEVELS plays its own spec at those levels, the others the default; the
     agent of each game is made once and told the match before the hand's first move."""
     level = LevelAgent(1, seed=3)
-    assert level.spec("kaluki") == GAME_LEVELS["kaluki"][1] != LEVELS[1] == level.spec("rummy")
+    assert level.spec("kaluki") == GAME_LEVELS["kaluki"][1] != LEVELS[1] == level.spec("oklahoma_gin")
     for game in ("gin_eaai", "rummy", "kaluki"):
         state = rk.Game(game).new_hand(seed=2)
         assert level(state) in state.legal_actions()
         assert level.agent(state.game.name).mistakes == float(level.spec(state.game.name).split("=")[1])
     assert level.agent("kaluki") is level.agent("kaluki")
-    assert LevelAgent(4).spec("rummy") == GAME_LEVELS["rummy"][4] != LEVELS[4] == LevelAgent(4).spec("kaluki")
+    assert LevelAgent(4).spec("rummy") == GAME_LEVELS["rummy"][4] != LEVELS[4] == LevelAgent(4).spec("oklahoma_gin")
     told: list[MatchInfo] = []
 
     class Listener:
