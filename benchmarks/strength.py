@@ -125,6 +125,7 @@ LEVEL_GAMES = [
     ("oklahoma-gin", {}),
     ("rummy", {"num_players": 2}),
     ("kaluki", {"num_players": 2}),
+    ("kalooki_51", {"num_players": 2}),
 ]
 LEVEL_ROWS = [
     GameRow(f"level{k + 1}-level{k}-{g}", f"level:{k + 1}", f"level:{k}", g, 1000, o)
