@@ -188,6 +188,7 @@ def test_levels_are_tuned_per_game() -> None:
         assert level.agent(state.game.name).mistakes == float(level.spec(state.game.name).split("=")[1])
     assert level.agent("kaluki") is level.agent("kaluki")
     assert LevelAgent(4).spec("rummy") == GAME_LEVELS["rummy"][4] != LEVELS[4] == LevelAgent(4).spec("oklahoma_gin")
+    assert LevelAgent(4).spec("kalooki_51") == LEVELS[4] != LevelAgent(4).spec("kaluki") == "greedy"
     told: list[MatchInfo] = []
 
     class Listener:
