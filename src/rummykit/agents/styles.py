@@ -192,10 +192,14 @@ GAME_LEVELS: dict[str, dict[int, str]] = {
 }
 
 
+def _is_search(spec: str) -> bool:
+    """Whether the agent of ``spec`` searches (``time_per_move`` bounds it) rather than answering at once."""
+    return spec.startswith("best")
+
+
 def _searches(level: int) -> bool:
-    """Whether ``level`` searches in some game (``time_per_move`` bounds it there) rather than
-    answering at once in every game."""
-    return any(specs.get(level, LEVELS[level]).startswith("best") for specs in (LEVELS, *GAME_LEVELS.values()))
+    """Whether ``level`` searches in some game rather than answering at once in every game."""
+    return any(_is_search(specs.get(level, LEVELS[level])) for specs in (LEVELS, *GAME_LEVELS.values()))
 
 
 class LevelAgent:
@@ -229,7 +233,7 @@ class LevelAgent:
     def spec(self, game: str) -> str:
         """The agent spec this level plays ``game`` (a game name, ``rummykit.Game(...).name``) with."""
         spec = GAME_LEVELS.get(game, {}).get(self.level, LEVELS[self.level])
-        if self.time_per_move is not None and spec.startswith("best"):
+        if self.time_per_move is not None and _is_search(spec):
             spec += ("," if ":" in spec else ":") + f"time_per_move={self.time_per_move!r}"
         return spec
 
