@@ -232,17 +232,7 @@ rk_status rk_choose_knock(const rk_rules *rules, rk_mask knocker, rk_mask defend
     if (!rules || !out || limit < 0) return RK_ERR_ARG;
     if ((knocker | defender) & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
     if (knocker & defender) return RK_ERR_OVERLAP;
-    int least = rk_deadwood(rules, knocker);
-    if (least > limit) return RK_ERR_NO_KNOCK;
-    int bound = (least == 0 || (flags & RK_KNOCK_MIN_DEADWOOD_ONLY)) ? least : limit;
-    knock_search ks;
-    memset(&ks, 0, sizeof ks);
-    ks.rules = rules;
-    ks.defender = defender;
-    ks.no_layoffs = (flags & RK_KNOCK_NO_LAYOFFS) != 0;
-    ks.defender_plain = rk_deadwood(rules, defender);
-    rk_status st = rk__visit_arrangements(rules, knocker, bound, consider_knock, &ks);
+    rk_status st = rk__choose_knock(rules, knocker, defender, limit, flags, out);
     if (st != RK_OK) return st;
-    *out = ks.best;
     return rk_best_arrangement(rules, defender & ~out->defender.laid_off_all, &out->defender.rest);
 }

@@ -148,41 +148,27 @@ static void run_option(search *S, const node *nd, uint16_t nat, int m_lo, int m_
     }
 }
 
-/* Runs growing up from the anchor position p (x's rank, or 0 for a low ace). */
-static void runs_up(search *S, const node *nd, uint16_t nat, int m, int gaps, int saved_nat, rk_mask one,
-                    rk_mask two, rems R, int inc) {
-    int top = m + 1 + (nd->jokers - gaps);
-    if (top > 12) top = 12;
-    for (int q = m + 1; q <= top; q++) {
+/* Runs growing from the anchor: up (dir +1) from position m = p (x's rank, or 0 for
+ * a low ace), or down (dir -1) from a high ace (position 13); positions 1..12. */
+static void runs_grow(search *S, const node *nd, uint16_t nat, int m, int dir, int gaps, int saved_nat,
+                      rk_mask one, rk_mask two, rems R, int inc) {
+    int reach = 1 + (nd->jokers - gaps), end = m + dir * reach;
+    if (end > 12) end = 12;
+    if (end < 1) end = 1;
+    for (int q = m + dir; (q - end) * dir <= 0; q += dir) {
         if (!((nd->avail >> q) & 1u)) continue;
         int t = nd->s * 13 + q;
         rk_mask one2 = one, two2 = two;
         rems R2 = R;
         take(S, &one2, &two2, &R2, t);
         int inc2 = inc || t == S->include;
-        int g2 = gaps + (q - m - 1), sv2 = saved_nat + S->rules->values[q];
+        int g2 = gaps + (q - m) * dir - 1, sv2 = saved_nat + S->rules->values[q];
         uint16_t nat2 = (uint16_t)(nat | (1u << q));
-        run_option(S, nd, nat2, nd->p, q, g2, sv2, one2, two2, R2, inc2);
-        runs_up(S, nd, nat2, q, g2, sv2, one2, two2, R2, inc2);
-    }
-}
-
-/* Runs growing down from a high ace (position 13). */
-static void runs_down(search *S, const node *nd, uint16_t nat, int m, int gaps, int saved_nat, rk_mask one,
-                      rk_mask two, rems R, int inc) {
-    int bottom = m - 1 - (nd->jokers - gaps);
-    if (bottom < 1) bottom = 1;
-    for (int q = m - 1; q >= bottom; q--) {
-        if (!((nd->avail >> q) & 1u)) continue;
-        int t = nd->s * 13 + q;
-        rk_mask one2 = one, two2 = two;
-        rems R2 = R;
-        take(S, &one2, &two2, &R2, t);
-        int inc2 = inc || t == S->include;
-        int g2 = gaps + (m - q - 1), sv2 = saved_nat + S->rules->values[q];
-        uint16_t nat2 = (uint16_t)(nat | (1u << q));
-        run_option(S, nd, nat2, q, POS_ACE_HIGH, g2, sv2, one2, two2, R2, inc2);
-        runs_down(S, nd, nat2, q, g2, sv2, one2, two2, R2, inc2);
+        if (dir > 0)
+            run_option(S, nd, nat2, nd->p, q, g2, sv2, one2, two2, R2, inc2);
+        else
+            run_option(S, nd, nat2, q, POS_ACE_HIGH, g2, sv2, one2, two2, R2, inc2);
+        runs_grow(S, nd, nat2, q, dir, g2, sv2, one2, two2, R2, inc2);
     }
 }
 
@@ -254,14 +240,14 @@ static void dfs(search *S, rk_mask one, rk_mask two, int J, int32_t cur, rems R,
     /* runs with more natural cards */
     if (r == 0) {
         nd.p = POS_ACE_HIGH;
-        runs_down(S, &nd, (uint16_t)(1u << POS_ACE_HIGH), POS_ACE_HIGH, 0, saved_x, nd.one, nd.two, nd.rem, nd.inc);
+        runs_grow(S, &nd, (uint16_t)(1u << POS_ACE_HIGH), POS_ACE_HIGH, -1, 0, saved_x, nd.one, nd.two, nd.rem, nd.inc);
         if (S->lowpos == 0) {
             nd.p = 0;
-            runs_up(S, &nd, 1u, 0, 0, saved_x, nd.one, nd.two, nd.rem, nd.inc);
+            runs_grow(S, &nd, 1u, 0, 1, 0, saved_x, nd.one, nd.two, nd.rem, nd.inc);
         }
         nd.p = r;
     } else {
-        runs_up(S, &nd, (uint16_t)(1u << r), r, 0, saved_x, nd.one, nd.two, nd.rem, nd.inc);
+        runs_grow(S, &nd, (uint16_t)(1u << r), r, 1, 0, saved_x, nd.one, nd.two, nd.rem, nd.inc);
     }
     /* x with jokers only */
     try_joker_melds(S, &nd);

@@ -136,11 +136,21 @@ def declarations(
     return tuple(tuple(m) for m in melds), tuple(tuple(lo) for lo in layoffs)
 
 
-def knock_result(state: KnockState, raw: tuple[Any, ...]) -> HandResult:
-    """The result of a finished hand from the engine's score (seats)."""
+def _from_score(raw: tuple[Any, ...], *showdown: Any) -> HandResult:
+    """A HandResult from the engine's score tuple ``raw`` and, after a knock, the ``showdown``
+    (the knocker's arrangement, every seat's melds and lay-offs)."""
     outcome, knocker, winner, points, credits, charges, boxes, deadwood, multiplier, limit = raw
     if outcome == 0:
         return HandResult("dead", None, None, deadwood, points, credits, charges, boxes, multiplier, limit)
+    figures = (deadwood, points, credits, charges, boxes, multiplier, limit)
+    return HandResult(OUTCOMES[outcome], winner, knocker, *figures, *showdown)
+
+
+def knock_result(state: KnockState, raw: tuple[Any, ...]) -> HandResult:
+    """The result of a finished hand from the engine's score (seats)."""
+    outcome, knocker = raw[0], raw[1]
+    if outcome == 0:
+        return _from_score(raw)
     n, aces = state.n, state.rules.aces
     order = [(knocker + i) % n for i in range(n)]
     if state.rules.auto_showdown:
@@ -160,21 +170,7 @@ def knock_result(state: KnockState, raw: tuple[Any, ...]) -> HandResult:
             knocker_melds.melds if s == knocker else tuple(as_meld(m, aces=aces) for m in declared[s]) for s in range(n)
         )
         layoffs = tuple(_layoffs_by_slot(knocker_melds.melds, laid[s]) for s in range(n))
-    return HandResult(
-        OUTCOMES[outcome],
-        winner,
-        knocker,
-        deadwood,
-        points,
-        credits,
-        charges,
-        boxes,
-        multiplier,
-        limit,
-        knocker_melds,
-        melds,
-        layoffs,
-    )
+    return _from_score(raw, knocker_melds, melds, layoffs)
 
 
 def _layoffs_by_slot(shown: tuple[Meld, ...], layoffs: tuple[tuple[int, int], ...]) -> tuple[Layoff, ...]:
@@ -252,20 +248,5 @@ def score_knock(
         raw_shown, players = _core.explain_knock(core, rules, hands, card, big_gin, masks)
     except (_core.NoKnockError, InvalidMeldError) as e:
         raise knock_rejected(rules, hands[0], shown, _core.knock_limits(rules, card), e) from None
-    outcome, knocker, winner, points, credits, charges, boxes, deadwood, multiplier, limit = raw
     melds, layoffs = _replies(players, rules.aces)
-    return HandResult(
-        OUTCOMES[outcome],
-        winner,
-        knocker,
-        deadwood,
-        points,
-        credits,
-        charges,
-        boxes,
-        multiplier,
-        limit,
-        _arrangement(raw_shown, rules.aces),
-        melds,
-        layoffs,
-    )
+    return _from_score(raw, _arrangement(raw_shown, rules.aces), melds, layoffs)
