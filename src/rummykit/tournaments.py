@@ -52,6 +52,7 @@ from typing import Any, cast
 
 from rummykit._random import MAX_SEED
 from rummykit.agents import Agent, make_agent
+from rummykit.agents.base import is_library_spec
 from rummykit.agents.external import game_for
 from rummykit.engine.hand_loop import play_out
 from rummykit.errors import AgentError, InvalidOptionError, RummykitError, clip
@@ -378,8 +379,8 @@ def _play_hand(
     try:
         copies = np.random.default_rng(_seed_sequence(seed, 2, hand))  # the seats' copies handed to the agents
         seated = [_Seated(agents[seats[s]], hand, s, mark) for s in range(n)]
-        # the agents named by text are the library's own: they look only at what their seat knows
-        mine = [trusted or isinstance(specs[seats[s]], str) for s in range(n)]
+        # the library's own agents look only at what their seat knows; a module's may not
+        mine = [trusted or is_library_spec(specs[seats[s]]) for s in range(n)]
         play_out(state, seated, names, trusted=mine, rng=copies)
     except RummykitError as err:  # play_out's own errors name the agent and seat
         raise AgentError(f"deal {deal} (hand {hand}): {err}") from err
@@ -555,7 +556,8 @@ def tournament(
 
     An agent given as an object is handed its seat's copy of the hand (a determinization drawn
     from ``seed``), never the real state; ``trusted=True`` hands it the real state (faster; for
-    agents you trust).  The agents named by text are the library's own and get the real state.
+    agents you trust).  The library's own agents, named by text, get the real state; an agent
+    loaded from a ``"module:attribute"`` spec gets its seat's copy unless ``trusted``.
     The JSON output carries the game's options, the seed and the package version.
     """
     import numpy as np  # on first use: `import rummykit` stays light

@@ -180,6 +180,20 @@ def test_long_knock_hands_with_restocks_are_played_with_copies() -> None:
     assert copied.history == trusted.history
 
 
+def test_an_agent_from_a_module_spec_gets_copies_in_a_tournament() -> None:
+    """Only the library's own agents, named by text, are handed the real state: one loaded
+    from a ``"module:attribute"`` spec is not (with ``trusted`` its cheats stop the hand)."""
+    from rummykit.agents.base import is_library_spec
+
+    assert is_library_spec("greedy") and is_library_spec("level:5:time_per_move=0.02")
+    assert not is_library_spec("tournament_agents:CheatingAgent") and not is_library_spec(GREEDY)
+    honest = rk.tournament(["greedy", "random"], "oklahoma-rummy", hands=4, seed=2)
+    cheating = rk.tournament(["tournament_agents:CheatingAgent", "random"], "oklahoma-rummy", hands=4, seed=2)
+    assert [r.points for r in cheating.records] == [r.points for r in honest.records]
+    with pytest.raises(rk.AgentError, match="changed the state"):
+        rk.tournament(["tournament_agents:CheatingAgent", "random"], "gin", hands=2, seed=2, trusted=True)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_cheating_agent_gains_nothing_in_a_tournament(workers: int) -> None:
     """In the worker processes too (every backend plays its hands through the same loop)."""

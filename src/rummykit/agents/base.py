@@ -23,6 +23,7 @@ __all__ = [
     "Agent",
     "MatchInfo",
     "agent_settings",
+    "is_library_spec",
     "make_agent",
     "register",
     "register_alias",
@@ -213,6 +214,12 @@ def _option_value(text: str) -> object:
         except ValueError:
             pass
     return text
+
+
+def is_library_spec(spec: object) -> bool:
+    """Whether ``spec`` names one of the library's own agents (a registered name or alias, with
+    or without settings), as opposed to an agent object or a ``"module:attribute"`` spec."""
+    return isinstance(spec, str) and _expand(spec).partition(":")[0].strip().lower() in _FACTORIES
 
 
 def make_agent(spec: str | Agent, seed: int | np.random.Generator | None = None) -> Agent:
