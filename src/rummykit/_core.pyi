@@ -111,6 +111,7 @@ def run_playouts_hands(
     seat: int,
     seat_policy: int,
     seat_max_knock: int = -2,
+    opponent_max_knock: np.ndarray[Any, np.dtype[np.int32]] | None = None,
 ) -> None: ...
 def playout_once(
     rules: Rules, spec: PlayoutSpec, policy: int, max_knock_deadwood: int, seed: int

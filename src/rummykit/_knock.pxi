@@ -232,11 +232,14 @@ def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
 
 def run_playouts_hands(Rules rules, PlayoutSpec spec, int opponent, const uint64_t[::1] hands, int policy,
                        int max_knock_deadwood, uint64_t seed, int32_t[:, ::1] points, uint8_t[::1] outcomes,
-                       int64_t[:, ::1] signed, int seat, int seat_policy, int seat_max_knock=-2):
+                       int64_t[:, ::1] signed, int seat, int seat_policy, int seat_max_knock=-2,
+                       const int32_t[::1] opponent_max_knock=None):
     """``run_playouts`` once per opponent hand, in one call (GIL released): for hand ``k`` the
     spec's position with ``opponent`` holding ``hands[k]``, its cards taken out of the spec's
     hidden stock cards (one group; a first slot bound for a seat keeps that seat), seeded
-    ``seed + k``; ``signed[k, j]`` is playout ``j``'s points of ``seat`` less the opponent's."""
+    ``seed + k``; ``signed[k, j]`` is playout ``j``'s points of ``seat`` less the opponent's.
+    ``opponent_max_knock`` (one a hand, each >= -1): the opponent's knock limit with hand
+    ``k`` instead of ``max_knock_deadwood`` (the style of the story the hand came from)."""
     cdef size_t n = outcomes.shape[0], n_hands = hands.shape[0], k, j
     cdef rk_status st = RK_OK
     cdef rk_policy seats[4]
@@ -252,6 +255,13 @@ def run_playouts_hands(Rules rules, PlayoutSpec spec, int opponent, const uint64
         raise InvalidOptionError(f"seat {seat} and opponent {opponent} must be the two seats")
     if points.shape[0] != n or points.shape[1] != 2 or signed.shape[0] != n_hands or signed.shape[1] != n:
         raise ValueError("points must have shape (n, 2) and signed (len(hands), n)")
+    cdef bint per_hand = opponent_max_knock is not None
+    if per_hand:
+        if opponent_max_knock.shape[0] != n_hands:
+            raise ValueError("opponent_max_knock must have one limit a hand")
+        for k in range(n_hands):
+            if opponent_max_knock[k] < -1:
+                raise ValueError(f"opponent_max_knock must be >= -1, got {opponent_max_knock[k]}")
     for i in range(spec.hidden.n_slots):
         pool |= (<uint64_t>1) << spec.hidden.cards[i]
     for k in range(n_hands):
@@ -267,6 +277,8 @@ def run_playouts_hands(Rules rules, PlayoutSpec spec, int opponent, const uint64
         for k in range(n_hands):
             pos = spec.known
             pos.hands[opponent] = hands[k]
+            if per_hand:
+                seats[opponent].max_knock_deadwood = opponent_max_knock[k]
             hidden = spec.hidden
             rest, slots = pool & ~hands[k], 0
             while rest:

@@ -96,13 +96,15 @@ def test_playout_specs_match_the_engine(name: str, options: dict[str, object]) -
 
 def test_playouts_over_many_hands_in_one_call() -> None:
     """``run_playouts_hands`` plays, for each opponent hand, what ``run_playouts`` plays on the
-    spec of that hand with the other unseen cards in the stock, seeded ``seed + k``; it refuses
-    a hand holding a card that is not hidden, and a spec that is not two-player with one group."""
+    spec of that hand with the other unseen cards in the stock, seeded ``seed + k``, the
+    opponent knocking at its hand's limit when given one; it refuses a hand holding a card that
+    is not hidden, a bad limit, and a spec that is not two-player with one group."""
     from rummykit import _core
     from rummykit._rules import core_rules
 
     rng = np.random.default_rng(8)
     compared = 0
+    results: list[np.ndarray] = []  # with no limits and with them, in turn
     for state in _states(*GIN, 6, seed=40)[2::5]:
         me = state.current_player
         held = sum(1 << int(c) for c in state.hand(me))
@@ -122,16 +124,24 @@ def test_playouts_over_many_hands_in_one_call() -> None:
         signed = np.zeros((5, 6), dtype=np.int64)
         masks = np.array(hands, dtype=np.uint64)
         args = (_core.POLICY_GREEDY, -1, 77, points, outcomes, signed, me, _core.POLICY_CAREFUL, 0)
-        _core.run_playouts_hands(rules, spec, 1 - me, masks, *args)
-        for k, hand in enumerate(hands):
-            stock = [c for c in pool if not hand >> c & 1]
-            one = _core.PlayoutSpec(played, *_spec_args(seen, held, stock, hand, draw))
-            expected = np.zeros((6, 2), dtype=np.int32)
-            _core.run_playouts(
-                rules, one, _core.POLICY_GREEDY, -1, 77 + k, 0, expected, outcomes, me, _core.POLICY_CAREFUL, 0
-            )
-            assert list(signed[k]) == list(expected[:, me] - expected[:, 1 - me])
-            compared += 1
+        limits = np.array([0, -1, 5, 0, 10], dtype=np.int32)
+        for per_hand in (None, limits):
+            _core.run_playouts_hands(rules, spec, 1 - me, masks, *args, per_hand)
+            results.append(signed.copy())
+            for k, hand in enumerate(hands):
+                stock = [c for c in pool if not hand >> c & 1]
+                one = _core.PlayoutSpec(played, *_spec_args(seen, held, stock, hand, draw))
+                expected = np.zeros((6, 2), dtype=np.int32)
+                limit = -1 if per_hand is None else int(per_hand[k])
+                _core.run_playouts(
+                    rules, one, _core.POLICY_GREEDY, limit, 77 + k, 0, expected, outcomes, me, _core.POLICY_CAREFUL, 0
+                )
+                assert list(signed[k]) == list(expected[:, me] - expected[:, 1 - me])
+                compared += 1
+        with pytest.raises(ValueError, match="one limit a hand"):
+            _core.run_playouts_hands(rules, spec, 1 - me, masks, *args, limits[:4])
+        with pytest.raises(ValueError, match=">= -1"):
+            _core.run_playouts_hands(rules, spec, 1 - me, masks, *args, limits - 2)
         with pytest.raises(rk.RummykitError, match="hand 1 holds cards outside"):
             bad = masks.copy()
             bad[1] = held  # the player's own cards
@@ -140,7 +150,8 @@ def test_playouts_over_many_hands_in_one_call() -> None:
             _core.run_playouts_hands(rules, spec, me, masks, *args)
         with pytest.raises(ValueError, match="signed"):  # a row per hand
             _core.run_playouts_hands(rules, spec, 1 - me, masks[:4], *args)
-    assert compared >= 20
+    assert compared >= 40
+    assert any((a != b).any() for a, b in zip(results[::2], results[1::2]))  # the limits matter
     with pytest.raises(rk.RummykitError, match="one group of hidden"):
         _core.run_playouts_hands(rules, _core.PlayoutSpec(played, _spec_args(seen, held, [])[0]), 1 - me, masks, *args)
 
@@ -226,6 +237,7 @@ def test_best_is_seeded_and_plays_every_game() -> None:
         "best:knock_rate=1",
         "best:patient=1.5",
         "best:patient=-0.1",
+        "best:story_playouts=2",
     ],
 )
 def test_bad_settings(bad: str) -> None:
@@ -492,5 +504,28 @@ def test_a_style_mixture_weighs_the_styles_by_the_opponents_knocking() -> None:
         particles = tracking.track(state, events, 512, 1.0, 0.05, rng, knock_rate=rates)
         w = particles.weights()
         assert w[particles.rate == 0.1].sum() > 0.6  # half before the evidence
+        hands, drawn = tracking.sample_stories(particles, 64, rng)
+        assert len(hands) == len(drawn) == 64 and (drawn == 0.1).mean() > 0.5
         return
     raise AssertionError("no deal where the patient player waited with a knockable hand")
+
+
+@pytest.mark.parametrize(("patient", "limit"), [(1.0, 0), (0.0, -1)])
+def test_story_playouts_let_each_story_knock_in_its_style(patient: float, limit: int) -> None:
+    """With ``story_playouts=1``, once the opponent has kept a knockable hand in this game, the
+    opponent of a patient story knocks only for gin in the playouts and an eager one as soon as
+    it may; before that, or without the setting, no limits are passed."""
+    state = next(s for s in _states(*GIN, 3) if s.phase_name == "discard" and len(s.history) > 8)
+    seen: list[object] = []
+
+    class Spying(BestAgent):
+        def _tracked_scores(self, *args: object, **kwargs: object) -> list[float]:
+            seen.append(kwargs["limits"])
+            return super()._tracked_scores(*args, **kwargs)  # type: ignore[arg-type]
+
+    for stories, passes in ((1, 1), (1, 0), (0, 1)):
+        agent = Spying(samples=8, playouts=2, patient=patient, story_playouts=stories, seed=1)
+        agent._passes = passes  # what new_hand counts from the showdowns
+        agent(state)
+    limits, *off = seen
+    assert off == [None, None] and list(limits) == [limit] * 8  # type: ignore[call-overload]

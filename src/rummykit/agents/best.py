@@ -83,7 +83,11 @@ class BestAgent:
     at one chance in ten (:data:`PATIENT_RATE`) and waits to undercut: each story of its hand
     is drawn as one style or the other and weighed by the same evidence, so an opponent that
     keeps a knockable hand without knocking shifts the stories to the patient style and the
-    low deadwood it holds, and the knocks weigh the undercut.
+    low deadwood it holds, and the knocks weigh the undercut.  ``story_playouts=1`` (the
+    default): once the opponent has been seen to keep a knockable hand in this game (at a
+    showdown, as ``counter`` counts it), it also plays each story's style in that hand's
+    playouts, a patient story knocking only for gin; 0: every story knocks as soon as it may
+    there.  Against a player who always knocks when it can nothing changes.
     ``playout_policy="careful"`` plays the knock games' playouts with the careful policy
     (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat;
     ``"careful-self"`` only its own seat, the opponent greedy (two players; three or four:
@@ -178,6 +182,7 @@ class BestAgent:
         counter: int = 1,
         game_value: int = 1,
         learn: int = 0,
+        story_playouts: int = 1,
         playout_policy: str = "greedy",
         playout_knock: int = -1,
         time_per_move: float | None = None,
@@ -224,10 +229,13 @@ class BestAgent:
         self.beta, self.epsilon, self.win_bonus = float(beta), float(epsilon), float(win_bonus)
         self.table_bonus = float(table_bonus)
         self.time_per_move = _check_seconds(time_per_move)
-        for name, value in (("game_value", game_value), ("learn", learn), ("table_hold", table_hold)):
+        switches = {"game_value": game_value, "learn": learn, "table_hold": table_hold}
+        switches["story_playouts"] = story_playouts
+        for name, value in switches.items():
             if value not in (0, 1) or isinstance(value, float):
                 raise InvalidOptionError(f"{name} must be 0 (off) or 1 (on), got {clip(value)}")
         self.game_value, self.learn, self.table_hold = int(game_value), int(learn), int(table_hold)
+        self.story_playouts = int(story_playouts)
         if playout_policy not in ("greedy", "careful", "careful-self"):
             raise InvalidOptionError(
                 f"playout_policy must be 'greedy', 'careful' or 'careful-self', got {clip(playout_policy)}"
@@ -338,6 +346,7 @@ class BestAgent:
             "counter": self.counter,
             "game_value": self.game_value,
             "learn": self.learn,
+            "story_playouts": self.story_playouts,
             "playout_policy": self.playout_policy,
             "playout_knock": self.playout_knock,
             "time_per_move": self.time_per_move,
@@ -410,8 +419,12 @@ class BestAgent:
             except tracking.Untracked:
                 pass
             else:
-                hands = tracking.sample_hands(particles, self.samples, rng)
-                scores = self._tracked_scores(state, candidates, hands, deadline, per_hand=True)
+                hands, rates = tracking.sample_stories(particles, self.samples, rng)
+                # story_playouts, once the opponent kept a knockable hand in this game: a patient
+                # story's opponent knocks only for gin in the playouts
+                styled = self.story_playouts and self._passes
+                limits = np.where(rates <= PATIENT_RATE, 0, -1).astype(np.int32) if styled else None
+                scores = self._tracked_scores(state, candidates, hands, deadline, per_hand=True, limits=limits)
                 if self.knock_margin:  # sampled hands may be looser than the real one: knock when clearly ahead
                     scores -= self.knock_margin * np.array([[KNOCK <= a < DRAW_STOCK] for a in candidates])
                 knock_at, z = self._knock_style()
@@ -429,11 +442,14 @@ class BestAgent:
         deadline: float | None = None,
         *,
         per_hand: bool = False,
+        limits: Any = None,
     ) -> Any:
         """Two players: each candidate's mean score over the opponent hands ``hands``, the
         stock reshuffled ``playouts`` times for each (the same shuffles for every candidate);
         past ``deadline`` (``time.perf_counter``) no further hand is started.  With
-        ``per_hand``, an array of each candidate's mean score on each hand (candidates x hands)."""
+        ``per_hand``, an array of each candidate's mean score on each hand (candidates x hands).
+        ``limits``: the opponent's knock limit in the playouts of each hand (int32; None: as
+        soon as it may)."""
         import numpy as np
 
         from rummykit._rules import core_rules
@@ -490,7 +506,8 @@ class BestAgent:
                 else:
                     rows = signed[i, start:done]
                     run = (policy, -1, seed + start, points, outcomes, rows, me, mine, knock_at)
-                    _core.run_playouts_hands(rules, plan[1], 1 - me, masks[start:done], *run)
+                    per = None if limits is None else limits[start:done]
+                    _core.run_playouts_hands(rules, plan[1], 1 - me, masks[start:done], *run, per)
         scored = self._point_scores(signed[:, :done])
         if per_hand:
             return scored.mean(axis=2)

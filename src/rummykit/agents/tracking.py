@@ -48,6 +48,7 @@ __all__ = [
     "can_track",
     "public_events",
     "sample_hands",
+    "sample_stories",
     "sample_states",
     "track",
 ]
@@ -351,9 +352,16 @@ def track(
 def sample_hands(particles: Particles, count: int, rng: np.random.Generator) -> list[int]:
     """``count`` opponent hands (card masks) drawn from the particles by weight (systematic
     resampling: each particle about ``count`` times its weight)."""
+    return sample_stories(particles, count, rng)[0]
+
+
+def sample_stories(
+    particles: Particles, count: int, rng: np.random.Generator
+) -> tuple[list[int], npt.NDArray[np.float64]]:
+    """:func:`sample_hands` with each hand's knock rate (its story's style)."""
     index = _systematic(particles.weights(), count, rng)
     masks = _masks(particles.hand[index])
-    return [int(m) for m in masks]
+    return [int(m) for m in masks], particles.rate[index]
 
 
 def sample_states(state: Any, ev: Events, particles: Particles, count: int, rng: np.random.Generator) -> list[Any]:
