@@ -18,8 +18,7 @@
  * entry the check refuses is not restored. */
 #include <stddef.h>
 
-#include "fuzz_common.h"
-#include "rummykit/table.h"
+#include "fuzz_table_cards.h"
 
 #define CAP 4096 /* table_internal.h's MAX_LEGAL */
 #define MAX_ENTRIES 48
@@ -91,24 +90,6 @@ static uint64_t getters(const rk_table_state *s) {
         for (int k = 0; k < bounded(m->n_cards, RK_TABLE_MAX_MELD); k++) sum += m->cards[k];
     }
     return sum + (uint64_t)s->phase + (uint64_t)s->outcome + (uint64_t)s->winner;
-}
-
-/* ---- cards ---------------------------------------------------------------- */
-
-static void put(rk_table_cards *c, int card) { c->w[card >> 6] |= 1ull << (card & 63); }
-
-/* The cards anywhere in a checked state. */
-static rk_table_cards all_cards(const rk_table_state *s) {
-    rk_table_cards c = {{0, 0}};
-    for (int p = 0; p < s->n_players; p++) {
-        c.w[0] |= s->hands[p].w[0];
-        c.w[1] |= s->hands[p].w[1];
-    }
-    for (int i = 0; i < s->n_stock; i++) put(&c, s->stock[i]);
-    for (int i = 0; i < s->n_discards; i++) put(&c, s->discards[i]);
-    for (int i = 0; i < s->n_table; i++)
-        for (int k = 0; k < s->table[i].n_cards; k++) put(&c, s->table[i].cards[k]);
-    return c;
 }
 
 /* What a checked state promises its readers: every count within its buffer. */
