@@ -89,6 +89,24 @@ def test_best_learns_how_readily_the_opponent_knocks() -> None:
     assert BestAgent(learn=0)._knock_rate() is None
 
 
+def test_a_kept_hand_counts_only_if_the_rules_let_it_knock() -> None:
+    """A showdown counts as the opponent keeping a knockable hand only if its deadwood before
+    lay-offs was within what a knock may leave that hand: not 1 under an Oklahoma ace upcard
+    (gin only), not 10 under ``knock_compare="lt"``."""
+    from rummykit.knock.showdown import HandResult
+
+    def kept(game: str, deadwood: int, limit: int) -> int:
+        agent = BestAgent(seed=1)
+        no = (0, 0)
+        last = HandResult("knock", 0, 0, (5, deadwood), no, no, no, no, 1, limit, layoffs=((), ()))
+        agent.new_hand(MatchInfo(seat=0, scores=(0, 0), target=100, dealer=0, hand=1, last=last, game=rk.Game(game)))
+        return agent._passes
+
+    assert kept("oklahoma-gin", 1, 1) == 0 and kept("oklahoma-gin", 2, 2) == 1 and kept("oklahoma-gin", 3, 2) == 0
+    assert kept("gin", 10, 10) == 1 and kept("gin", 11, 10) == 0
+    assert kept("gin_matchplay", 10, 10) == 0 and kept("gin_matchplay", 9, 10) == 1  # knock_compare "lt"
+
+
 def test_best_counters_an_eager_knocker() -> None:
     """``best`` waits for gin or the undercut (:data:`COUNTER`) while the opponent looks like an
     eager knocker in this game: ``counter=1`` once it has knocked short of gin, ``counter=2``

@@ -265,7 +265,7 @@ class BestAgent:
             self._knocks += last.outcome not in ("gin", "big_gin")  # every style knocks for gin
         elif last.outcome != "big_gin":
             laid = sum(min(int(c) % 13 + 1, 10) for lay in last.layoffs[them] for c in lay.cards)
-            if last.deadwood[them] + laid <= last.knock_limit:
+            if last.deadwood[them] + laid <= _knock_max(info.game, last.knock_limit):
                 self._passes += 1
 
     def _knock_style(self) -> tuple[int, float]:
@@ -709,6 +709,15 @@ def _spec(rules: Any, me: int, parts: tuple[Any, ...], held: int, hand: int, sto
 
 
 _ALL = (1 << 52) - 1
+
+
+def _knock_max(game: Any, limit: int) -> int:
+    """The most deadwood a knock could leave in a hand of ``game`` whose knock limit was
+    ``limit``, by the engine's rule (an ace upcard may allow gin only; ``knock_compare="lt"``
+    one less): an upcard of that value sets that limit."""
+    card = max(0, min(limit, 10) - 1)  # the club of that value
+    return int(_core.knock_limits(game.rules, card)[3])
+
 
 #: ``table_samples`` by default, per game (the same time a decision: a Kaluki playout costs
 #: about six Rummy ones); other table games take Kaluki's.
