@@ -1,5 +1,6 @@
-"""What a decision of ``best`` costs in Gin, and what playing every sampled opponent hand of a
-candidate in one C call (``_core.run_playouts_hands``) saves over one bridge call a hand.
+"""What a decision of ``best`` costs in Gin, what its particle filter costs, and what playing
+every sampled opponent hand of a candidate in one C call (``_core.run_playouts_hands``) saves
+over one bridge call a hand.
 
 Run: ``python -m pytest benchmarks/test_bench_best.py --benchmark-only -n 0
 --benchmark-timer=time.process_time``.  Figures are reported, never asserted; each benchmark
@@ -114,3 +115,21 @@ def test_hand_playouts_per_hand(benchmark, figures) -> None:
         "best_hands_per_hand",
         "best_hands_one_call",
     )
+
+
+def test_particle_filter(benchmark, figures) -> None:
+    """The opponent's hand tracked through each position's events (``tracking.track``, the
+    walk in C) with ``best``'s particles: ms per position."""
+    from rummykit.agents import tracking
+    from rummykit.agents.best import BestAgent
+
+    positions = [s for s in _positions() if len(s.history) > 6]
+    particles, rng = BestAgent().particles, np.random.default_rng(5)
+    events = [tracking.public_events(s, 0, rng) for s in positions]
+
+    def walk() -> list[tracking.Particles]:
+        return [tracking.track(s, ev, particles, 1.0, 0.05, rng) for s, ev in zip(positions, events, strict=True)]
+
+    tracked = benchmark.pedantic(walk, rounds=3, iterations=1, warmup_rounds=1)
+    assert all(len(p.hand) == particles for p in tracked)
+    record(benchmark, figures, "best_filter", f"best's filter, {particles} particles", len(positions), unit="ms")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the libFuzzer harnesses and fuzz each for SECONDS (default 20).
-#   csrc/fuzz/run.sh [SECONDS] [BUILD_DIR] [HARNESS...]   (default: all nine)
+#   csrc/fuzz/run.sh [SECONDS] [BUILD_DIR] [HARNESS...]   (default: all ten)
 # The seed corpus csrc/fuzz/corpus/<harness>/ is read, never written: new
 # inputs go to BUILD_DIR/corpus/<harness>/, crashes and timeouts to
 # BUILD_DIR/artifacts/.  Prints each harness's executions and time (the
@@ -10,7 +10,7 @@ seconds="${1:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
 build="${2:-$here/../../build/fuzz}"
 shift $(($# > 2 ? 2 : $#))
-harnesses=("${@:-fuzz_masks fuzz_layoff fuzz_multi fuzz_batch fuzz_playout fuzz_table fuzz_table_playouts fuzz_table_bytes fuzz_vector}")
+harnesses=("${@:-fuzz_masks fuzz_layoff fuzz_multi fuzz_batch fuzz_playout fuzz_table fuzz_table_playouts fuzz_table_bytes fuzz_vector fuzz_track}")
 cmake -S "$here/.." -B "$build" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Release \
   -DRUMMYKIT_FUZZ=ON -DRUMMYKIT_TESTS=OFF > /dev/null
 cmake --build "$build" > /dev/null

@@ -46,6 +46,22 @@ def best_discard_batch(
     rules: Rules, masks: npt.ArrayLike
 ) -> tuple[np.ndarray[Any, np.dtype[np.int16]], np.ndarray[Any, np.dtype[np.int8]]]: ...
 def discard_actions(rules: Rules, mask: int, forbidden: int, knock_max: int, knock_base: int) -> list[int]: ...
+def track_particles(
+    rules: Rules,
+    events: npt.ArrayLike,
+    dealt: npt.ArrayLike,
+    used: npt.ArrayLike,
+    draws: npt.ArrayLike,
+    logw: npt.ArrayLike,
+    rate: npt.ArrayLike,
+    beta: float,
+    epsilon: float,
+    high: float,
+    knock_max: int,
+    hand_size: int,
+    free: int,
+    seed: int,
+) -> tuple[Any, Any, Any, Any, Any, Any] | None: ...
 def multi_best(
     one: int, two: int, jokers: int, objective: int, include_type: int, ace_low_runs: bool, joker_penalty: int
 ) -> _RawMultiArrangement | None: ...

@@ -616,3 +616,27 @@ cdef extern from "rummykit/vector.h" nogil:
     int RK_VECTOR_SKIP
     rk_status rk_vector_row(const rk_vector *v, int i, const uint8_t **deck, int *deck_size, int *dealer,
                             uint64_t *shuffle_seed, const int32_t **log, int *n_log, int64_t *hands)
+
+
+# the particle filter of the best agent (rummykit.agents.tracking)
+cdef extern from "rummykit/track.h" nogil:
+    ctypedef struct rk_track_event:
+        int8_t kind, card, flag, extra
+
+    ctypedef struct rk_track_model:
+        double beta, epsilon, high
+        int knock_max
+        int hand_size
+        rk_mask free
+
+    ctypedef struct rk_particles:
+        size_t n, n_draws
+        rk_mask *dealt
+        rk_mask *hand
+        rk_mask *used
+        int8_t *draws
+        double *logw
+        double *rate
+
+    rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_track_event *events,
+                       size_t n_events, rk_particles *p, rk_particles *scratch, uint64_t seed)

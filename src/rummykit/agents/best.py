@@ -160,7 +160,7 @@ class BestAgent:
         self,
         samples: int = 64,
         *,
-        particles: int = 256,
+        particles: int = 2048,
         playouts: int = 12,
         width: int = 11,
         beta: float = 1.0,

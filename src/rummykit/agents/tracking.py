@@ -5,7 +5,7 @@ A particle is one story of the opponent's hand: the ten cards it was dealt and t
 each of its stock draws, drawn from the cards the observer has not seen.  The filter walks
 the hand's public events in order and weights each story by how likely the opponent's
 choices are under a softened greedy model (:class:`rummykit.inference.SoftGreedyModel`'s
-rules, restated here over numpy batches of hands):
+rules; the walk over the events is C, ``rk_track`` in ``rummykit/track.h``):
 
 * **take or not** (upcard offer, draw): ``sigmoid(beta * (d_keep - d_take - 0.5))``;
 * **which discard**: a softmax over the legal cards ``c`` of ``-beta * deadwood(H - c)``;
@@ -29,7 +29,6 @@ and the hand's actions replayed) that look exactly the same to the observer.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,8 +51,6 @@ __all__ = [
     "sample_states",
     "track",
 ]
-
-_BITS = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
 
 
 class Untracked(Exception):
@@ -165,34 +162,16 @@ def public_events(state: Any, me: int, rng: np.random.Generator) -> Events:
 # --- the filter -----------------------------------------------------------------------------
 
 
-def _masks(hands: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint64]:
-    """Each row of a (P, 52) bool matrix as a card mask."""
-    packed = np.packbits(hands, axis=1, bitorder="little")
-    out = np.zeros((hands.shape[0], 8), dtype=np.uint8)
-    out[:, : packed.shape[1]] = packed
-    return out.view("<u8").ravel().astype(np.uint64)
-
-
-def _cards(hands: npt.NDArray[np.bool_], count: int) -> npt.NDArray[np.intp]:
-    """The cards of each row (every row holds ``count``), ascending."""
-    return np.nonzero(hands)[1].reshape(hands.shape[0], count)
-
-
 @dataclass
 class Particles:
-    """Weighted stories of the opponent's hand: ``dealt`` and ``hand`` (P, 52) bool,
+    """Weighted stories of the opponent's hand: ``dealt`` and ``hand`` (P,) card masks,
     ``draws`` (P, draws) card ids, ``logw`` log weights, ``rate`` (P,) the story's knock rate."""
 
-    dealt: npt.NDArray[np.bool_]
-    hand: npt.NDArray[np.bool_]
-    draws: npt.NDArray[np.int16]
+    dealt: npt.NDArray[np.uint64]
+    hand: npt.NDArray[np.uint64]
+    draws: npt.NDArray[np.int8]
     logw: npt.NDArray[np.float64]
     rate: npt.NDArray[np.float64]
-
-    def resample(self, index: npt.NDArray[np.intp]) -> None:
-        self.dealt, self.hand, self.draws = self.dealt[index], self.hand[index], self.draws[index]
-        self.rate = self.rate[index]
-        self.logw = np.zeros(len(index))
 
     def weights(self) -> npt.NDArray[np.float64]:
         w: npt.NDArray[np.float64] = np.exp(self.logw - self.logw.max())
@@ -206,22 +185,13 @@ def _systematic(weights: npt.NDArray[np.float64], n: int, rng: np.random.Generat
     return np.minimum(index, len(weights) - 1)
 
 
-def _pick(
-    allowed: npt.NDArray[np.bool_], rng: np.random.Generator
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
-    """One allowed card per row, uniformly, and whether the row had any."""
-    keys = rng.random(allowed.shape)
-    keys[~allowed] = -1.0
-    card = keys.argmax(axis=1)
-    return card, allowed[np.arange(len(card)), card]
-
-
 def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tuple[Any, Any, Any]:
     """Each card the opponent discarded from its hidden cards put in a slot before the discard:
-    one of its dealt cards or one of its earlier stock draws, uniformly among the free slots."""
+    one of its dealt cards or one of its earlier stock draws, uniformly among the free slots;
+    returns the dealt masks, the (P, draws) draws (-1: open) and which rows found slots."""
     dealt_count = np.zeros(n, dtype=np.int64)
-    dealt = np.zeros((n, 52), dtype=bool)
-    draws = np.full((n, len(ev.opp_draw_slots)), -1, dtype=np.int16)
+    dealt = np.zeros(n, dtype=np.uint64)
+    draws = np.full((n, len(ev.opp_draw_slots)), -1, dtype=np.int8)
     ok = np.ones(n, dtype=bool)
     rows = np.arange(n)
     for card, before in ev.hidden_discards:
@@ -231,7 +201,7 @@ def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tupl
         ok &= total > 0
         u = np.floor(rng.random(n) * np.maximum(total, 1)).astype(np.int64)
         to_deal = u < free_deal
-        dealt[rows[to_deal], card] = True
+        dealt[to_deal] |= np.uint64(1 << card)
         dealt_count += to_deal
         if before:
             k = u - free_deal
@@ -251,102 +221,39 @@ def track(
     high: float = 0.0,
     knock_rate: float | npt.NDArray[np.float64] | None = None,
 ) -> Particles:
-    """``n`` weighted particles of the opponent's hand after the events of ``ev``; ``high``
-    adds ``high * rank / 12`` (ace 0, king 12) to a discard's softmax score: a greedy player
-    breaks deadwood ties towards the high cards.  ``knock_rate``: the probability that the
-    opponent knocks when it can (None: ``1 - epsilon / 2``, a player who knocks as soon as it
-    can), or one rate per particle (a mixture of styles: the weights then also weigh the
-    styles); a patient opponent's low rate keeps the stories where it could have knocked."""
-    rules = core_rules(state.rules.aces)
+    """``n`` weighted particles of the opponent's hand after the events of ``ev`` (the walk is
+    C: ``rk_track``, ``rummykit/track.h``); ``high`` adds ``high * rank / 12`` (ace 0, king 12)
+    to a discard's softmax score: a greedy player breaks deadwood ties towards the high cards.
+    ``knock_rate``: the probability that the opponent knocks when it can (None: ``1 -
+    epsilon / 2``, a player who knocks as soon as it can), or one rate per particle (a mixture
+    of styles: the weights then also weigh the styles); a patient opponent's low rate keeps
+    the stories where it could have knocked."""
     dealt, draws, ok = _place_hidden_discards(ev, n, rng)
-    reserved = np.zeros(52, dtype=bool)
+    reserved = 0
     for card, _ in ev.hidden_discards:
-        reserved[card] = True
-    free = np.array([(ev.free >> c) & 1 for c in range(52)], dtype=bool)
-    # fill the rest of the deal from the free cards no discard reserved
-    allowed = free & ~reserved
-    keys = rng.random((n, 52))
-    keys[:, ~allowed] = 2.0
-    order = np.argsort(keys, axis=1)
-    need = ev.hand_size - dealt.sum(axis=1)
-    take = np.arange(52)[None, :] < need[:, None]
-    rows = np.repeat(np.arange(n), 52).reshape(n, 52)
-    dealt[rows[take], order[take]] = True
-    ok &= dealt.sum(axis=1) == ev.hand_size
-    used = dealt.copy()
-    used[:, reserved] = True
-    mix = epsilon
-    rate = np.broadcast_to(np.asarray(1 - mix / 2 if knock_rate is None else knock_rate, dtype=np.float64), n)
-    p = Particles(dealt, dealt.copy(), draws, np.where(ok, 0.0, -np.inf), rate.copy())
-    # `used`: cards a particle has placed (its deal, its draws so far, the reserved discards)
-    for kind, card, flag, extra in ev.events:
-        if kind == DRAW:
-            fixed = p.draws[:, card]
-            x, any_left = _pick(free[None, :] & ~used, rng)
-            x = np.where(fixed >= 0, fixed, x)
-            p.logw[(fixed < 0) & ~any_left] = -np.inf
-            r = np.arange(n)
-            p.draws[:, card] = x
-            p.hand[r, x] = True
-            used[r, x] = True
-        elif kind == ADD:
-            p.hand[:, card] = True
-        elif kind == TAKE_CHOICE:
-            size = ev.hand_size
-            masks = _masks(p.hand)
-            keep = _core.deadwood_batch(rules, masks).astype(np.float64)
-            held = _cards(p.hand, size)
-            with_top = masks | _BITS[card]
-            after = with_top[:, None] ^ _BITS[held]
-            take_dw = _core.deadwood_batch(rules, after.ravel()).reshape(n, size).min(axis=1)
-            prob = 1.0 / (1.0 + np.exp(-beta * (keep - take_dw - 0.5)))
-            prob = (1 - mix) * prob + mix / 2
-            p.logw += np.log(prob if flag else 1 - prob)
-        elif kind == LAST_CHANCE:
-            size = ev.hand_size
-            masks = _masks(p.hand)
-            held = _cards(p.hand, size)
-            after = (masks | _BITS[card])[:, None] ^ _BITS[held]
-            best = _core.deadwood_batch(rules, after.ravel()).reshape(n, size).min(axis=1)
-            can = best <= ev.knock_max
-            p.logw += np.where(can == bool(flag), math.log(1 - mix / 2), math.log(mix / 2))
-        elif kind == DISCARD:
-            size = ev.hand_size + 1
-            has = p.hand[:, card]
-            if not has.all():  # a story without the card: dead, and it lets go of another card
-                p.logw[~has] = -np.inf
-                r = np.flatnonzero(~has)
-                p.hand[r, p.hand[r].argmax(axis=1)] = False
-                p.hand[r, card] = True
-            hand = p.hand
-            masks = _masks(hand)
-            held = _cards(hand, size)
-            dw = _core.deadwood_batch(rules, (masks[:, None] ^ _BITS[held]).ravel()).reshape(n, size)
-            legal = held != extra
-            scores = np.where(legal, -beta * dw + high * (held % 13) / 12, -np.inf)
-            top = scores.max(axis=1, keepdims=True)
-            soft = np.exp(scores - top)
-            soft /= soft.sum(axis=1, keepdims=True)
-            chosen = held == card
-            count = legal.sum(axis=1)
-            prob = (1 - mix) * (soft * chosen).sum(axis=1) + mix / count
-            p.logw += np.log(prob)
-            can_knock = np.where(legal, dw, 999).min(axis=1) <= ev.knock_max
-            if not flag & 2:  # a discard step, not the knock-only step
-                knocked = bool(flag & 1)
-                able = p.rate if knocked else 1 - p.rate
-                unable = mix / 2 if knocked else 1 - mix / 2
-                p.logw += np.where(can_knock, np.log(able), math.log(unable))
-            p.hand[:, card] = False
-        if kind in (TAKE_CHOICE, DISCARD, LAST_CHANCE, DRAW):
-            if not np.isfinite(p.logw).any():
-                raise Untracked("no particle explains the opponent's choices")
-            w = p.weights()
-            if 1.0 / float((w * w).sum()) < n / 2:
-                index = _systematic(w, n, rng)
-                p.resample(index)
-                used = used[index]
-    return p
+        reserved |= 1 << card
+    rate = np.broadcast_to(np.asarray(1 - epsilon / 2 if knock_rate is None else knock_rate, dtype=np.float64), n)
+    events = np.array(ev.events, dtype=np.int8).reshape(-1, 4)
+    out = _core.track_particles(
+        core_rules(state.rules.aces),
+        events,
+        dealt,
+        dealt | np.uint64(reserved),
+        draws,
+        np.where(ok, 0.0, -np.inf),
+        rate,
+        beta,
+        epsilon,
+        high,
+        ev.knock_max,
+        ev.hand_size,
+        ev.free & ~reserved,
+        int(rng.integers(1 << 63)),
+    )
+    if out is None:
+        raise Untracked("no particle explains the opponent's choices")
+    dealt, hand, draws, logw, rate, _ = out
+    return Particles(dealt, hand, draws, logw, rate)
 
 
 def sample_hands(particles: Particles, count: int, rng: np.random.Generator) -> list[int]:
@@ -360,8 +267,7 @@ def sample_stories(
 ) -> tuple[list[int], npt.NDArray[np.float64]]:
     """:func:`sample_hands` with each hand's knock rate (its story's style)."""
     index = _systematic(particles.weights(), count, rng)
-    masks = _masks(particles.hand[index])
-    return [int(m) for m in masks], particles.rate[index]
+    return [int(m) for m in particles.hand[index]], particles.rate[index]
 
 
 def sample_states(state: Any, ev: Events, particles: Particles, count: int, rng: np.random.Generator) -> list[Any]:
@@ -375,7 +281,8 @@ def sample_states(state: Any, ev: Events, particles: Particles, count: int, rng:
     game, history = state.game, state.history
     for i in index:
         deck = list(ev.deck)
-        dealt = np.flatnonzero(particles.dealt[i]).tolist()
+        mask = int(particles.dealt[i])
+        dealt = [c for c in range(52) if mask >> c & 1]
         drawn = particles.draws[i].tolist()
         for slot, card in zip(deal_slots, dealt):
             deck[slot] = card
