@@ -85,7 +85,8 @@ def compile_c_bench(source: str, out_dir: Path) -> Path | None:
     exe = out_dir / Path(source).stem
     sources = sorted(str(p) for p in (REPO / "csrc" / "src").glob("*.c"))
     cmd = [cc, "-std=c99", "-O3", "-DNDEBUG", f"-I{REPO / 'csrc' / 'include'}", str(REPO / "benchmarks" / "c" / source)]
-    subprocess.run([*cmd, *sources, "-o", str(exe)], check=True, capture_output=True, timeout=120)
+    # -lm: exp and log of the particle filter (csrc/src/track.c)
+    subprocess.run([*cmd, *sources, "-o", str(exe), "-lm"], check=True, capture_output=True, timeout=120)
     return exe
 
 
