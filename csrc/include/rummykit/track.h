@@ -21,7 +21,7 @@
  *   LAST_CHANCE (card, flag = taken): taken exactly when taking lets it knock
  *
  * every probability mixed with a uniform choice of weight epsilon.  A story without a card
- * it discards dies (and swaps its lowest card for it, so that its hand keeps its size).
+ * it discards dies; a dead story (log weight -inf) is left as it is until resampled away.
  * After every weighing event the particles are resampled (systematic, the same uniform for
  * all) when the effective sample size falls below half of them.
  */
