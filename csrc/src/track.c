@@ -98,11 +98,10 @@ static rk_status resample(rk_particles *p, rk_particles *s, rk_rng *rng) {
         squares += w * w;
     }
     if (1.0 / squares >= (double)n / 2) return RK_OK;
-    double u = uniform(rng), cumulative = s->logw[0] / sum;
+    double u = uniform(rng), share = s->logw[0] / sum;
     size_t j = 0;
     for (size_t i = 0; i < n; i++) {
-        double position = (u + (double)i) / (double)n;
-        while ((cumulative < position || s->logw[j] == 0) && j + 1 < n) cumulative += s->logw[++j] / sum;
+        rk_systematic_next(s->logw, n, sum, u, i, n, &j, &share);
         s->dealt[i] = p->dealt[j];
         s->hand[i] = p->hand[j];
         s->used[i] = p->used[j];

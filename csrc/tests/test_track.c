@@ -123,11 +123,21 @@ static void test_a_discard_weighs_the_stories(void) {
     CHECK(rk_track(&rules, &m, ev, 2, &a.p, &b.p, 3) == RK_ERR_EMPTY);
 }
 
+static void test_systematic(void) {
+    /* shares 0, .5, .5, .75, 1 at positions .125, .375, .625, .875: zero weights never taken */
+    const double w[5] = {0, 2, 0, 1, 1};
+    const size_t want[4] = {1, 1, 3, 4};
+    size_t j = 0;
+    double share = w[0] / 4;
+    for (size_t k = 0; k < 4; k++) CHECK(rk_systematic_next(w, 5, 4, 0.5, k, 4, &j, &share) == want[k]);
+}
+
 int main(void) {
     if (rk_rules_init(&rules, RK_ACES_LOW, NULL) != RK_OK) return 1;
     test_arguments();
     test_fill_and_draws();
     test_a_discard_weighs_the_stories();
+    test_systematic();
     if (failures) fprintf(stderr, "%d failures\n", failures);
     return failures ? 1 : 0;
 }

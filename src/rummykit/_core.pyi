@@ -62,6 +62,14 @@ def track_particles(
     free: int,
     seed: int,
 ) -> tuple[Any, Any, Any, Any, Any, Any] | None: ...
+def systematic(weights: npt.ArrayLike, count: int, u: float) -> np.ndarray[Any, np.dtype[np.intp]]: ...
+
+TRACK_TAKE_CHOICE: int
+TRACK_DRAW: int
+TRACK_ADD: int
+TRACK_DISCARD: int
+TRACK_LAST_CHANCE: int
+
 def multi_best(
     one: int, two: int, jokers: int, objective: int, include_type: int, ace_low_runs: bool, joker_penalty: int
 ) -> _RawMultiArrangement | None: ...

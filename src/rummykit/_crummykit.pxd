@@ -620,6 +620,9 @@ cdef extern from "rummykit/vector.h" nogil:
 
 # the particle filter of the best agent (rummykit.agents.tracking)
 cdef extern from "rummykit/track.h" nogil:
+    enum:
+        RK_EV_TAKE_CHOICE, RK_EV_DRAW, RK_EV_ADD, RK_EV_DISCARD, RK_EV_LAST_CHANCE
+
     ctypedef struct rk_track_event:
         int8_t kind, card, flag, extra
 
@@ -640,3 +643,5 @@ cdef extern from "rummykit/track.h" nogil:
 
     rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_track_event *events,
                        size_t n_events, rk_particles *p, rk_particles *scratch, uint64_t seed)
+    size_t rk_systematic_next(const double *w, size_t n, double sum, double u, size_t k, size_t count,
+                              size_t *j, double *share)

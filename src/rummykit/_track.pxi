@@ -1,5 +1,12 @@
 # The particle filter over an opponent's hidden hand (rk_track, rummykit/track.h).
 
+# the kinds of the filter's events (rk_track_event.kind)
+TRACK_TAKE_CHOICE = RK_EV_TAKE_CHOICE
+TRACK_DRAW = RK_EV_DRAW
+TRACK_ADD = RK_EV_ADD
+TRACK_DISCARD = RK_EV_DISCARD
+TRACK_LAST_CHANCE = RK_EV_LAST_CHANCE
+
 
 def track_particles(Rules rules, events, dealt, used, draws, logw, rate, double beta, double epsilon,
                     double high, int knock_max, int hand_size, uint64_t free, uint64_t seed):
@@ -49,3 +56,25 @@ def track_particles(Rules rules, events, dealt, used, draws, logw, rate, double 
         return None
     check(st)
     return d, h, dr, lw, rt, u
+
+
+def systematic(weights, size_t count, double u):
+    """rk_systematic_next: ``count`` indices drawn from ``weights`` (1-D, none negative, sum > 0)
+    by systematic resampling with the one uniform ``u`` in [0, 1)."""
+    import numpy as np
+
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    if w.ndim != 1 or w.shape[0] == 0 or not np.all(w >= 0) or not np.isfinite(w).all():
+        raise ValueError("systematic: the weights must be 1-D, finite and not negative")
+    cdef double total = float(w.sum())
+    if not total > 0 or not 0 <= u < 1:
+        raise ValueError("systematic: the weights must sum above 0 and u lie in [0, 1)")
+    out = np.empty(count, dtype=np.intp)
+    cdef double[::1] w_v = w
+    cdef Py_ssize_t[::1] out_v = out
+    cdef size_t n = <size_t>w.shape[0], j = 0, k
+    cdef double share = w_v[0] / total
+    with nogil:
+        for k in range(count):
+            out_v[k] = <Py_ssize_t>rk_systematic_next(&w_v[0], n, total, u, k, count, &j, &share)
+    return out

@@ -257,3 +257,27 @@ def test_bad_arguments_are_refused() -> None:
             1,
             1,
         )
+
+
+def test_systematic_matches_searchsorted() -> None:
+    """``_core.systematic`` (``rk_systematic_next``) against numpy: the first index whose
+    cumulative share reaches each of the ``count`` evenly spaced positions."""
+    rng = np.random.default_rng(5)
+    for _ in range(2000):
+        n = int(rng.integers(1, 40))
+        w = rng.random(n) * (rng.random(n) < 0.7)
+        if w.sum() == 0:
+            continue
+        w /= w.sum()
+        count, u = int(rng.integers(1, 80)), float(rng.random())
+        want = np.minimum(np.searchsorted(np.cumsum(w), (u + np.arange(count)) / count), n - 1)
+        got = _core.systematic(w, count, u)
+        assert (got == want).all() and (w[got] > 0).all()
+
+
+@pytest.mark.parametrize(
+    "weights, u", [([], 0.5), ([0.0, 0.0], 0.5), ([1.0, -0.5], 0.5), ([1.0, np.nan], 0.5), ([1.0], 1.0), ([1.0], -0.1)]
+)
+def test_systematic_refuses_bad_input(weights: list[float], u: float) -> None:
+    with pytest.raises(ValueError):
+        _core.systematic(np.array(weights, dtype=np.float64), 4, u)

@@ -58,6 +58,17 @@ typedef struct rk_particles {
     double *logw, *rate;
 } rk_particles;
 
+/* Systematic resampling, one draw at a time: draw k (k = 0, 1, ..., count - 1, in order) takes
+ * the first of the n weights w (none negative, sum > 0) whose running share of sum reaches
+ * (u + k) / count, u in [0, 1) one uniform for every draw; a zero weight is never taken.  *j
+ * and *share carry the walk between draws: start them at 0 and w[0] / sum. */
+static inline size_t rk_systematic_next(const double *w, size_t n, double sum, double u, size_t k, size_t count,
+                                        size_t *j, double *share) {
+    double position = (u + (double)k) / (double)count;
+    while ((*share < position || w[*j] == 0) && *j + 1 < n) *share += w[++*j] / sum;
+    return *j;
+}
+
 /* Walk the events: p is updated in place; scratch (the same sizes) is work space for
  * resampling.  RK_ERR_EMPTY when no story explains the events (every weight zero),
  * RK_ERR_BAD_MASK when free has bits outside the deck, RK_ERR_ARG on a bad event or

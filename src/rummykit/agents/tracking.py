@@ -58,8 +58,14 @@ class Untracked(Exception):
     determinizations)."""
 
 
-# event kinds
-TAKE_CHOICE, DRAW, ADD, DISCARD, LAST_CHANCE = range(5)
+# event kinds (rk_track_event.kind)
+TAKE_CHOICE, DRAW, ADD, DISCARD, LAST_CHANCE = (
+    _core.TRACK_TAKE_CHOICE,
+    _core.TRACK_DRAW,
+    _core.TRACK_ADD,
+    _core.TRACK_DISCARD,
+    _core.TRACK_LAST_CHANCE,
+)
 
 
 def can_track(state: Any) -> bool:
@@ -180,9 +186,7 @@ class Particles:
 
 
 def _systematic(weights: npt.NDArray[np.float64], n: int, rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    positions = (rng.random() + np.arange(n)) / n
-    index = np.searchsorted(np.cumsum(weights), positions)
-    return np.minimum(index, len(weights) - 1)
+    return _core.systematic(weights, n, rng.random())
 
 
 def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tuple[Any, Any, Any]:
