@@ -160,7 +160,7 @@ class BestAgent:
         self,
         samples: int = 64,
         *,
-        particles: int = 2048,
+        particles: int = 4096,
         playouts: int = 12,
         width: int = 11,
         beta: float = 1.0,
