@@ -144,6 +144,9 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
     fill_deals(model, p, &rng);
     for (size_t e = 0; e < n_events; e++) {
         const rk_track_event *ev = &events[e];
+        /* resampling leaves copies of a story side by side: a copy weighs what its original did */
+        rk_mask last_hand = 0, last_after = 0;
+        double last_rate = -1, last_logp = 0;
         for (size_t i = 0; i < p->n; i++) {
             if (p->logw[i] == -INFINITY) continue; /* a dead story stays dead until resampled */
             if (ev->kind == RK_EV_ADD) {
@@ -160,8 +163,15 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
                     p->used[i] |= (rk_mask)1 << *slot;
                 }
                 p->hand[i] |= (rk_mask)1 << *slot;
+            } else if (p->hand[i] == last_hand && p->rate[i] == last_rate) {
+                p->logw[i] += last_logp;
+                p->hand[i] = last_after;
             } else {
-                p->logw[i] += weigh(rules, model, ev, &p->hand[i], p->rate[i]);
+                last_hand = p->hand[i];
+                last_rate = p->rate[i];
+                last_logp = weigh(rules, model, ev, &p->hand[i], p->rate[i]);
+                last_after = p->hand[i];
+                p->logw[i] += last_logp;
             }
         }
         if (ev->kind != RK_EV_ADD) {
