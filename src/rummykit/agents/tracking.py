@@ -185,10 +185,6 @@ class Particles:
         return w
 
 
-def _systematic(weights: npt.NDArray[np.float64], n: int, rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    return _core.systematic(weights, n, rng.random())
-
-
 def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tuple[Any, Any, Any]:
     """Each card the opponent discarded from its hidden cards put in a slot before the discard:
     one of its dealt cards or one of its earlier stock draws, uniformly among the free slots;
@@ -270,7 +266,7 @@ def sample_stories(
     particles: Particles, count: int, rng: np.random.Generator
 ) -> tuple[list[int], npt.NDArray[np.float64]]:
     """:func:`sample_hands` with each hand's knock rate (its story's style)."""
-    index = _systematic(particles.weights(), count, rng)
+    index = _core.systematic(particles.weights(), count, rng.random())
     return [int(m) for m in particles.hand[index]], particles.rate[index]
 
 
@@ -278,7 +274,7 @@ def sample_states(state: Any, ev: Events, particles: Particles, count: int, rng:
     """``count`` full states drawn from the particles by weight: each particle's deal and
     draws put in the deck, the rest of the free cards shuffled into the stock, the hand's
     actions replayed."""
-    index = _systematic(particles.weights(), count, rng)
+    index = _core.systematic(particles.weights(), count, rng.random())
     out = []
     deal_slots, draw_slots = ev.opp_deal_slots, ev.opp_draw_slots
     free_cards = [c for c in range(52) if ev.free >> c & 1]
