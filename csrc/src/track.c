@@ -35,9 +35,30 @@ static void fill_deals(const rk_track_model *model, rk_particles *p, rk_rng *rng
     }
 }
 
+/* Deadwood gaps the walk looks up instead of calling exp for every story (a gap beyond the
+ * tables, which no 11-card hand reaches, falls back to exp). */
+#define GAPS 256
+
+typedef struct tables {
+    double soft[GAPS];            /* exp(-beta * k): a discard's softmax term, k above the least */
+    double take[2][2 * GAPS + 1]; /* [taken][GAPS + d]: log p(choice), d = d_keep - d_take; NAN: not yet */
+} tables;
+
+static void tables_init(tables *t, const rk_track_model *model) {
+    for (int k = 0; k < GAPS; k++) t->soft[k] = exp(-model->beta * k);
+    for (int k = 0; k < 2 * GAPS + 1; k++) t->take[0][k] = t->take[1][k] = NAN;
+}
+
+/* log p(the offered card taken or not) for d = d_keep - d_take. */
+static double take_logp(const rk_track_model *model, int d, int taken) {
+    double prob = 1.0 / (1.0 + exp(-model->beta * (d - 0.5)));
+    prob = (1 - model->epsilon) * prob + model->epsilon / 2;
+    return log(taken ? prob : 1 - prob);
+}
+
 /* log of the probability of one choice of a story (or -INFINITY for a dead one). */
-static double weigh(const rk_rules *rules, const rk_track_model *model, const rk_track_event *ev, rk_mask *hand,
-                    double rate) {
+static double weigh(const rk_rules *rules, const rk_track_model *model, tables *t, const rk_track_event *ev,
+                    rk_mask *hand, double rate) {
     const double mix = model->epsilon;
     const rk_mask bit = (rk_mask)1 << ev->card;
     int card = -1, least = 0;
@@ -49,26 +70,32 @@ static double weigh(const rk_rules *rules, const rk_track_model *model, const rk
         }
         int keep = rk_deadwood(rules, *hand);
         if (keep < 0) return -INFINITY;
-        double prob = 1.0 / (1.0 + exp(-model->beta * (keep - least - 0.5)));
-        prob = (1 - mix) * prob + mix / 2;
-        return log(ev->flag ? prob : 1 - prob);
+        int d = keep - least, taken = ev->flag != 0;
+        if (d <= -GAPS || d >= GAPS) return take_logp(model, d, taken);
+        double *slot = &t->take[taken][GAPS + d];
+        if (isnan(*slot)) *slot = take_logp(model, d, taken);
+        return *slot;
     }
     /* a discard */
     if (!(*hand & bit)) return -INFINITY;
     int16_t after[RK_NUM_CARDS];
     if (rk_best_discard(rules, *hand, ev->extra, &card, &least, after) != RK_OK) return -INFINITY;
+    /* softmax terms relative to the best score; with no rank term, a table lookup by the gap */
     double top = -INFINITY, sum = 0, chosen = 0;
-    int count = 0, can_knock = 0;
+    int count = 0, can_knock = 0, lowest = INT16_MAX;
     for (rk_mask m = *hand; m; m &= m - 1) {
         int c = rk__ctz(m);
         if (c == ev->extra) continue;
         double score = -model->beta * after[c] + model->high * (c % 13) / 12;
         if (score > top) top = score;
+        if (after[c] < lowest) lowest = after[c];
     }
     for (rk_mask m = *hand; m; m &= m - 1) {
         int c = rk__ctz(m);
         if (c == ev->extra) continue;
-        double soft = exp(-model->beta * after[c] + model->high * (c % 13) / 12 - top);
+        int gap = after[c] - lowest;
+        double soft = model->high == 0 && gap < GAPS ? t->soft[gap]
+                                                     : exp(-model->beta * after[c] + model->high * (c % 13) / 12 - top);
         sum += soft;
         if (c == ev->card) chosen = soft;
         can_knock |= after[c] <= model->knock_max;
@@ -141,6 +168,8 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
     }
     rk_rng rng;
     rk_rng_seed(&rng, seed, 0);
+    tables t;
+    tables_init(&t, model);
     fill_deals(model, p, &rng);
     for (size_t e = 0; e < n_events; e++) {
         const rk_track_event *ev = &events[e];
@@ -169,7 +198,7 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
             } else {
                 last_hand = p->hand[i];
                 last_rate = p->rate[i];
-                last_logp = weigh(rules, model, ev, &p->hand[i], p->rate[i]);
+                last_logp = weigh(rules, model, &t, ev, &p->hand[i], p->rate[i]);
                 last_after = p->hand[i];
                 p->logw[i] += last_logp;
             }

@@ -155,22 +155,23 @@ def _positions(name: str, options: dict[str, object], opponent: str, hands: int)
 
 
 @pytest.mark.parametrize(
-    ("name", "options", "opponent", "high", "mixed"),
+    ("name", "options", "opponent", "beta", "high", "mixed"),
     [
-        ("gin_eaai", {}, "eaai-simple", 0.0, True),
-        ("gin", {}, "greedy", 1.0, False),
-        ("oklahoma-gin", {}, "patient", 0.0, True),
+        ("gin_eaai", {}, "eaai-simple", 1.0, 0.0, True),
+        ("gin", {}, "greedy", 1.0, 1.0, False),
+        ("oklahoma-gin", {}, "patient", 0.7, 0.0, True),
         (
             "gin",
             {"knock_compare": "lt", "allow_ace_high_run": True, "stock_end_rule": "dead_at_2_last_chance"},
             "greedy",
+            1.0,
             0.5,
             False,
         ),
     ],
 )
 def test_the_c_walk_matches_the_oracle(
-    name: str, options: dict[str, object], opponent: str, high: float, mixed: bool
+    name: str, options: dict[str, object], opponent: str, beta: float, high: float, mixed: bool
 ) -> None:
     rng = np.random.default_rng(3)
     compared = resampled = 0
@@ -191,7 +192,7 @@ def test_the_c_walk_matches_the_oracle(
             draws,
             logw,
             rate,
-            1.0,
+            beta,
             0.05,
             high,
             ev.knock_max,
