@@ -203,11 +203,11 @@ def _place_hidden_discards(ev: Events, n: int, rng: np.random.Generator) -> tupl
         to_deal = u < free_deal
         dealt[to_deal] |= np.uint64(1 << card)
         dealt_count += to_deal
-        if before:
-            k = u - free_deal
-            slot = (np.cumsum(open_draws, axis=1) > k[:, None]).argmax(axis=1)
-            into = ~to_deal & ok
-            draws[rows[into], slot[into]] = card
+        into = ~to_deal & ok
+        if before and into.any():
+            k = (u - free_deal)[into]
+            slot = (np.cumsum(open_draws[into], axis=1) > k[:, None]).argmax(axis=1)
+            draws[rows[into], slot] = card
     return dealt, draws, ok
 
 
