@@ -109,7 +109,8 @@ static void hidden_part(const rk_knock_rules *pr, rk_position *known, rk_hidden 
  * is legal. */
 static void playouts(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos, reader *r) {
     rk_status check = rk_position_check(pr, pos);
-    rk_policy policy = {(rk_policy_kind)(rd_u8(r) % 2), (int)(int8_t)rd_u8(r) % 12};
+    uint8_t kind = rd_u8(r);
+    rk_policy policy = {(rk_policy_kind)(kind % 2), (int)(int8_t)rd_u8(r) % 12, (kind >> 1) % 2};
     uint64_t seed = rd_u64(r);
     int32_t points[4 * RK_MAX_PLAYERS], one[RK_MAX_PLAYERS];
     uint8_t outcomes[4], outcome;

@@ -1,5 +1,5 @@
 /* The particle filter (rk_track) on hostile events and particles: any event list, masks,
- * fixed draws, weights, rates and model are accepted or refused with a status, never read
+ * fixed draws, weights, rates, take styles (or none) and model are accepted or refused with a status, never read
  * or written out of bounds; on success every live story's cards are inside the deck and its
  * weight is a number. */
 #include <math.h>
@@ -25,12 +25,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rk_mask dealt[MAX_P], used[MAX_P], hand[MAX_P], s_masks[3][MAX_P];
     int8_t draws[MAX_P * MAX_DRAWS], s_draws[MAX_P * MAX_DRAWS];
     double logw[MAX_P], rate[MAX_P], s_doubles[2][MAX_P];
+    uint8_t taker[MAX_P], s_taker[MAX_P];
+    int styled = rd_u8(&r) % 2;
     for (size_t i = 0; i < n; i++) {
         dealt[i] = rd_mask(&r, 12);
         used[i] = dealt[i] | rd_mask(&r, 6);
         uint8_t flags = rd_u8(&r);
         logw[i] = flags & 1 ? -INFINITY : flags & 2 ? NAN : (double)(flags >> 2) / 8;
         rate[i] = rd_u8(&r) / 200.0;
+        taker[i] = (uint8_t)(rd_u8(&r) % 3); /* 2: refused */
         for (size_t d = 0; d < n_draws; d++) draws[i * n_draws + d] = (int8_t)(rd_u8(&r) % 70 - 8);
     }
     rk_track_event events[MAX_EVENTS];
@@ -43,8 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         events[e].flag = (int8_t)(rd_u8(&r) % 4);
         events[e].extra = (int8_t)(rd_u8(&r) % 60 - 2);
     }
-    rk_particles p = {n, n_draws, dealt, hand, used, draws, logw, rate};
-    rk_particles s = {n, n_draws, s_masks[0], s_masks[1], s_masks[2], s_draws, s_doubles[0], s_doubles[1]};
+    rk_particles p = {n, n_draws, dealt, hand, used, draws, logw, rate, styled ? taker : NULL};
+    rk_particles s = {n, n_draws, s_masks[0], s_masks[1], s_masks[2], s_draws, s_doubles[0], s_doubles[1],
+                      styled ? s_taker : NULL};
     rk_status st = rk_track(rules, &model, events, n_events, &p, &s, rd_u64(&r));
     FUZZ_CHECK(st == RK_OK || st == RK_ERR_ARG || st == RK_ERR_BAD_MASK || st == RK_ERR_EMPTY);
     if (st == RK_OK)

@@ -55,6 +55,13 @@ static inline unsigned rk__two_of_a_rank(rk_lanes l) {
 /* rk_deadwood without argument checks (for a valid mask). */
 int rk__deadwood_unchecked(const rk_rules *rules, rk_mask hand);
 
+/* The meld taker's take rule (rk_policy.meld_takes, the filter's meld-taking stories): after
+ * taking the top discard top into hand and throwing card, the best other card, with least the
+ * deadwood left, take iff that allows a knock (least <= knock_max) or top lies in a meld of
+ * every least-deadwood arrangement (least is below the deadwood of hand - card plus top's
+ * value; equal when some such arrangement leaves top as deadwood).  policy.c. */
+int rk__meld_take(const rk_rules *rules, rk_mask hand, int top, int card, int least, int knock_max);
+
 /* Exact least deadwood by dynamic programming over ranks (any hand size). */
 int rk__deadwood_dp(const rk_rules *rules, rk_mask hand);
 

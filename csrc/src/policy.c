@@ -70,15 +70,27 @@ static int greedy_declaration(const rk_rules *rules, const rk_position *pos) {
     return best;
 }
 
+int rk__meld_take(const rk_rules *rules, rk_mask hand, int top, int card, int least, int knock_max) {
+    if (least <= knock_max) return 1;
+    rk_mask rest = hand & ~((rk_mask)1 << card);
+    return least < rk__deadwood_unchecked(rules, rest) + rk_mask_value(rules, (rk_mask)1 << top);
+}
+
 static int greedy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_position *pos,
-                         int max_knock_deadwood, greedy_memo *memo) {
+                         rk_policy policy, greedy_memo *memo) {
     rk_mask hand = pos->hands[pos->player];
-    int card, dw;
+    int card, dw, max_knock_deadwood = policy.max_knock_deadwood;
     switch (pos->phase) {
     case RK_PHASE_OFFER_NONDEALER:
     case RK_PHASE_OFFER_DEALER:
     case RK_PHASE_DRAW:
-        if (pos->n_discards) {
+        if (pos->n_discards && policy.meld_takes) {
+            int top = pos->discards[pos->n_discards - 1];
+            rk__limits l = rk__limits_of(pr, pos->upcard);
+            if (best_discard_but(rules, hand | (rk_mask)1 << top, top, &card, &dw, memo) == RK_OK &&
+                rk__meld_take(rules, hand, top, card, dw, l.knock_max))
+                return RK_ACTION_TAKE;
+        } else if (pos->n_discards) {
             /* d_take = min over c in H of dw(H + t - c) < d_keep = dw(H).  Over all cards of
              * H + t the best is either t itself (dw(H): then no c in H does better, no take)
              * or a card of H, whose result is d_take. */
@@ -274,7 +286,7 @@ static int careful_action(const rk_rules *rules, const rk_knock_rules *pr, const
         return careful_discard(rules, &v, hand, forbid);
     }
     default: /* the forced draw, the last chance, knock-only and the showdown */
-        return greedy_action(rules, pr, pos, max_knock_deadwood, NULL);
+        return greedy_action(rules, pr, pos, (rk_policy){RK_POLICY_GREEDY, max_knock_deadwood, 0}, NULL);
     }
 }
 
@@ -292,7 +304,7 @@ int rk_policy_action(const rk_rules *rules, const rk_knock_rules *pr, const rk_p
         return RK_ERR_ARG;
     rk_status st = rk_position_check(pr, pos);
     if (st != RK_OK) return st;
-    if (policy.kind == RK_POLICY_GREEDY) return greedy_action(rules, pr, pos, policy.max_knock_deadwood, NULL);
+    if (policy.kind == RK_POLICY_GREEDY) return greedy_action(rules, pr, pos, policy, NULL);
     if (policy.kind == RK_POLICY_CAREFUL) return careful_action(rules, pr, pos, policy.max_knock_deadwood);
     return random_action(rules, pr, pos, rng);
 }
@@ -305,7 +317,7 @@ rk_status rk__playout(const rk_rules *rules, const rk_knock_rules *pr, rk_positi
     memo_clear(&memo);
     while (pos->phase != RK_PHASE_END) {
         rk_policy policy = seats[pos->player];
-        int a = policy.kind == RK_POLICY_GREEDY    ? greedy_action(rules, pr, pos, policy.max_knock_deadwood, &memo)
+        int a = policy.kind == RK_POLICY_GREEDY    ? greedy_action(rules, pr, pos, policy, &memo)
                 : policy.kind == RK_POLICY_CAREFUL ? careful_action(rules, pr, pos, policy.max_knock_deadwood)
                                                    : random_action(rules, pr, pos, rng);
         if (a < 0) return (rk_status)a;

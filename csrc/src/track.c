@@ -58,7 +58,7 @@ static double take_logp(const rk_track_model *model, int d, int taken) {
 
 /* log of the probability of one choice of a story (or -INFINITY for a dead one). */
 static double weigh(const rk_rules *rules, const rk_track_model *model, tables *t, const rk_track_event *ev,
-                    rk_mask *hand, double rate) {
+                    rk_mask *hand, double rate, int taker) {
     const double mix = model->epsilon;
     const rk_mask bit = (rk_mask)1 << ev->card;
     int card = -1, least = 0;
@@ -68,9 +68,13 @@ static double weigh(const rk_rules *rules, const rk_track_model *model, tables *
             int can = least <= model->knock_max;
             return log(can == (ev->flag != 0) ? 1 - mix / 2 : mix / 2);
         }
+        int taken = ev->flag != 0;
+        if (taker) return log(rk__meld_take(rules, *hand, ev->card, card, least, model->knock_max) == taken
+                                  ? 1 - mix / 2
+                                  : mix / 2);
         int keep = rk_deadwood(rules, *hand);
         if (keep < 0) return -INFINITY;
-        int d = keep - least, taken = ev->flag != 0;
+        int d = keep - least;
         if (d <= -GAPS || d >= GAPS) return take_logp(model, d, taken);
         double *slot = &t->take[taken][GAPS + d];
         if (isnan(*slot)) *slot = take_logp(model, d, taken);
@@ -112,6 +116,8 @@ static double weigh(const rk_rules *rules, const rk_track_model *model, tables *
     return logp;
 }
 
+static int taker_of(const rk_particles *p, size_t i) { return p->taker ? p->taker[i] : 0; }
+
 /* Resample when the effective sample size is below n / 2: RK_ERR_EMPTY if every weight is 0. */
 static rk_status resample(rk_particles *p, rk_particles *s, rk_rng *rng) {
     const size_t n = p->n;
@@ -133,12 +139,14 @@ static rk_status resample(rk_particles *p, rk_particles *s, rk_rng *rng) {
         s->hand[i] = p->hand[j];
         s->used[i] = p->used[j];
         s->rate[i] = p->rate[j];
+        if (p->taker) s->taker[i] = p->taker[j];
         if (p->n_draws) memcpy(s->draws + i * p->n_draws, p->draws + j * p->n_draws, p->n_draws);
     }
     memcpy(p->dealt, s->dealt, n * sizeof *p->dealt);
     memcpy(p->hand, s->hand, n * sizeof *p->hand);
     memcpy(p->used, s->used, n * sizeof *p->used);
     memcpy(p->rate, s->rate, n * sizeof *p->rate);
+    if (p->taker) memcpy(p->taker, s->taker, n * sizeof *p->taker);
     if (p->n_draws) memcpy(p->draws, s->draws, n * p->n_draws);
     for (size_t i = 0; i < n; i++) p->logw[i] = 0;
     return RK_OK;
@@ -149,7 +157,7 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
     if (!rules || !model || (n_events && !events) || !p || !scratch || !p->n || scratch->n != p->n ||
         scratch->n_draws != p->n_draws || model->hand_size < 1 || model->hand_size > RK_NUM_CARDS ||
         !(model->epsilon > 0 && model->epsilon <= 1) || !(model->beta >= 0) || !isfinite(model->beta) ||
-        !isfinite(model->high))
+        !isfinite(model->high) || !p->taker != !scratch->taker)
         return RK_ERR_ARG;
     for (size_t e = 0; e < n_events; e++) {
         const rk_track_event *ev = &events[e];
@@ -161,7 +169,8 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
     }
     if (model->free & ~RK_DECK_MASK) return RK_ERR_BAD_MASK;
     for (size_t i = 0; i < p->n; i++) {
-        if ((p->dealt[i] | p->used[i]) & ~RK_DECK_MASK || !(p->logw[i] < INFINITY) || !(p->rate[i] >= 0 && p->rate[i] <= 1))
+        if ((p->dealt[i] | p->used[i]) & ~RK_DECK_MASK || !(p->logw[i] < INFINITY) ||
+            !(p->rate[i] >= 0 && p->rate[i] <= 1) || (p->taker && p->taker[i] > 1))
             return RK_ERR_ARG;
         for (size_t d = 0; d < p->n_draws; d++)
             if (p->draws[i * p->n_draws + d] >= RK_NUM_CARDS) return RK_ERR_ARG;
@@ -176,6 +185,7 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
         /* resampling leaves copies of a story side by side: a copy weighs what its original did */
         rk_mask last_hand = 0, last_after = 0;
         double last_rate = -1, last_logp = 0;
+        int last_taker = -1;
         for (size_t i = 0; i < p->n; i++) {
             if (p->logw[i] == -INFINITY) continue; /* a dead story stays dead until resampled */
             if (ev->kind == RK_EV_ADD) {
@@ -192,13 +202,14 @@ rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_
                     p->used[i] |= (rk_mask)1 << *slot;
                 }
                 p->hand[i] |= (rk_mask)1 << *slot;
-            } else if (p->hand[i] == last_hand && p->rate[i] == last_rate) {
+            } else if (p->hand[i] == last_hand && p->rate[i] == last_rate && taker_of(p, i) == last_taker) {
                 p->logw[i] += last_logp;
                 p->hand[i] = last_after;
             } else {
                 last_hand = p->hand[i];
                 last_rate = p->rate[i];
-                last_logp = weigh(rules, model, &t, ev, &p->hand[i], p->rate[i]);
+                last_taker = taker_of(p, i);
+                last_logp = weigh(rules, model, &t, ev, &p->hand[i], p->rate[i], last_taker);
                 last_after = p->hand[i];
                 p->logw[i] += last_logp;
             }

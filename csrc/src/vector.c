@@ -315,7 +315,7 @@ static rk_status apply_id(rk_vector *v, int i, int32_t id, rk_table_memo *memo, 
 
 /* The opponents' moves in row i until its learner is to move or the hand ends. */
 static rk_status opponents_play(rk_vector *v, int i, rk_table_memo *memo, int *ended, hand_end *end) {
-    rk_policy policy = {(rk_policy_kind)v->opponents, -1}; /* greedy: knock as soon as allowed */
+    rk_policy policy = {(rk_policy_kind)v->opponents, -1, 0}; /* greedy: knock as soon as allowed */
     while (!*ended && v->opponents >= 0) {
         int player = v->table ? v->tst[i].player : v->kpos[i].player;
         if (player == v->learner[i]) break;

@@ -1,7 +1,7 @@
 /* C tests of the particle filter (rummykit/track.h; its rules are checked story by story
  * against a Python restatement in tests/agents/test_track.py): argument checks, the deal
  * fill, draws from the free cards only, hand sizes through events, dead stories, resampling
- * towards the stories that explain a discard, and a walk no story explains. */
+ * towards the stories that explain a discard, a walk no story explains, and the take styles. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,7 @@ typedef struct {
     rk_mask dealt[N], hand[N], used[N];
     int8_t draws[N * DRAWS];
     double logw[N], rate[N];
+    uint8_t taker[N];
     rk_particles p;
 } store;
 
@@ -69,6 +70,12 @@ static void test_arguments(void) {
     CHECK(rk_track(&rules, &m, NULL, 0, &a.p, &b.p, 1) == RK_ERR_ARG);
     m = model(((rk_mask)1 << 52) - 1);
     b.p.n = N - 1;
+    CHECK(rk_track(&rules, &m, NULL, 0, &a.p, &b.p, 1) == RK_ERR_ARG);
+    b.p.n = N;
+    a.p.taker = a.taker; /* a take style in one of the two only */
+    CHECK(rk_track(&rules, &m, NULL, 0, &a.p, &b.p, 1) == RK_ERR_ARG);
+    b.p.taker = b.taker;
+    a.taker[3] = 2;
     CHECK(rk_track(&rules, &m, NULL, 0, &a.p, &b.p, 1) == RK_ERR_ARG);
 }
 
@@ -123,6 +130,33 @@ static void test_a_discard_weighs_the_stories(void) {
     CHECK(rk_track(&rules, &m, ev, 2, &a.p, &b.p, 3) == RK_ERR_EMPTY);
 }
 
+/* A pass of a card that makes no meld but would lower the deadwood by 9: the greedy-taking
+ * stories pay for it, the meld-taking ones do not, which then hold most of the weight. */
+static void test_take_styles(void) {
+    store a, b;
+    setup(&a, 0);
+    setup(&b, 0);
+    a.p.taker = a.taker;
+    b.p.taker = b.taker;
+    /* 10C JC KC 9D JD QD 10H KH 8S 9S: no meld, two kings; the ace of spades is offered */
+    const int cards[10] = {9, 10, 12, 21, 23, 24, 35, 38, 46, 47};
+    rk_mask hand = 0;
+    for (int k = 0; k < 10; k++) hand |= (rk_mask)1 << cards[k];
+    rk_track_model m = model((((rk_mask)1 << 52) - 1) & ~((rk_mask)1 << 39));
+    for (int i = 0; i < N; i++) {
+        a.taker[i] = (uint8_t)(i % 2);
+        a.dealt[i] = a.used[i] = hand;
+    }
+    rk_track_event ev[] = {{RK_EV_TAKE_CHOICE, 39, 0, 0}};
+    CHECK(rk_track(&rules, &m, ev, 1, &a.p, &b.p, 5) == RK_OK);
+    double meld = 0, total = 0;
+    for (int i = 0; i < N; i++) {
+        total += exp(a.logw[i]);
+        if (a.taker[i]) meld += exp(a.logw[i]);
+    }
+    CHECK(meld / total > 0.8); /* the pass is a surprise only under greedy's rule */
+}
+
 static void test_systematic(void) {
     /* shares 0, .5, .5, .75, 1 at positions .125, .375, .625, .875: zero weights never taken */
     const double w[5] = {0, 2, 0, 1, 1};
@@ -137,6 +171,7 @@ int main(void) {
     test_arguments();
     test_fill_and_draws();
     test_a_discard_weighs_the_stories();
+    test_take_styles();
     test_systematic();
     if (failures) fprintf(stderr, "%d failures\n", failures);
     return failures ? 1 : 0;

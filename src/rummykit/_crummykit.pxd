@@ -252,6 +252,7 @@ cdef extern from "rummykit/policy.h" nogil:
     ctypedef struct rk_policy:
         rk_policy_kind kind
         int max_knock_deadwood
+        int meld_takes
 
     int RK_OUTCOME_DEAD
     int RK_OUTCOME_GIN
@@ -640,6 +641,7 @@ cdef extern from "rummykit/track.h" nogil:
         int8_t *draws
         double *logw
         double *rate
+        uint8_t *taker
 
     rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_track_event *events,
                        size_t n_events, rk_particles *p, rk_particles *scratch, uint64_t seed)

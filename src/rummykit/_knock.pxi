@@ -200,7 +200,7 @@ def playout_check(Rules rules, PlayoutSpec spec):
     cdef int32_t p = 0
     cdef uint8_t o = 0
     check(rk_playouts(rules.ptr, &spec.pr, &spec.known, &spec.hidden if spec.has_hidden else NULL,
-                      rk_policy(RK_POLICY_GREEDY, -1), 0, 0, 0, &p, &o))
+                      rk_policy(RK_POLICY_GREEDY, -1, 0), 0, 0, 0, &p, &o))
 
 
 def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwood, uint64_t seed,
@@ -217,9 +217,9 @@ def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
     for s in range(4):
         if s == seat:
             seats[s] = rk_policy(<rk_policy_kind>seat_policy,
-                                 max_knock_deadwood if seat_max_knock == -2 else seat_max_knock)
+                                 max_knock_deadwood if seat_max_knock == -2 else seat_max_knock, 0)
         else:
-            seats[s] = rk_policy(<rk_policy_kind>policy, max_knock_deadwood)
+            seats[s] = rk_policy(<rk_policy_kind>policy, max_knock_deadwood, 0)
     if points.shape[0] != n or points.shape[1] != spec.num_players:
         raise ValueError("points must have shape (n, num_players)")
     if n == 0:
@@ -233,13 +233,15 @@ def run_playouts(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
 def run_playouts_hands(Rules rules, PlayoutSpec spec, int opponent, const uint64_t[::1] hands, int policy,
                        int max_knock_deadwood, uint64_t seed, int32_t[:, ::1] points, uint8_t[::1] outcomes,
                        int64_t[:, ::1] signed, int seat, int seat_policy, int seat_max_knock=-2,
-                       const int32_t[::1] opponent_max_knock=None):
+                       const int32_t[::1] opponent_max_knock=None, const uint8_t[::1] opponent_meld_takes=None):
     """``run_playouts`` once per opponent hand, in one call (GIL released): for hand ``k`` the
     spec's position with ``opponent`` holding ``hands[k]``, its cards taken out of the spec's
     hidden stock cards (one group; a first slot bound for a seat keeps that seat), seeded
     ``seed + k``; ``signed[k, j]`` is playout ``j``'s points of ``seat`` less the opponent's.
     ``opponent_max_knock`` (one a hand, each >= -1): the opponent's knock limit with hand
-    ``k`` instead of ``max_knock_deadwood`` (the style of the story the hand came from)."""
+    ``k`` instead of ``max_knock_deadwood`` (the style of the story the hand came from);
+    ``opponent_meld_takes`` (one a hand, 0 or 1): its greedy policy takes a discard only into
+    a meld or to knock with hand ``k`` (``rk_policy.meld_takes``)."""
     cdef size_t n = outcomes.shape[0], n_hands = hands.shape[0], k, j
     cdef rk_status st = RK_OK
     cdef rk_policy seats[4]
@@ -262,15 +264,22 @@ def run_playouts_hands(Rules rules, PlayoutSpec spec, int opponent, const uint64
         for k in range(n_hands):
             if opponent_max_knock[k] < -1:
                 raise ValueError(f"opponent_max_knock must be >= -1, got {opponent_max_knock[k]}")
+    cdef bint takes_per_hand = opponent_meld_takes is not None
+    if takes_per_hand:
+        if opponent_meld_takes.shape[0] != n_hands:
+            raise ValueError("opponent_meld_takes must have one flag a hand")
+        for k in range(n_hands):
+            if opponent_meld_takes[k] > 1:
+                raise ValueError(f"opponent_meld_takes must be 0 or 1, got {opponent_meld_takes[k]}")
     for i in range(spec.hidden.n_slots):
         pool |= (<uint64_t>1) << spec.hidden.cards[i]
     for k in range(n_hands):
         if hands[k] & ~pool:
             raise InvalidOptionError(f"hand {k} holds cards outside the spec's hidden cards")
     for i in range(4):
-        seats[i] = rk_policy(<rk_policy_kind>policy, max_knock_deadwood)
+        seats[i] = rk_policy(<rk_policy_kind>policy, max_knock_deadwood, 0)
     seats[seat] = rk_policy(<rk_policy_kind>seat_policy,
-                            max_knock_deadwood if seat_max_knock == -2 else seat_max_knock)
+                            max_knock_deadwood if seat_max_knock == -2 else seat_max_knock, 0)
     if n == 0:
         return
     with nogil:
@@ -279,6 +288,8 @@ def run_playouts_hands(Rules rules, PlayoutSpec spec, int opponent, const uint64
             pos.hands[opponent] = hands[k]
             if per_hand:
                 seats[opponent].max_knock_deadwood = opponent_max_knock[k]
+            if takes_per_hand:
+                seats[opponent].meld_takes = opponent_meld_takes[k]
             hidden = spec.hidden
             rest, slots = pool & ~hands[k], 0
             while rest:
@@ -305,7 +316,7 @@ def playout_once(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
     check(rk_position_check(&spec.pr, &pos))
     rk_rng_seed(&rng, seed, 0)
     with nogil:
-        st = rk_playout(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood), &rng, &r)
+        st = rk_playout(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood, 0), &rng, &r)
     check(st)
     return result_tuple(&r, spec.num_players) + (tuple([pos.hands[i] for i in range(spec.num_players)]),)
 
@@ -320,7 +331,7 @@ def policy_trace(Rules rules, PlayoutSpec spec, int policy, int max_knock_deadwo
     rk_rng_seed(&rng, seed, 0)
     actions = []
     while pos.phase != RK_PHASE_END:
-        a = rk_policy_action(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood), &rng)
+        a = rk_policy_action(rules.ptr, &spec.pr, &pos, rk_policy(<rk_policy_kind>policy, max_knock_deadwood, 0), &rng)
         if a < 0:
             check(<rk_status>a)
         actions.append(a)

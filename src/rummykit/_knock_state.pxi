@@ -300,18 +300,19 @@ cdef class KnockCore:
         finally:
             self._busy = False
 
-    def _greedy_action(self, int max_knock_deadwood):
-        """The greedy policy's action now (rk_policy_action; -1: knock as soon as allowed)."""
-        return self._policy_action(RK_POLICY_GREEDY, max_knock_deadwood)
+    def _greedy_action(self, int max_knock_deadwood, bint meld_takes=False):
+        """The greedy policy's action now (rk_policy_action; -1: knock as soon as allowed;
+        ``meld_takes``: a discard taken only into a meld or to knock)."""
+        return self._policy_action(RK_POLICY_GREEDY, max_knock_deadwood, meld_takes)
 
-    def _policy_action(self, int policy, int max_knock_deadwood):
+    def _policy_action(self, int policy, int max_knock_deadwood, bint meld_takes=False):
         """The action now of the deterministic built-in policy ``policy`` (POLICY_GREEDY or
         POLICY_CAREFUL; rk_policy_action; -1: knock as soon as allowed)."""
         if policy != RK_POLICY_GREEDY and policy != RK_POLICY_CAREFUL:
             raise InvalidOptionError(f"policy must be POLICY_GREEDY or POLICY_CAREFUL, got {policy}")
         self._check_edited()
         cdef int a = rk_policy_action(self.spec.core.ptr, &self.spec.pr, &self.pos,
-                                      rk_policy(<rk_policy_kind>policy, max_knock_deadwood), NULL)
+                                      rk_policy(<rk_policy_kind>policy, max_knock_deadwood, meld_takes), NULL)
         if a < 0:
             check(<rk_status>a)
         return a

@@ -237,6 +237,8 @@ def test_best_is_seeded_and_plays_every_game() -> None:
         "best:knock_rate=1",
         "best:patient=1.5",
         "best:patient=-0.1",
+        "best:meld_taker=1.5",
+        "best:meld_taker=nan",
         "best:story_playouts=2",
     ],
 )
@@ -504,8 +506,9 @@ def test_a_style_mixture_weighs_the_styles_by_the_opponents_knocking() -> None:
         particles = tracking.track(state, events, 512, 1.0, 0.05, rng, knock_rate=rates)
         w = particles.weights()
         assert w[particles.rate == 0.1].sum() > 0.6  # half before the evidence
-        hands, drawn = tracking.sample_stories(particles, 64, rng)
-        assert len(hands) == len(drawn) == 64 and (drawn == 0.1).mean() > 0.5
+        hands, drawn, takers = tracking.sample_stories(particles, 64, rng)
+        assert len(hands) == len(drawn) == len(takers) == 64 and (drawn == 0.1).mean() > 0.5
+        assert not takers.any()  # no take style given: greedy's
         return
     raise AssertionError("no deal where the patient player waited with a knockable hand")
 
@@ -529,3 +532,77 @@ def test_story_playouts_let_each_story_knock_in_its_style(patient: float, limit:
         agent(state)
     limits, *off = seen
     assert off == [None, None] and list(limits) == [limit] * 8  # type: ignore[call-overload]
+
+
+def _taker_share(opponent: str) -> list[float]:
+    """The weight of the meld-taking stories (half of them at the start) at seat 0's draws of a
+    few hands against ``opponent``."""
+    game, me, weights = rk.Game("gin_eaai"), GreedyAgent(max_knock_deadwood=0), []
+    rng = np.random.default_rng(6)
+    for s in range(6):
+        them = make_agent(opponent, seed=s)
+        state = game.new_hand(seed=s)
+        while not state.is_terminal():
+            if state.current_player == 0 and state.phase_name == "draw" and len(state.history) > 10:
+                events = tracking.public_events(state, 0, rng)
+                takers = (np.arange(1024) % 2).astype(np.uint8)
+                particles = tracking.track(state, events, 1024, 1.0, 0.05, rng, taker=takers)
+                weights.append(float(particles.weights()[particles.taker == 1].sum()))
+            state.apply_action(me(state) if state.current_player == 0 else them(state))
+    return weights
+
+
+def test_the_stories_learn_the_opponents_take_style() -> None:
+    """Against eaai-simple, whose rule it is, the meld-taking stories end with most of the
+    weight; against greedy (which also takes a card that only lowers its deadwood) with much
+    less: only such a take tells the styles apart, a pass fits both."""
+    simple, greedy = _taker_share("eaai-simple"), _taker_share("greedy")
+    assert len(simple) > 20 and len(greedy) > 20
+    assert np.mean(simple) > 0.8 and np.mean(greedy) < np.mean(simple) - 0.25
+
+
+@pytest.mark.parametrize("meld_taker", [0.5, 0.0])
+def test_each_sampled_hand_plays_its_storys_take_style(meld_taker: float) -> None:
+    """The playouts of a hand drawn from a meld-taking story take only into melds (``takes``,
+    one flag a hand, from the stories); ``meld_taker=0`` draws no such story and passes none."""
+    state = next(s for s in _states(*GIN, 3) if s.phase_name == "discard" and len(s.history) > 8)
+    seen: list[object] = []
+
+    class Spying(BestAgent):
+        def _tracked_scores(self, *args: object, **kwargs: object) -> list[float]:
+            seen.append(kwargs["takes"])
+            return super()._tracked_scores(*args, **kwargs)  # type: ignore[arg-type]
+
+    Spying(samples=16, playouts=2, meld_taker=meld_taker, seed=1)(state)
+    (takes,) = seen
+    if meld_taker:
+        assert takes.dtype == np.uint8 and len(takes) == 16 and set(takes.tolist()) <= {0, 1}  # type: ignore[union-attr]
+    else:
+        assert takes is None
+
+
+def test_the_take_style_carries_over_the_hands_of_a_game() -> None:
+    """A game's first hand starts from ``meld_taker``; each later one from the share the stories
+    gave the meld takers at the last decision (within ``TAKER_BOUNDS``); a new game starts
+    afresh, and 0 stays off."""
+    from rummykit.agents.base import MatchInfo
+    from rummykit.agents.best import TAKER_BOUNDS
+
+    state = next(s for s in _states("gin_eaai", {}, 3) if s.phase_name == "draw" and len(s.history) > 8)
+    agent = BestAgent(samples=8, playouts=2, seed=1)
+    agent.new_hand(MatchInfo(0, (0, 0), 100, 0, 0))
+    assert agent._takers == 0.5
+    agent(state)
+    seen = agent._taken
+    assert 0 <= seen <= 1 and seen != 0.5
+    agent.new_hand(MatchInfo(0, (10, 0), 100, 1, 1))
+    assert agent._takers == min(max(seen, TAKER_BOUNDS[0]), TAKER_BOUNDS[1])
+    agent._taken = 1.0
+    agent.new_hand(MatchInfo(0, (10, 20), 100, 0, 2))
+    assert agent._takers == TAKER_BOUNDS[1]
+    agent.new_hand(MatchInfo(0, (0, 0), 100, 0, 0))
+    assert agent._takers == 0.5
+    off = BestAgent(samples=8, playouts=2, meld_taker=0, seed=1)
+    off(state)
+    off.new_hand(MatchInfo(0, (10, 0), 100, 1, 1))
+    assert off._takers == 0

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 import pytest
+from reference.knock import meld_take
 
 import rummykit as rk
 from rummykit import _core
@@ -56,13 +57,14 @@ def _pick(rng: SplitMix, mask: int) -> int:
     return cards[rng.below(len(cards))]
 
 
-def oracle(rules, events, dealt, used, draws, logw, rate, beta, eps, high, knock_max, size, free, seed):  # type: ignore[no-untyped-def]
+def oracle(rules, events, dealt, used, draws, logw, rate, beta, eps, high, knock_max, size, free, seed, taker):  # type: ignore[no-untyped-def]
     """The filter story by story (one list per field), as track.h states it."""
 
     def dw(mask: int) -> int:
         return int(_core.deadwood_batch(rules, [mask])[0])
 
     dealt, used, logw, rate = [int(x) for x in dealt], [int(x) for x in used], list(logw), list(rate)
+    taker = [int(x) for x in taker]
     draws = [list(map(int, row)) for row in draws]
     n = len(dealt)
     rng = SplitMix(seed, 0)
@@ -95,6 +97,9 @@ def oracle(rules, events, dealt, used, draws, logw, rate, beta, eps, high, knock
                 least = min(dw((hand[i] | 1 << card) & ~(1 << c)) for c in _cards(hand[i]) if c != card)
                 if kind == LAST_CHANCE:
                     logw[i] += math.log(1 - eps / 2 if (least <= knock_max) == bool(flag) else eps / 2)
+                elif taker[i]:
+                    takes = meld_take(rules, hand[i], card, knock_max)
+                    logw[i] += math.log(1 - eps / 2 if takes == bool(flag) else eps / 2)
                 else:
                     prob = 1.0 / (1.0 + math.exp(-beta * (dw(hand[i]) - least - 0.5)))
                     prob = (1 - eps) * prob + eps / 2
@@ -136,9 +141,10 @@ def oracle(rules, events, dealt, used, draws, logw, rate, beta, eps, high, knock
             index.append(j)
         dealt, hand, used = [dealt[j] for j in index], [hand[j] for j in index], [used[j] for j in index]
         rate, draws, logw = [rate[j] for j in index], [list(draws[j]) for j in index], [0.0] * n
+        taker = [taker[j] for j in index]
     if all(x == -math.inf for x in logw):
         return None
-    return dealt, hand, draws, logw, rate, used
+    return dealt, hand, draws, logw, rate, used, taker
 
 
 def _positions(name: str, options: dict[str, object], opponent: str, hands: int) -> list[rk.KnockState]:
@@ -155,11 +161,12 @@ def _positions(name: str, options: dict[str, object], opponent: str, hands: int)
 
 
 @pytest.mark.parametrize(
-    ("name", "options", "opponent", "beta", "high", "mixed"),
+    ("name", "options", "opponent", "beta", "high", "mixed", "takers"),
     [
-        ("gin_eaai", {}, "eaai-simple", 1.0, 0.0, True),
-        ("gin", {}, "greedy", 1.0, 1.0, False),
-        ("oklahoma-gin", {}, "patient", 0.7, 0.0, True),
+        ("gin_eaai", {}, "eaai-simple", 1.0, 0.0, True, True),
+        ("gin", {}, "greedy", 1.0, 1.0, False, False),
+        ("oklahoma-gin", {}, "patient", 0.7, 0.0, True, False),
+        ("gin", {}, "greedy", 1.0, 0.0, True, True),
         (
             "gin",
             {"knock_compare": "lt", "allow_ace_high_run": True, "stock_end_rule": "dead_at_2_last_chance"},
@@ -167,11 +174,12 @@ def _positions(name: str, options: dict[str, object], opponent: str, hands: int)
             1.0,
             0.5,
             False,
+            True,
         ),
     ],
 )
 def test_the_c_walk_matches_the_oracle(
-    name: str, options: dict[str, object], opponent: str, beta: float, high: float, mixed: bool
+    name: str, options: dict[str, object], opponent: str, beta: float, high: float, mixed: bool, takers: bool
 ) -> None:
     rng = np.random.default_rng(3)
     compared = resampled = 0
@@ -181,6 +189,7 @@ def test_the_c_walk_matches_the_oracle(
         dealt, draws, ok = tracking._place_hidden_discards(ev, n, rng)
         reserved = sum(1 << c for c, _ in ev.hidden_discards)
         rate = np.where(np.arange(n) % 2 == 0, 0.05, 0.975) if mixed else np.full(n, 0.975)
+        taker = (np.arange(n) % 3 == 0 if takers else np.zeros(n)).astype(np.uint8)
         logw = np.where(ok, 0.0, -np.inf)
         events = np.array(ev.events, dtype=np.int8).reshape(-1, 4)
         seed = int(rng.integers(1 << 63))
@@ -199,16 +208,17 @@ def test_the_c_walk_matches_the_oracle(
             ev.hand_size,
             ev.free & ~reserved,
             seed,
+            taker,
         )
         got = _core.track_particles(rules, *args)
         want = oracle(rules, events.tolist(), *args[1:])
         assert (got is None) == (want is None)
         if got is None:
             continue
-        g_dealt, g_hand, g_draws, g_logw, g_rate, g_used = got
-        w_dealt, w_hand, w_draws, w_logw, w_rate, w_used = want
+        g_dealt, g_hand, g_draws, g_logw, g_rate, g_used, g_taker = got
+        w_dealt, w_hand, w_draws, w_logw, w_rate, w_used, w_taker = want
         assert g_dealt.tolist() == w_dealt and g_hand.tolist() == w_hand and g_used.tolist() == w_used
-        assert g_draws.tolist() == w_draws and g_rate.tolist() == w_rate
+        assert g_draws.tolist() == w_draws and g_rate.tolist() == w_rate and g_taker.tolist() == w_taker
         assert np.allclose(g_logw, w_logw, rtol=1e-12, atol=1e-12)
         size = len(state.hand(1))
         assert all(h.bit_count() == size for h, lw in zip(w_hand, w_logw) if lw > -math.inf)
@@ -236,6 +246,11 @@ def test_bad_arguments_are_refused() -> None:
         1,
     )
     assert _core.track_particles(rules, *ok) is not None
+    assert _core.track_particles(rules, *ok, np.ones(1, np.uint8)) is not None
+    with pytest.raises(ValueError):  # a take style is 0 or 1, one a story
+        _core.track_particles(rules, *ok, np.full(1, 2, np.uint8))
+    with pytest.raises(ValueError):
+        _core.track_particles(rules, *ok, np.ones(2, np.uint8))
     for k, bad in ((0, [[9, 0, 0, 0]]), (0, [[1, 0, 0, 0]]), (0, [[3, 60, 0, 0]]), (7, 0.0), (10, 0), (10, 60)):
         args = list(ok)
         args[k] = bad

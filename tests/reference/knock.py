@@ -865,6 +865,25 @@ def _knock_greedy(state: Any, max_knock_deadwood: int | None) -> int:
     raise InvalidOptionError(f"no action at the end of the hand ({state!r})")
 
 
+def meld_take(rules: _core.Rules, hand: int, card: int, knock_max: int) -> bool:
+    """The meld taker's rule (policy.h, meld_takes) restated: after taking ``card`` and
+    throwing the best other card (least deadwood, then the highest value, then the highest
+    id), take iff the deadwood left allows a knock or no least-deadwood arrangement leaves
+    ``card`` as deadwood."""
+
+    def after(c: int) -> tuple[int, int, int]:
+        left = (hand | 1 << card) & ~(1 << c)
+        return int(_core.deadwood_batch(rules, [left])[0]), -_core.mask_value(rules, 1 << c), -c
+
+    thrown = min((c for c in range(52) if hand >> c & 1 and c != card), key=after)
+    least = after(thrown)[0]
+    if least <= knock_max:
+        return True
+    optimal = _core.arrangements(rules, (hand | 1 << card) & ~(1 << thrown), -1, 1 << 20)
+    assert optimal
+    return all(not deadwood >> card & 1 for _, deadwood, _ in optimal)
+
+
 def _knock_declaration(state: Any, rules: _core.Rules) -> int:
     """Manual showdown: the least-deadwood melds one at a time, then lay-offs, then ``done``."""
     sd = state.showdown

@@ -18,7 +18,11 @@ typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1, RK_POL
  * RK_POLICY_GREEDY (rummykit.agents.GreedyAgent), with H the hand to move:
  *  - offer and draw: take the top discard t iff min over c in H of the
  *    least deadwood of H + t - c is below the least deadwood of H; else
- *    pass (offer) or draw from the stock; a forced stock draw draws;
+ *    pass (offer) or draw from the stock; a forced stock draw draws; with
+ *    meld_takes, take t iff, after taking it and throwing the best other
+ *    card c, the deadwood left allows a knock or t lies in a meld of every
+ *    least-deadwood arrangement of H + t - c (the rule of the published
+ *    simple bots: a card taken only into a meld);
  *  - last chance: take iff taking is legal;
  *  - discard and knock-only: big gin if legal; else the card c (not the
  *    forbidden taken card) with the least deadwood of H - c, ties to the
@@ -50,6 +54,7 @@ typedef enum rk_policy_kind { RK_POLICY_RANDOM = 0, RK_POLICY_GREEDY = 1, RK_POL
 typedef struct rk_policy {
     rk_policy_kind kind;
     int max_knock_deadwood; /* greedy, careful: -1 knocks as soon as allowed, 0 gin only */
+    int meld_takes;         /* greedy: nonzero takes a discard only into a meld or to knock */
 } rk_policy;
 
 /* The policy's action now (an rng is needed for RK_POLICY_RANDOM). */

@@ -10,7 +10,8 @@
  *
  *   TAKE_CHOICE (card = the offered card, flag = taken):
  *       p(take) = sigmoid(beta * (d_keep - d_take - 0.5)), d_take the least deadwood after
- *       taking the card and throwing another
+ *       taking the card and throwing another; a meld-taking story (taker) takes exactly when
+ *       the meld taker's rule says so (RK_POLICY_GREEDY with meld_takes, policy.h)
  *   DRAW (card = the draw's index): an open draw gets a card uniformly from the free cards
  *       the story has not placed (none left: the story dies)
  *   ADD (card): the opponent took the card into its hand
@@ -48,7 +49,8 @@ typedef struct rk_track_model {
 } rk_track_model;
 
 /* n particles; every array has n rows (draws: n * n_draws, row-major).  rate: each story's
- * knock rate; used: the cards each story has placed (its deal, its draws, the cards reserved
+ * knock rate; taker (NULL: every story greedy's): 1 for a story whose opponent takes a
+ * discard only into a meld or to knock, 0 for greedy's take rule; used: the cards each story has placed (its deal, its draws, the cards reserved
  * for discards).  On entry dealt may hold fewer than hand_size cards: each story's deal is
  * filled first with cards drawn uniformly from the free cards it has not placed. */
 typedef struct rk_particles {
@@ -56,6 +58,7 @@ typedef struct rk_particles {
     rk_mask *dealt, *hand, *used;
     int8_t *draws;
     double *logw, *rate;
+    uint8_t *taker;
 } rk_particles;
 
 /* Systematic resampling, one draw at a time: draw k (k = 0, 1, ..., count - 1, in order) takes
@@ -73,7 +76,7 @@ static inline size_t rk_systematic_next(const double *w, size_t n, double sum, d
  * resampling.  RK_ERR_EMPTY when no story explains the events (every weight zero),
  * RK_ERR_BAD_MASK when free has bits outside the deck, RK_ERR_ARG on a bad event or
  * argument (a mask outside the deck, a draw card >= 52, a NaN or +inf weight, a rate outside
- * [0, 1]).  A draw the caller fixed (>= 0) is taken as it is: its card should be in used. */
+ * [0, 1], a taker other than 0 or 1, taker given in only one of p and scratch).  A draw the caller fixed (>= 0) is taken as it is: its card should be in used. */
 rk_status rk_track(const rk_rules *rules, const rk_track_model *model, const rk_track_event *events,
                    size_t n_events, rk_particles *p, rk_particles *scratch, uint64_t seed);
 

@@ -34,6 +34,8 @@ __all__ = ["BestAgent"]
 _GREEDY = GreedyAgent()
 #: the knock rate of a patient story (``patient``): it knocks at one chance in ten
 PATIENT_RATE = 0.1
+#: the bounds of the meld takers' share a hand after a game's first starts from (``meld_taker``)
+TAKER_BOUNDS = (0.05, 0.95)
 #: ``(playout_knock, knock_z)`` against an eager knocker (``counter``): wait for gin or the
 #: undercut, leaving that player's moves only for a clear gain (``docs/strength.md``)
 COUNTER = (0, 2.0)
@@ -87,7 +89,16 @@ class BestAgent:
     default): once the opponent has been seen to keep a knockable hand in this game (at a
     showdown, as ``counter`` counts it), it also plays each story's style in that hand's
     playouts, a patient story knocking only for gin; 0: every story knocks as soon as it may
-    there.  Against a player who always knocks when it can nothing changes.
+    there.  Against a player who always knocks when it can nothing changes.  **Two styles of
+    taking** (``meld_taker``, default 0.5; 0: off): each story is also drawn, with that
+    probability, as a player who takes a discard only into a meld or to knock (the rule of
+    the published simple bots, ``eaai-simple`` and ``openspiel-simple``) instead of whenever
+    it lowers its deadwood, weighed by the same evidence (such a player passes cards greedy
+    would take), and the opponent in each sampled hand's playouts takes in its story's style.
+    ``meld_taker`` is the share of such stories in a game's first hand; each later hand of the
+    game starts from the share the weighted stories gave the style at ``best``'s last decision
+    of the hand before (kept within :data:`TAKER_BOUNDS`), so the evidence adds up over the
+    game (0 and 1 stay fixed).
     ``playout_policy="careful"`` plays the knock games' playouts with the careful policy
     (:class:`~rummykit.agents.CarefulAgent`) instead of greedy, every seat;
     ``"careful-self"`` only its own seat, the opponent greedy (two players; three or four:
@@ -147,8 +158,8 @@ class BestAgent:
     ``table_samples x playouts`` at most :data:`~rummykit.agents.base.MAX_PLAYOUTS` (65,536
     playouts a candidate: the move's time bound, see ``docs/hardening.md``); ``particles``
     1..16384; ``width`` and ``table_width`` 1..64; ``table_pool`` 1..16; ``table_bonus``,
-    ``table_z`` and ``knock_z`` numbers >= 0; ``table_hold`` 0 or 1; ``playout_knock``
-    -1..100; ``time_per_move`` up to an hour.
+    ``table_z`` and ``knock_z`` numbers >= 0; ``patient`` and ``meld_taker`` in [0, 1];
+    ``table_hold`` 0 or 1; ``playout_knock`` -1..100; ``time_per_move`` up to an hour.
 
     >>> import rummykit as rk
     >>> state = rk.Game("gin").new_hand(seed=2)
@@ -170,6 +181,7 @@ class BestAgent:
         knock_margin: float = 0.0,
         knock_rate: float | None = None,
         patient: float = 0.5,
+        meld_taker: float = 0.5,
         high: float = 0.0,
         table_samples: int | None = None,
         table_pool: int = 2,
@@ -201,6 +213,9 @@ class BestAgent:
         if not _is_number(patient) or not 0 <= patient <= 1:
             raise InvalidOptionError(f"patient must be a number in [0, 1], got {clip(patient)}")
         self.patient = float(patient)
+        if not _is_number(meld_taker) or not 0 <= meld_taker <= 1:
+            raise InvalidOptionError(f"meld_taker must be a number in [0, 1], got {clip(meld_taker)}")
+        self.meld_taker = float(meld_taker)
         self.determinizations = _check_int("determinizations", determinizations, 1, 1024)
         if not _is_number(high):
             raise InvalidOptionError(f"high must be a finite number, got {clip(high)}")
@@ -248,14 +263,18 @@ class BestAgent:
         self._rng = as_generator(seed)
         self._info: MatchInfo | None = None
         self._knocks = self._passes = 0  # the opponent's knocking seen in this game (learn, counter)
+        self._takers = self._taken = self.meld_taker  # the meld takers' share: this hand's prior, the last seen
         self._values: Any = None  # the value of each signed result in this decision (game_value)
 
     def new_hand(self, info: MatchInfo) -> None:
         """The match so far, before a hand: the scores it plays the game by and, from the
         last hand's showdown, the opponent's knocking (see the class)."""
         self._info = info
-        if info.hand == 0:  # a new game: nothing seen of this opponent's knocking yet
+        if info.hand == 0:  # a new game: nothing seen of this opponent's knocking or taking yet
             self._knocks = self._passes = 0
+            self._takers = self._taken = self.meld_taker
+        elif 0 < self.meld_taker < 1:  # the take style carries over: the last hand's posterior
+            self._takers = min(max(self._taken, TAKER_BOUNDS[0]), TAKER_BOUNDS[1])
         last = info.last
         knocking = info.game is not None and info.game.family_record.knocks
         if last is None or not knocking or last.knocker is None or len(info.scores) != 2:
@@ -333,6 +352,7 @@ class BestAgent:
             "knock_margin": self.knock_margin,
             "knock_rate": self.knock_rate,
             "patient": self.patient,
+            "meld_taker": self.meld_taker,
             "determinizations": self.determinizations,
             "high": self.high,
             "table_samples": self.table_samples,
@@ -415,16 +435,25 @@ class BestAgent:
                 if self.patient:  # a mixture of styles: each story a patient or an eager knocker
                     eager = 1 - self.epsilon / 2 if rate is None else rate
                     rate = np.where(rng.random(self.particles) < self.patient, PATIENT_RATE, eager)
-                particles = tracking.track(state, events, self.particles, self.beta, self.epsilon, rng, self.high, rate)
+                # a mixture of take styles: each story takes only into a meld, or as greedy does
+                takers = (rng.random(self.particles) < self._takers).astype(np.uint8) if self.meld_taker else None
+                particles = tracking.track(
+                    state, events, self.particles, self.beta, self.epsilon, rng, self.high, rate, takers
+                )
+                if takers is not None:
+                    self._taken = float(particles.weights()[particles.taker == 1].sum())
             except tracking.Untracked:
                 pass
             else:
-                hands, rates = tracking.sample_stories(particles, self.samples, rng)
+                hands, rates, styles = tracking.sample_stories(particles, self.samples, rng)
                 # story_playouts, once the opponent kept a knockable hand in this game: a patient
                 # story's opponent knocks only for gin in the playouts
                 styled = self.story_playouts and self._passes
                 limits = np.where(rates <= PATIENT_RATE, 0, -1).astype(np.int32) if styled else None
-                scores = self._tracked_scores(state, candidates, hands, deadline, per_hand=True, limits=limits)
+                takes = styles if self.meld_taker else None
+                scores = self._tracked_scores(
+                    state, candidates, hands, deadline, per_hand=True, limits=limits, takes=takes
+                )
                 if self.knock_margin:  # sampled hands may be looser than the real one: knock when clearly ahead
                     scores -= self.knock_margin * np.array([[KNOCK <= a < DRAW_STOCK] for a in candidates])
                 knock_at, z = self._knock_style()
@@ -443,13 +472,15 @@ class BestAgent:
         *,
         per_hand: bool = False,
         limits: Any = None,
+        takes: Any = None,
     ) -> Any:
         """Two players: each candidate's mean score over the opponent hands ``hands``, the
         stock reshuffled ``playouts`` times for each (the same shuffles for every candidate);
         past ``deadline`` (``time.perf_counter``) no further hand is started.  With
         ``per_hand``, an array of each candidate's mean score on each hand (candidates x hands).
         ``limits``: the opponent's knock limit in the playouts of each hand (int32; None: as
-        soon as it may)."""
+        soon as it may); ``takes``: 1 where the opponent takes a discard only into a meld or to
+        knock in the playouts of that hand (uint8; None: greedy's take rule)."""
         import numpy as np
 
         from rummykit._rules import core_rules
@@ -507,7 +538,8 @@ class BestAgent:
                     rows = signed[i, start:done]
                     run = (policy, -1, seed + start, points, outcomes, rows, me, mine, knock_at)
                     per = None if limits is None else limits[start:done]
-                    _core.run_playouts_hands(rules, plan[1], 1 - me, masks[start:done], *run, per)
+                    style = None if takes is None else takes[start:done]
+                    _core.run_playouts_hands(rules, plan[1], 1 - me, masks[start:done], *run, per, style)
         scored = self._point_scores(signed[:, :done])
         if per_hand:
             return scored.mean(axis=2)

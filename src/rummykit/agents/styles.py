@@ -169,7 +169,7 @@ LEVELS: dict[int, str] = {
     1: "noisy:mistakes=0.12",
     2: "noisy:mistakes=0.05",
     3: "greedy",
-    4: "best:samples=12,playouts=8,particles=128,table_samples=24",
+    4: "best:samples=12,playouts=8,particles=128,table_samples=24,meld_taker=0",
     5: "best",
 }
 _GIN_LEVELS = {1: "noisy:mistakes=0.15", 2: "noisy:mistakes=0.08"}
@@ -213,7 +213,7 @@ class LevelAgent:
 
     >>> import rummykit as rk
     >>> LevelAgent(4).spec("rummy"), LevelAgent(4, time_per_move=0.02).spec("gin")
-    ('greedy', 'best:samples=12,playouts=8,particles=128,table_samples=24,time_per_move=0.02')
+    ('greedy', 'best:samples=12,playouts=8,particles=128,table_samples=24,meld_taker=0,time_per_move=0.02')
     >>> state = rk.Game("kaluki").new_hand(seed=3)
     >>> LevelAgent(2, seed=1)(state) in state.legal_actions()
     True

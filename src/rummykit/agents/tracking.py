@@ -7,7 +7,8 @@ the hand's public events in order and weights each story by how likely the oppon
 choices are under a softened greedy model (:class:`rummykit.inference.SoftGreedyModel`'s
 rules; the walk over the events is C, ``rk_track`` in ``rummykit/track.h``):
 
-* **take or not** (upcard offer, draw): ``sigmoid(beta * (d_keep - d_take - 0.5))``;
+* **take or not** (upcard offer, draw): ``sigmoid(beta * (d_keep - d_take - 0.5))``; a
+  meld-taking story (``taker``) takes exactly when the card lands in a meld or lets it knock;
 * **which discard**: a softmax over the legal cards ``c`` of ``-beta * deadwood(H - c)``;
 * **knock**: a seat that could knock knocks with probability ``knock_rate`` (by default
   ``1 - epsilon / 2``: as soon as it can), a seat that could not did not (a miss costs
@@ -171,13 +172,15 @@ def public_events(state: Any, me: int, rng: np.random.Generator) -> Events:
 @dataclass
 class Particles:
     """Weighted stories of the opponent's hand: ``dealt`` and ``hand`` (P,) card masks,
-    ``draws`` (P, draws) card ids, ``logw`` log weights, ``rate`` (P,) the story's knock rate."""
+    ``draws`` (P, draws) card ids, ``logw`` log weights, ``rate`` (P,) the story's knock rate,
+    ``taker`` (P,) 1 where the story's opponent takes a discard only into a meld or to knock."""
 
     dealt: npt.NDArray[np.uint64]
     hand: npt.NDArray[np.uint64]
     draws: npt.NDArray[np.int8]
     logw: npt.NDArray[np.float64]
     rate: npt.NDArray[np.float64]
+    taker: npt.NDArray[np.uint8]
 
     def weights(self) -> npt.NDArray[np.float64]:
         w: npt.NDArray[np.float64] = np.exp(self.logw - self.logw.max())
@@ -220,6 +223,7 @@ def track(
     rng: np.random.Generator,
     high: float = 0.0,
     knock_rate: float | npt.NDArray[np.float64] | None = None,
+    taker: npt.NDArray[np.uint8] | None = None,
 ) -> Particles:
     """``n`` weighted particles of the opponent's hand after the events of ``ev`` (the walk is
     C: ``rk_track``, ``rummykit/track.h``); ``high`` adds ``high * rank / 12`` (ace 0, king 12)
@@ -227,7 +231,9 @@ def track(
     ``knock_rate``: the probability that the opponent knocks when it can (None: ``1 -
     epsilon / 2``, a player who knocks as soon as it can), or one rate per particle (a mixture
     of styles: the weights then also weigh the styles); a patient opponent's low rate keeps
-    the stories where it could have knocked."""
+    the stories where it could have knocked.  ``taker`` (None: none): one flag per particle,
+    1 for a story whose opponent takes a discard only into a meld or to knock (the simple
+    bots' rule, ``rk_policy.meld_takes``) instead of whenever that lowers its deadwood."""
     dealt, draws, ok = _place_hidden_discards(ev, n, rng)
     reserved = 0
     for card, _ in ev.hidden_discards:
@@ -249,11 +255,12 @@ def track(
         ev.hand_size,
         ev.free & ~reserved,
         int(rng.integers(1 << 63)),
+        taker,
     )
     if out is None:
         raise Untracked("no particle explains the opponent's choices")
-    dealt, hand, draws, logw, rate, _ = out
-    return Particles(dealt, hand, draws, logw, rate)
+    dealt, hand, draws, logw, rate, _, taker = out
+    return Particles(dealt, hand, draws, logw, rate, taker)
 
 
 def sample_hands(particles: Particles, count: int, rng: np.random.Generator) -> list[int]:
@@ -264,10 +271,10 @@ def sample_hands(particles: Particles, count: int, rng: np.random.Generator) -> 
 
 def sample_stories(
     particles: Particles, count: int, rng: np.random.Generator
-) -> tuple[list[int], npt.NDArray[np.float64]]:
-    """:func:`sample_hands` with each hand's knock rate (its story's style)."""
+) -> tuple[list[int], npt.NDArray[np.float64], npt.NDArray[np.uint8]]:
+    """:func:`sample_hands` with each hand's knock rate and take style (its story's)."""
     index = _core.systematic(particles.weights(), count, rng.random())
-    return [int(m) for m in particles.hand[index]], particles.rate[index]
+    return [int(m) for m in particles.hand[index]], particles.rate[index], particles.taker[index]
 
 
 def sample_states(state: Any, ev: Events, particles: Particles, count: int, rng: np.random.Generator) -> list[Any]:
