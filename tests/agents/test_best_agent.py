@@ -513,6 +513,17 @@ def test_a_style_mixture_weighs_the_styles_by_the_opponents_knocking() -> None:
     raise AssertionError("no deal where the patient player waited with a knockable hand")
 
 
+def _spying(name: str, seen: list[object]) -> type[BestAgent]:
+    """A BestAgent that records the keyword ``name`` of each ``_tracked_scores`` call in ``seen``."""
+
+    class Spying(BestAgent):
+        def _tracked_scores(self, *args: object, **kwargs: object) -> list[float]:
+            seen.append(kwargs[name])
+            return super()._tracked_scores(*args, **kwargs)  # type: ignore[arg-type]
+
+    return Spying
+
+
 @pytest.mark.parametrize(("patient", "limit"), [(1.0, 0), (0.0, -1)])
 def test_story_playouts_let_each_story_knock_in_its_style(patient: float, limit: int) -> None:
     """With ``story_playouts=1``, once the opponent has kept a knockable hand in this game, the
@@ -520,14 +531,8 @@ def test_story_playouts_let_each_story_knock_in_its_style(patient: float, limit:
     it may; before that, or without the setting, no limits are passed."""
     state = next(s for s in _states(*GIN, 3) if s.phase_name == "discard" and len(s.history) > 8)
     seen: list[object] = []
-
-    class Spying(BestAgent):
-        def _tracked_scores(self, *args: object, **kwargs: object) -> list[float]:
-            seen.append(kwargs["limits"])
-            return super()._tracked_scores(*args, **kwargs)  # type: ignore[arg-type]
-
     for stories, passes in ((1, 1), (1, 0), (0, 1)):
-        agent = Spying(samples=8, playouts=2, patient=patient, story_playouts=stories, seed=1)
+        agent = _spying("limits", seen)(samples=8, playouts=2, patient=patient, story_playouts=stories, seed=1)
         agent._passes = passes  # what new_hand counts from the showdowns
         agent(state)
     limits, *off = seen
@@ -567,13 +572,7 @@ def test_each_sampled_hand_plays_its_storys_take_style(meld_taker: float) -> Non
     one flag a hand, from the stories); ``meld_taker=0`` draws no such story and passes none."""
     state = next(s for s in _states(*GIN, 3) if s.phase_name == "discard" and len(s.history) > 8)
     seen: list[object] = []
-
-    class Spying(BestAgent):
-        def _tracked_scores(self, *args: object, **kwargs: object) -> list[float]:
-            seen.append(kwargs["takes"])
-            return super()._tracked_scores(*args, **kwargs)  # type: ignore[arg-type]
-
-    Spying(samples=16, playouts=2, meld_taker=meld_taker, seed=1)(state)
+    _spying("takes", seen)(samples=16, playouts=2, meld_taker=meld_taker, seed=1)(state)
     (takes,) = seen
     if meld_taker:
         assert takes.dtype == np.uint8 and len(takes) == 16 and set(takes.tolist()) <= {0, 1}  # type: ignore[union-attr]
